@@ -1,0 +1,44 @@
+package dev.switchboard.model;
+
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * A complete answer in the canonical model. {@code model} is the model that actually answered, as the
+ * caller should see it (the gateway model id, never the provider's internal name unless they are equal).
+ */
+public record ChatResponse(String id, String model, List<ContentBlock> content, StopReason stopReason,
+                           Optional<String> stopSequence, Usage usage) {
+    public ChatResponse {
+        Objects.requireNonNull(id, "id");
+        Objects.requireNonNull(model, "model");
+        content = List.copyOf(content);
+        Objects.requireNonNull(stopReason, "stopReason");
+        Objects.requireNonNull(stopSequence, "stopSequence");
+        Objects.requireNonNull(usage, "usage");
+    }
+
+    public ChatResponse withModel(String m) {
+        return new ChatResponse(id, m, content, stopReason, stopSequence, usage);
+    }
+
+    public ChatResponse withContent(List<ContentBlock> c) {
+        return new ChatResponse(id, model, c, stopReason, stopSequence, usage);
+    }
+
+    public ChatResponse withUsage(Usage u) {
+        return new ChatResponse(id, model, content, stopReason, stopSequence, u);
+    }
+
+    /** The concatenated text blocks. */
+    public String text() {
+        StringBuilder sb = new StringBuilder();
+        for (ContentBlock b : content) {
+            if (b instanceof ContentBlock.Text t) {
+                sb.append(t.text());
+            }
+        }
+        return sb.toString();
+    }
+}

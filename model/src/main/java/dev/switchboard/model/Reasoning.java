@@ -1,0 +1,58 @@
+package dev.switchboard.model;
+
+import java.util.Locale;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.OptionalInt;
+
+/**
+ * The caller's reasoning controls (spec 2.4), in one shape whatever format they arrived in. The engine
+ * maps them to each provider's native controls only for models flagged {@code supports_reasoning}.
+ */
+public record Reasoning(Optional<Effort> effort, Optional<Mode> mode, OptionalInt budgetTokens, Format format,
+                        boolean exclude, Optional<String> summary) {
+
+    public static final Reasoning NONE = new Reasoning(Optional.empty(), Optional.empty(), OptionalInt.empty(),
+            Format.SEPARATE, false, Optional.empty());
+
+    public Reasoning {
+        Objects.requireNonNull(effort, "effort");
+        Objects.requireNonNull(mode, "mode");
+        Objects.requireNonNull(budgetTokens, "budgetTokens");
+        Objects.requireNonNull(format, "format");
+        Objects.requireNonNull(summary, "summary");
+    }
+
+    /** True when the caller asked for any reasoning control at all. */
+    public boolean requested() {
+        return effort.isPresent() || mode.isPresent() || budgetTokens.isPresent();
+    }
+
+    /**
+     * Reasoning effort levels, in increasing order. {@code NONE} and {@code MINIMAL} are accepted because
+     * the OpenAI SDKs send them; the engine clamps every level to the nearest one an upstream accepts.
+     */
+    public enum Effort {
+        NONE, MINIMAL, LOW, MEDIUM, HIGH, XHIGH, MAX;
+
+        public String wire() {
+            return name().toLowerCase(Locale.ROOT);
+        }
+
+        /** Parses a wire value; empty when it is not a known level. */
+        public static Optional<Effort> parse(String s) {
+            for (Effort e : values()) {
+                if (e.wire().equals(s)) {
+                    return Optional.of(e);
+                }
+            }
+            return Optional.empty();
+        }
+    }
+
+    /** The thinking switch: {@code on}/enabled, {@code off}/disabled, {@code auto}/adaptive. */
+    public enum Mode { ON, OFF, AUTO }
+
+    /** Where the trace goes in a chat-completions answer: its own field, or inline in think tags. */
+    public enum Format { SEPARATE, INLINE }
+}
