@@ -1,0 +1,75 @@
+package dev.switchboard.engine.pipeline;
+
+import dev.switchboard.engine.route.AttemptLog;
+import dev.switchboard.model.Usage;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * What happened to one request, filled in as it goes and read by the edge for the request's log line and
+ * metrics. Owned by the request's thread.
+ */
+public final class RequestTrace {
+    private final String requestId;
+    private final String endpoint;
+    private final long startNanos = System.nanoTime();
+    private final AttemptLog attempts = new AttemptLog();
+    private String modelAsked = "";
+    private Optional<String> modelAnswered = Optional.empty();
+    private Usage usage = Usage.EMPTY;
+    private Optional<String> streamEnd = Optional.empty();
+
+    public RequestTrace(String requestId, String endpoint) {
+        this.requestId = Objects.requireNonNull(requestId);
+        this.endpoint = Objects.requireNonNull(endpoint);
+    }
+
+    public String requestId() {
+        return requestId;
+    }
+
+    public String endpoint() {
+        return endpoint;
+    }
+
+    public long startNanos() {
+        return startNanos;
+    }
+
+    public AttemptLog attempts() {
+        return attempts;
+    }
+
+    public String modelAsked() {
+        return modelAsked;
+    }
+
+    void modelAsked(String m) {
+        modelAsked = m;
+    }
+
+    public Optional<String> modelAnswered() {
+        return modelAnswered;
+    }
+
+    void modelAnswered(String m) {
+        modelAnswered = Optional.of(m);
+    }
+
+    public Usage usage() {
+        return usage;
+    }
+
+    void usage(Usage u) {
+        usage = u;
+    }
+
+    /** How a stream ended when it did not end normally ({@code client disconnected}, {@code upstream failed}). */
+    public Optional<String> streamEnd() {
+        return streamEnd;
+    }
+
+    void streamEnd(String how) {
+        streamEnd = Optional.of(how);
+    }
+}

@@ -1,0 +1,143 @@
+package dev.switchboard.engine.route;
+
+import dev.switchboard.engine.catalog.Catalog;
+import dev.switchboard.engine.catalog.ModelEntry;
+import dev.switchboard.engine.catalog.ProviderConfig;
+import dev.switchboard.engine.catalog.ProviderType;
+import dev.switchboard.engine.catalog.RouteTarget;
+import dev.switchboard.engine.metrics.GatewayMetrics;
+import dev.switchboard.engine.provider.EventSource;
+import dev.switchboard.engine.provider.ProviderAdapter;
+import dev.switchboard.engine.upstream.UpstreamFailure;
+import dev.switchboard.model.ChatRequest;
+import dev.switchboard.model.ChatResponse;
+import dev.switchboard.model.GatewayError;
+import dev.switchboard.model.GatewayException;
+import dev.switchboard.model.StreamEvent;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.function.Function;
+import java.util.regex.Pattern;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The one failover loop (CONTRACTS.md §1). For each candidate model in order (the requested model, then
+ * the caller's fallbacks), for each route target of its pool, for each usable key of that provider, one
+ * attempt; the first success wins. A refused key (401/403/429) moves to the provider's next key; any other
+ * retryable failure moves to the next target; a non-retryable 4xx is the caller's fault and ends the loop
+ * with the provider's message. When everything failed, the caller gets 429 if every attempt was rate
+ * limited and 503 otherwise, with a summary naming each attempt.
+ *
+ * <p>For streams an attempt succeeds only when its first event has arrived: until then the client has
+ * seen nothing and failover is invisible.
+ */
+public final class FailoverRouter {
+    private static final Logger LOG = LoggerFactory.getLogger(FailoverRouter.class);
+    /** Secrets a provider might echo in an error message (keys, bearer tokens). */
+    private static final Pattern SECRET = Pattern.compile("(?i)(sk|key|token)[-_][A-Za-z0-9_\\-]{6,}|Bearer\\s+\\S+");
+
+    private final Catalog catalog;
+    private final Map<ProviderType, ProviderAdapter> adapters;
+    private final KeyRing keys = new KeyRing();
+    private final GatewayMetrics metrics;
+
+    public FailoverRouter(Catalog catalog, Map<ProviderType, ProviderAdapter> adapters, GatewayMetrics metrics) {
+        this.catalog = catalog;
+        this.adapters = Map.copyOf(adapters);
+        this.metrics = metrics;
+    }
+
+    /** A complete answer from the first candidate that gives one. */
+    public Answer<ChatResponse> complete(List<ModelEntry> candidates, Function<ModelEntry, ChatRequest> shape,
+                                         AttemptLog log) {
+        return run(candidates, shape, log,
+                (adapter, request, provider, target, key) -> adapter.complete(request, provider, target.upstreamModel(), key));
+    }
+
+    /** A stream from the first candidate whose first event arrives. */
+    public Answer<OpenStream> stream(List<ModelEntry> candidates, Function<ModelEntry, ChatRequest> shape,
+                                     AttemptLog log) {
+        return run(candidates, shape, log, (adapter, request, provider, target, key) -> {
+            EventSource source = adapter.stream(request, provider, target.upstreamModel(), key);
+            try {
+                Optional<StreamEvent> first = source.next();
+                if (first.isEmpty()) {
+                    throw UpstreamFailure.of(UpstreamFailure.Kind.EMPTY_STREAM, "the stream ended before its first event");
+                }
+                if (first.get() instanceof StreamEvent.StreamError e) {
+                    throw UpstreamFailure.http(e.error().status(), e.error(), Optional.empty());
+                }
+                return new OpenStream(first.get(), source);
+            } catch (RuntimeException e) {
+                source.close();
+                throw e;
+            }
+        });
+    }
+
+    @FunctionalInterface
+    private interface Call<T> {
+        T attempt(ProviderAdapter adapter, ChatRequest request, ProviderConfig provider, RouteTarget target, String key);
+    }
+
+    private <T> Answer<T> run(List<ModelEntry> candidates, Function<ModelEntry, ChatRequest> shape, AttemptLog log,
+                              Call<T> call) {
+        boolean allRateLimited = true;
+        Optional<Duration> retryAfter = Optional.empty();
+        for (ModelEntry model : candidates) {
+            ChatRequest request = shape.apply(model);
+            for (RouteTarget target : model.route()) {
+                ProviderConfig provider = catalog.provider(target.providerId()).orElseThrow();
+                ProviderAdapter adapter = adapters.get(provider.type());
+                for (int slot : keys.order(provider)) {
+                    long start = System.nanoTime();
+                    try {
+                        if (adapter == null) {
+                            throw UpstreamFailure.of(UpstreamFailure.Kind.PROTOCOL,
+                                    "provider type " + provider.type().wire() + " is not available in this build");
+                        }
+                        T value = call.attempt(adapter, request, provider, target, KeyRing.key(provider, slot));
+                        record(log, model, provider, target, slot, true, "ok", start);
+                        return new Answer<>(model, target, value);
+                    } catch (UpstreamFailure f) {
+                        record(log, model, provider, target, slot, false, f.label(), start);
+                        LOG.atInfo().addKeyValue("provider", provider.id()).addKeyValue("upstream_model", target.upstreamModel())
+                                .addKeyValue("outcome", f.label()).log("upstream attempt failed: {}", scrub(f.getMessage()));
+                        boolean rateLimited = f.kind() == UpstreamFailure.Kind.HTTP_STATUS && f.status() == 429;
+                        allRateLimited &= rateLimited;
+                        if (rateLimited && f.retryAfter().isPresent()) {
+                            retryAfter = f.retryAfter();
+                        }
+                        if (f.keyProblem()) {
+                            continue;
+                        }
+                        if (!f.retryable()) {
+                            GatewayError e = f.upstreamError();
+                            throw new GatewayError(e.status(), e.type(), scrub(e.message()), e.param(), false).toException();
+                        }
+                        break;
+                    }
+                }
+            }
+        }
+        String summary = "All providers failed (" + log.summary() + ").";
+        if (allRateLimited && !log.attempts().isEmpty()) {
+            throw new GatewayException(GatewayError.rateLimited("Rate limited by every provider. " + summary), retryAfter);
+        }
+        throw GatewayError.upstreamUnavailable(summary).toException();
+    }
+
+    private void record(AttemptLog log, ModelEntry model, ProviderConfig provider, RouteTarget target, int slot,
+                        boolean ok, String outcome, long startNanos) {
+        Duration took = Duration.ofNanos(System.nanoTime() - startNanos);
+        log.add(new AttemptRecord(model.id(), provider.id(), target.upstreamModel(), slot, ok, outcome, took.toMillis()));
+        metrics.attempt(provider.id(), outcome, took);
+    }
+
+    static String scrub(String message) {
+        return SECRET.matcher(message).replaceAll("[redacted]");
+    }
+}

@@ -1,0 +1,73 @@
+package dev.switchboard.engine.tokens;
+
+import dev.switchboard.model.ChatRequest;
+import dev.switchboard.model.ContentBlock;
+import dev.switchboard.model.Message;
+import dev.switchboard.model.ToolSpec;
+
+/**
+ * Estimates token counts at about four characters per token (the rule the spec documents for
+ * {@code count_tokens}). Used where no upstream count exists: the simulator, cut streams, admission.
+ * Images and documents count a flat amount, since their real cost depends on the provider.
+ */
+public final class TokenEstimator {
+    private static final int IMAGE_TOKENS = 765;
+    private static final int DOCUMENT_TOKENS = 1500;
+
+    private TokenEstimator() {
+    }
+
+    /** Tokens of {@code chars} characters of text: ceil(chars / 4). */
+    public static long ofChars(long chars) {
+        return (chars + 3) / 4;
+    }
+
+    public static long ofText(String text) {
+        return ofChars(text.length());
+    }
+
+    /** The prompt of a request: system, messages and tool definitions. */
+    public static long ofPrompt(ChatRequest request) {
+        long chars = 0;
+        long flat = 0;
+        for (ContentBlock b : request.system()) {
+            chars += chars(b);
+            flat += flat(b);
+        }
+        for (Message m : request.messages()) {
+            for (ContentBlock b : m.content()) {
+                chars += chars(b);
+                flat += flat(b);
+            }
+        }
+        for (ToolSpec t : request.tools()) {
+            chars += t.name().length() + t.description().map(String::length).orElse(0) + t.parameters().toString().length();
+        }
+        return ofChars(chars) + flat;
+    }
+
+    private static long chars(ContentBlock b) {
+        return switch (b) {
+            case ContentBlock.Text t -> t.text().length();
+            case ContentBlock.ToolCall c -> c.name().length() + c.argumentsJson().length();
+            case ContentBlock.ToolResult r -> {
+                long n = 0;
+                for (ContentBlock inner : r.content()) {
+                    n += chars(inner);
+                }
+                yield n;
+            }
+            case ContentBlock.Thinking t -> t.text().length();
+            default -> 0;
+        };
+    }
+
+    private static long flat(ContentBlock b) {
+        return switch (b) {
+            case ContentBlock.Image i -> IMAGE_TOKENS;
+            case ContentBlock.Document d -> DOCUMENT_TOKENS;
+            case ContentBlock.ToolResult r -> r.content().stream().mapToLong(TokenEstimator::flat).sum();
+            default -> 0;
+        };
+    }
+}

@@ -1,0 +1,27 @@
+package dev.switchboard.engine.upstream;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.util.Optional;
+
+/**
+ * An upstream HTTP response whose headers have arrived. The body is read from {@link #body()};
+ * {@link #close()} releases the connection and, when the body was not read to its end, aborts the
+ * upstream request (that is how a client disconnect cancels generation upstream).
+ */
+public interface UpstreamResponse extends AutoCloseable {
+    int status();
+
+    Optional<String> header(String name);
+
+    /** The body as a stream; reads are subject to the attempt's idle and total deadlines. */
+    InputStream body();
+
+    /** The whole body (for non-streamed answers and error bodies). */
+    default byte[] readAll() throws IOException {
+        return body().readAllBytes();
+    }
+
+    @Override
+    void close();
+}
