@@ -1,0 +1,185 @@
+package dev.switchboard.engine.route;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.switchboard.engine.catalog.Capabilities;
+import dev.switchboard.engine.catalog.Catalog;
+import dev.switchboard.engine.catalog.ModelEntry;
+import dev.switchboard.engine.catalog.Pricing;
+import dev.switchboard.engine.catalog.ProviderConfig;
+import dev.switchboard.engine.catalog.ProviderType;
+import dev.switchboard.engine.catalog.ReasoningProfile;
+import dev.switchboard.engine.catalog.RouteTarget;
+import dev.switchboard.engine.catalog.Timeouts;
+import dev.switchboard.engine.metrics.GatewayMetrics;
+import dev.switchboard.engine.provider.EventSource;
+import dev.switchboard.engine.provider.ProviderAdapter;
+import dev.switchboard.engine.upstream.UpstreamFailure;
+import dev.switchboard.model.ChatRequest;
+import dev.switchboard.model.ChatResponse;
+import dev.switchboard.model.GatewayError;
+import dev.switchboard.model.GatewayException;
+import dev.switchboard.model.Message;
+import dev.switchboard.model.StopReason;
+import dev.switchboard.model.StreamEvent;
+import dev.switchboard.model.Usage;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.net.URI;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.junit.jupiter.api.Test;
+
+class FailoverRouterTest {
+    /** Scripted outcome per "provider/upstreamModel/key". */
+    private final Map<String, UpstreamFailure> failures = new java.util.HashMap<>();
+    private final List<String> calls = new ArrayList<>();
+
+    private final ProviderAdapter adapter = new ProviderAdapter() {
+        @Override
+        public ChatResponse complete(ChatRequest request, ProviderConfig provider, String upstreamModel, String apiKey) {
+            String k = provider.id() + "/" + upstreamModel + "/" + apiKey;
+            calls.add(k);
+            UpstreamFailure f = failures.get(k);
+            if (f != null) {
+                throw f;
+            }
+            return new ChatResponse("id", upstreamModel, List.of(), StopReason.END_TURN, Optional.empty(), Usage.of(1, 1));
+        }
+
+        @Override
+        public EventSource stream(ChatRequest request, ProviderConfig provider, String upstreamModel, String apiKey) {
+            String k = provider.id() + "/" + upstreamModel + "/" + apiKey;
+            calls.add(k);
+            UpstreamFailure f = failures.get(k);
+            List<StreamEvent> events = new ArrayList<>();
+            if (!upstreamModel.endsWith("-empty")) {
+                events.add(new StreamEvent.MessageStart("id", upstreamModel, Usage.EMPTY));
+            }
+            return new EventSource() {
+                @Override
+                public Optional<StreamEvent> next() {
+                    if (f != null) {
+                        throw f;
+                    }
+                    return events.isEmpty() ? Optional.empty() : Optional.of(events.removeFirst());
+                }
+
+                @Override
+                public void close() {
+                    calls.add("closed " + k);
+                }
+            };
+        }
+    };
+
+    private static ProviderConfig provider(String id, String... keys) {
+        return new ProviderConfig(id, ProviderType.OPENAI, URI.create("http://127.0.0.1:1/v1"), List.of(keys),
+                Timeouts.DEFAULT, Map.of());
+    }
+
+    private static ModelEntry model(String id, RouteTarget... route) {
+        return new ModelEntry(id, List.of(), Optional.empty(), "test", 1000, 100, Capabilities.TEXT_ONLY,
+                ReasoningProfile.NONE, Pricing.FREE, List.of(), List.of(route));
+    }
+
+    private final ModelEntry primary = model("m", new RouteTarget("a", "up-a"), new RouteTarget("b", "up-b"));
+    private final ModelEntry fallback = model("f", new RouteTarget("b", "up-f"));
+    private final Catalog catalog = new Catalog(List.of(provider("a", "ka1", "ka2"), provider("b", "kb")),
+            List.of(primary, fallback));
+    private final FailoverRouter router = new FailoverRouter(catalog, Map.of(ProviderType.OPENAI, adapter),
+            new GatewayMetrics(new SimpleMeterRegistry()));
+    private final ChatRequest request = ChatRequest.builder("m").addMessage(Message.user("hi")).build();
+
+    private static UpstreamFailure status(int s) {
+        return UpstreamFailure.http(s, new GatewayError(s, "x", "upstream said " + s, Optional.empty(), false), Optional.empty());
+    }
+
+    @Test
+    void firstSuccessWinsAndIsTheAnsweringModel() {
+        Answer<ChatResponse> a = router.complete(List.of(primary), m -> request, new AttemptLog());
+        assertThat(a.model().id()).isEqualTo("m");
+        assertThat(a.target().providerId()).isEqualTo("a");
+        assertThat(calls).hasSize(1);
+    }
+
+    @Test
+    void retryableFailureMovesToNextTargetThenFallbackModel() {
+        failures.put("a/up-a/ka1", UpstreamFailure.of(UpstreamFailure.Kind.RESET, "reset"));
+        failures.put("a/up-a/ka2", UpstreamFailure.of(UpstreamFailure.Kind.RESET, "reset"));
+        failures.put("b/up-b/kb", status(500));
+        AttemptLog log = new AttemptLog();
+        Answer<ChatResponse> a = router.complete(List.of(primary, fallback), m -> request, log);
+        assertThat(a.model().id()).isEqualTo("f");
+        // a reset is not a key problem: the next target is tried, not the next key
+        assertThat(calls).hasSize(3);
+        assertThat(calls.get(1)).startsWith("b/up-b");
+        assertThat(log.attempts()).extracting(AttemptRecord::outcome).containsExactly(
+                "connection reset", "500", "ok");
+    }
+
+    @Test
+    void refusedKeyTriesTheProvidersNextKeyFirst() {
+        failures.put("a/up-a/ka1", status(429));
+        failures.put("a/up-a/ka2", status(429));
+        router.complete(List.of(primary), m -> request, new AttemptLog());
+        calls.clear();
+        Answer<ChatResponse> a = router.complete(List.of(primary), m -> request, new AttemptLog());
+        assertThat(a.target().providerId()).isEqualTo("b");
+        assertThat(calls).hasSize(3);
+        assertThat(calls.subList(0, 2)).containsExactlyInAnyOrder("a/up-a/ka1", "a/up-a/ka2");
+    }
+
+    @Test
+    void nonRetryableClientErrorEndsTheLoopWithTheProvidersMessage() {
+        failures.put("a/up-a/ka1", status(400));
+        failures.put("a/up-a/ka2", status(400));
+        assertThatThrownBy(() -> router.complete(List.of(primary, fallback), m -> request, new AttemptLog()))
+                .isInstanceOfSatisfying(GatewayException.class, e -> {
+                    assertThat(e.error().status()).isEqualTo(400);
+                    assertThat(e.error().message()).contains("upstream said 400");
+                });
+        assertThat(calls).hasSize(1);
+    }
+
+    @Test
+    void everythingRateLimitedIs429AndOtherwise503WithASummary() {
+        for (String k : List.of("a/up-a/ka1", "a/up-a/ka2", "b/up-b/kb")) {
+            failures.put(k, UpstreamFailure.http(429, GatewayError.rateLimited("slow down"), Optional.of(Duration.ofSeconds(7))));
+        }
+        assertThatThrownBy(() -> router.complete(List.of(primary), m -> request, new AttemptLog()))
+                .isInstanceOfSatisfying(GatewayException.class, e -> {
+                    assertThat(e.error().status()).isEqualTo(429);
+                    assertThat(e.retryAfter()).contains(Duration.ofSeconds(7));
+                });
+        failures.put("b/up-b/kb", status(503));
+        assertThatThrownBy(() -> router.complete(List.of(primary), m -> request, new AttemptLog()))
+                .isInstanceOfSatisfying(GatewayException.class, e -> {
+                    assertThat(e.error().status()).isEqualTo(503);
+                    assertThat(e.error().type()).isEqualTo("api_error");
+                    assertThat(e.error().message()).contains("m via a: 429").contains("m via b: 503");
+                });
+    }
+
+    @Test
+    void streamFailsOverUntilAFirstEventArrives() {
+        ModelEntry m = model("s", new RouteTarget("a", "x-empty"), new RouteTarget("b", "ok"));
+        Catalog c = new Catalog(List.of(provider("a"), provider("b")), List.of(m));
+        FailoverRouter r = new FailoverRouter(c, Map.of(ProviderType.OPENAI, adapter), new GatewayMetrics(new SimpleMeterRegistry()));
+        AttemptLog log = new AttemptLog();
+        Answer<OpenStream> a = r.stream(List.of(m), x -> request, log);
+        assertThat(a.target().providerId()).isEqualTo("b");
+        assertThat(a.value().first()).isInstanceOf(StreamEvent.MessageStart.class);
+        assertThat(calls).contains("closed a/x-empty/");
+        assertThat(log.attempts()).extracting(AttemptRecord::outcome).containsExactly("empty stream", "ok");
+    }
+
+    @Test
+    void secretsAreScrubbedFromProviderMessages() {
+        assertThat(FailoverRouter.scrub("Incorrect API key provided: sk-abc123456789. Bearer xyz"))
+                .doesNotContain("sk-abc123456789").doesNotContain("xyz");
+    }
+}

@@ -1,0 +1,48 @@
+package dev.switchboard.server.http;
+
+import dev.switchboard.engine.pipeline.RequestTrace;
+import java.io.OutputStream;
+import java.util.Optional;
+
+/**
+ * One HTTP request and its response, as the gateway's handlers see it. This is the seam between the
+ * gateway and the HTTP server library (Helidon today): handlers never touch the library's types, so the
+ * server could be swapped by writing one adapter.
+ *
+ * <p>Every response carries {@code x-request-id}. A response is either {@link #respond whole} or
+ * {@link #openStream streamed}; once either happened the exchange is {@link #committed()}.
+ */
+public interface Exchange {
+    String method();
+
+    /** The request path without query. */
+    String path();
+
+    Optional<String> header(String name);
+
+    Optional<String> query(String name);
+
+    /** A named parameter of the route pattern ({@code /admin/v1/users/{id}}). */
+    String pathParam(String name);
+
+    /** The request body (bounded by the server's payload limit). */
+    byte[] body();
+
+    /** The id of this request, also sent back as {@code x-request-id}. */
+    String requestId();
+
+    /** Adds a response header; only before the response is committed. */
+    void header(String name, String value);
+
+    void respond(int status, String contentType, byte[] body);
+
+    /** Sends status and headers now and returns the body stream; the caller flushes after each event. */
+    OutputStream openStream(int status, String contentType);
+
+    boolean committed();
+
+    /** The chat pipeline's record of this request, when it reached the pipeline (for the request log). */
+    Optional<RequestTrace> trace();
+
+    void trace(RequestTrace trace);
+}

@@ -1,0 +1,162 @@
+package dev.switchboard.server.http;
+
+import dev.switchboard.engine.pipeline.RequestTrace;
+import io.helidon.http.HeaderNames;
+import io.helidon.webserver.http.ServerRequest;
+import io.helidon.webserver.http.ServerResponse;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.util.Optional;
+import java.util.OptionalLong;
+
+/** {@link Exchange} over Helidon's request and response. */
+final class HelidonExchange implements Exchange {
+    private final ServerRequest req;
+    private final ServerResponse res;
+    private final String requestId;
+    private final long startNanos = System.nanoTime();
+    private OptionalLong firstByteNanos = OptionalLong.empty();
+    private boolean committed;
+    private int status = 200;
+    private Optional<RequestTrace> trace = Optional.empty();
+    private byte[] body;
+
+    HelidonExchange(ServerRequest req, ServerResponse res, String requestId) {
+        this.req = req;
+        this.res = res;
+        this.requestId = requestId;
+        res.header("x-request-id", requestId);
+    }
+
+    @Override
+    public String method() {
+        return req.prologue().method().text();
+    }
+
+    @Override
+    public String path() {
+        return req.path().path();
+    }
+
+    @Override
+    public Optional<String> header(String name) {
+        return req.headers().first(HeaderNames.create(name));
+    }
+
+    @Override
+    public Optional<String> query(String name) {
+        return req.query().first(name).asOptional();
+    }
+
+    @Override
+    public String pathParam(String name) {
+        return req.path().pathParameters().get(name);
+    }
+
+    @Override
+    public byte[] body() {
+        if (body == null) {
+            try {
+                body = req.content().hasEntity() ? req.content().as(byte[].class) : new byte[0];
+            } catch (RuntimeException e) {
+                if (String.valueOf(e.getMessage()).toLowerCase(java.util.Locale.ROOT).contains("payload")) {
+                    throw new HttpEdge.PayloadTooLarge(e);
+                }
+                throw e;
+            }
+        }
+        return body;
+    }
+
+    @Override
+    public String requestId() {
+        return requestId;
+    }
+
+    @Override
+    public void header(String name, String value) {
+        res.header(name, value);
+    }
+
+    @Override
+    public void respond(int status, String contentType, byte[] body) {
+        this.status = status;
+        committed = true;
+        firstByteNanos = OptionalLong.of(System.nanoTime());
+        res.status(status);
+        res.header(HeaderNames.CONTENT_TYPE, contentType);
+        res.send(body);
+    }
+
+    @Override
+    public OutputStream openStream(int status, String contentType) {
+        this.status = status;
+        committed = true;
+        firstByteNanos = OptionalLong.of(System.nanoTime());
+        res.status(status);
+        res.header(HeaderNames.CONTENT_TYPE, contentType);
+        res.header(HeaderNames.CACHE_CONTROL, "no-cache");
+        res.header("x-accel-buffering", "no");
+        OutputStream out = res.outputStream();
+        return new OutputStream() {
+            @Override
+            public void write(int b) throws IOException {
+                out.write(b);
+            }
+
+            @Override
+            public void write(byte[] b, int off, int len) throws IOException {
+                try {
+                    out.write(b, off, len);
+                } catch (RuntimeException e) {
+                    throw new IOException("client connection closed", e);
+                }
+            }
+
+            @Override
+            public void flush() throws IOException {
+                try {
+                    out.flush();
+                } catch (RuntimeException e) {
+                    throw new IOException("client connection closed", e);
+                }
+            }
+
+            @Override
+            public void close() throws IOException {
+                try {
+                    out.close();
+                } catch (RuntimeException e) {
+                    throw new IOException("client connection closed", e);
+                }
+            }
+        };
+    }
+
+    @Override
+    public boolean committed() {
+        return committed;
+    }
+
+    @Override
+    public Optional<RequestTrace> trace() {
+        return trace;
+    }
+
+    @Override
+    public void trace(RequestTrace t) {
+        trace = Optional.of(t);
+    }
+
+    int status() {
+        return status;
+    }
+
+    long startNanos() {
+        return startNanos;
+    }
+
+    OptionalLong firstByteNanos() {
+        return firstByteNanos;
+    }
+}
