@@ -1,0 +1,39 @@
+package dev.switchboard.engine.provider;
+
+import dev.switchboard.engine.catalog.ProviderConfig;
+import dev.switchboard.engine.upstream.HttpCall;
+import dev.switchboard.model.ChatRequest;
+import dev.switchboard.model.ChatResponse;
+import dev.switchboard.model.GatewayError;
+import dev.switchboard.model.StreamEvent;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * What an HTTP provider adapter needs to know about one upstream wire format: how to build the call
+ * (URL, auth headers, body from the format's {@code wire} package), how to read an answer, a stream and an
+ * error. Pure: no I/O here; {@link HttpProviderAdapter} does the I/O through {@code UpstreamClient}.
+ */
+public interface Dialect {
+
+    /** The request for {@code upstreamModel}, authenticated with {@code apiKey}. */
+    HttpCall call(ChatRequest request, ProviderConfig provider, String upstreamModel, String apiKey, boolean stream);
+
+    /** A successful non-streamed body. */
+    ChatResponse response(byte[] body);
+
+    /** A fresh parser for one streamed answer. */
+    StreamParser streamParser();
+
+    /** An error status and body translated to the gateway's terms. */
+    GatewayError error(int status, byte[] body);
+
+    /** Turns upstream SSE events into canonical events; one instance per stream. */
+    interface StreamParser {
+        /** One server-sent event ({@code event} name if any, and its data). */
+        List<StreamEvent> onEvent(Optional<String> event, String data);
+
+        /** The upstream closed the stream. */
+        List<StreamEvent> onEnd();
+    }
+}

@@ -1,0 +1,149 @@
+package dev.switchboard.engine.provider;
+
+import dev.switchboard.engine.catalog.ProviderConfig;
+import dev.switchboard.engine.upstream.UpstreamClient;
+import dev.switchboard.engine.upstream.UpstreamFailure;
+import dev.switchboard.engine.upstream.UpstreamIOException;
+import dev.switchboard.engine.upstream.UpstreamResponse;
+import dev.switchboard.model.ChatRequest;
+import dev.switchboard.model.ChatResponse;
+import dev.switchboard.model.GatewayError;
+import dev.switchboard.model.GatewayException;
+import dev.switchboard.model.StreamEvent;
+import dev.switchboard.wire.sse.SseEvent;
+import dev.switchboard.wire.sse.SseParser;
+import java.io.IOException;
+import java.io.InputStream;
+import java.time.Duration;
+import java.util.ArrayDeque;
+import java.util.Deque;
+import java.util.Optional;
+
+/**
+ * A provider reached over HTTP, speaking the wire format its {@link Dialect} describes. Reads streams
+ * event by event as they arrive (a small fixed buffer per stream, never the whole body) and turns every
+ * failure into a classified {@link UpstreamFailure}.
+ */
+public final class HttpProviderAdapter implements ProviderAdapter {
+    /** Error bodies are read only this far: enough for any provider's message. */
+    private static final int MAX_ERROR_BODY = 64 * 1024;
+    private static final int READ_BUFFER = 8 * 1024;
+
+    private final Dialect dialect;
+    private final UpstreamClient client;
+
+    public HttpProviderAdapter(Dialect dialect, UpstreamClient client) {
+        this.dialect = dialect;
+        this.client = client;
+    }
+
+    @Override
+    public ChatResponse complete(ChatRequest request, ProviderConfig provider, String upstreamModel, String apiKey) {
+        try (UpstreamResponse response = client.send(dialect.call(request, provider, upstreamModel, apiKey, false),
+                provider.timeouts())) {
+            failOnErrorStatus(response);
+            byte[] body = read(response);
+            try {
+                return dialect.response(body);
+            } catch (GatewayException | IllegalArgumentException e) {
+                throw ProviderAdapter.protocolError("unreadable answer: " + e.getMessage());
+            }
+        }
+    }
+
+    @Override
+    public EventSource stream(ChatRequest request, ProviderConfig provider, String upstreamModel, String apiKey) {
+        UpstreamResponse response = client.send(dialect.call(request, provider, upstreamModel, apiKey, true),
+                provider.timeouts());
+        try {
+            failOnErrorStatus(response);
+        } catch (RuntimeException e) {
+            response.close();
+            throw e;
+        }
+        return new SseEventSource(response, dialect.streamParser());
+    }
+
+    private void failOnErrorStatus(UpstreamResponse response) {
+        int status = response.status();
+        if (status < 400) {
+            return;
+        }
+        byte[] body;
+        try {
+            body = response.body().readNBytes(MAX_ERROR_BODY);
+        } catch (IOException e) {
+            body = new byte[0];
+        }
+        GatewayError error = dialect.error(status, body);
+        throw UpstreamFailure.http(status, error, retryAfter(response));
+    }
+
+    private static Optional<Duration> retryAfter(UpstreamResponse response) {
+        return response.header("retry-after").flatMap(v -> {
+            try {
+                return Optional.of(Duration.ofSeconds(Long.parseLong(v.trim())));
+            } catch (NumberFormatException e) {
+                return Optional.empty(); // an HTTP date: not worth honouring inside a request's deadline
+            }
+        });
+    }
+
+    private static byte[] read(UpstreamResponse response) {
+        try {
+            return response.readAll();
+        } catch (UpstreamIOException e) {
+            throw e.failure();
+        } catch (IOException e) {
+            throw UpstreamFailure.of(UpstreamFailure.Kind.RESET, "connection closed by the provider");
+        }
+    }
+
+    /** Pulls SSE bytes from the upstream and hands out canonical events one at a time. */
+    private static final class SseEventSource implements EventSource {
+        private final UpstreamResponse response;
+        private final InputStream in;
+        private final Dialect.StreamParser parser;
+        private final SseParser sse = new SseParser();
+        private final Deque<StreamEvent> ready = new ArrayDeque<>();
+        private final byte[] buffer = new byte[READ_BUFFER];
+        private boolean ended;
+
+        SseEventSource(UpstreamResponse response, Dialect.StreamParser parser) {
+            this.response = response;
+            this.in = response.body();
+            this.parser = parser;
+        }
+
+        @Override
+        public Optional<StreamEvent> next() {
+            while (ready.isEmpty() && !ended) {
+                int n;
+                try {
+                    n = in.read(buffer);
+                } catch (UpstreamIOException e) {
+                    throw e.failure();
+                } catch (IOException e) {
+                    throw UpstreamFailure.of(UpstreamFailure.Kind.RESET, "connection closed by the provider");
+                }
+                if (n < 0) {
+                    ended = true;
+                    for (SseEvent e : sse.finish()) {
+                        ready.addAll(parser.onEvent(e.event(), e.data()));
+                    }
+                    ready.addAll(parser.onEnd());
+                } else {
+                    for (SseEvent e : sse.feed(buffer, 0, n)) {
+                        ready.addAll(parser.onEvent(e.event(), e.data()));
+                    }
+                }
+            }
+            return Optional.ofNullable(ready.poll());
+        }
+
+        @Override
+        public void close() {
+            response.close();
+        }
+    }
+}

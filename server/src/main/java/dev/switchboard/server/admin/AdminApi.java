@@ -1,0 +1,228 @@
+package dev.switchboard.server.admin;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.switchboard.engine.account.AccountException;
+import dev.switchboard.engine.account.AdminKeys;
+import dev.switchboard.engine.account.AdminService;
+import dev.switchboard.engine.account.ApiKey;
+import dev.switchboard.engine.account.IssuedKey;
+import dev.switchboard.engine.account.LedgerEntry;
+import dev.switchboard.engine.account.Usd;
+import dev.switchboard.engine.account.User;
+import dev.switchboard.model.GatewayError;
+import dev.switchboard.model.GatewayException;
+import dev.switchboard.server.http.Exchange;
+import dev.switchboard.wire.Json;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Optional;
+import java.util.OptionalLong;
+import java.util.Set;
+
+/**
+ * The admin API of OPERATIONS.md (Bearer admin key): users, credits and keys. Bodies are checked strictly:
+ * an unknown field or a wrong type is a 400 naming the field, so a typo never silently creates the wrong
+ * thing. Secrets appear in exactly one place: the {@code key} of a key-creation answer.
+ */
+public final class AdminApi {
+    private final AdminService admin;
+    private final AdminKeys adminKeys;
+
+    public AdminApi(AdminService admin, AdminKeys adminKeys) {
+        this.admin = admin;
+        this.adminKeys = adminKeys;
+    }
+
+    private void authorize(Exchange ex) {
+        Optional<String> presented = ex.header("authorization")
+                .filter(h -> h.regionMatches(true, 0, "Bearer ", 0, 7)).map(h -> h.substring(7).trim());
+        if (presented.isEmpty()) {
+            throw GatewayError.unauthorized("Missing admin key. Send it as Authorization: Bearer <admin key>.").toException();
+        }
+        if (!adminKeys.isAdmin(presented.get())) {
+            throw new GatewayError(401, "invalid_request_error", "Invalid admin key.", Optional.empty(), false).toException();
+        }
+    }
+
+    public void createUser(Exchange ex) {
+        authorize(ex);
+        JsonNode body = object(ex, Set.of("name", "email", "password", "plan", "balance_usd"));
+        User user = call(() -> admin.createUser(new AdminService.CreateUser(text(body, "name"), text(body, "email"),
+                text(body, "password"), text(body, "plan"), decimal(body, "balance_usd"))));
+        ex.respond(201, "application/json", Json.writeBytes(user(user)));
+    }
+
+    public void getUser(Exchange ex) {
+        authorize(ex);
+        AdminService.UserDetails d = call(() -> admin.getUser(ex.pathParam("id")));
+        ObjectNode o = user(d.user());
+        ArrayNode keys = o.putArray("keys");
+        d.keys().forEach(k -> keys.add(key(k)));
+        ArrayNode ledger = o.putArray("ledger");
+        d.recentLedger().forEach(e -> ledger.add(ledger(e)));
+        ex.respond(200, "application/json", Json.writeBytes(o));
+    }
+
+    public void addCredits(Exchange ex) {
+        authorize(ex);
+        JsonNode body = object(ex, Set.of("amount_usd", "note"));
+        String amount = decimal(body, "amount_usd").orElseThrow(() ->
+                GatewayError.invalid("amount_usd", "amount_usd: required, a positive amount in USD").toException());
+        LedgerEntry e = call(() -> admin.addCredits(ex.pathParam("id"), amount, text(body, "note")));
+        ObjectNode o = ledger(e);
+        o.put("balance_usd", Usd.format(e.balanceAfterNanos()));
+        ex.respond(200, "application/json", Json.writeBytes(o));
+    }
+
+    public void createKey(Exchange ex) {
+        authorize(ex);
+        JsonNode body = object(ex, Set.of("name", "models", "endpoints", "rpm", "daily_tokens", "expires_at"));
+        IssuedKey issued = call(() -> admin.createKey(ex.pathParam("id"), new AdminService.CreateKey(text(body, "name"),
+                strings(body, "models"), strings(body, "endpoints"), integer(body, "rpm"), integer(body, "daily_tokens"),
+                text(body, "expires_at"))));
+        ObjectNode o = key(issued.key());
+        o.put("key", issued.secret());
+        ex.respond(201, "application/json", Json.writeBytes(o));
+    }
+
+    public void revokeKey(Exchange ex) {
+        authorize(ex);
+        call(() -> {
+            admin.revokeKey(ex.pathParam("id"));
+            return true;
+        });
+        ObjectNode o = Json.object();
+        o.put("id", ex.pathParam("id"));
+        o.put("revoked", true);
+        ex.respond(200, "application/json", Json.writeBytes(o));
+    }
+
+    static ObjectNode user(User u) {
+        ObjectNode o = Json.object();
+        o.put("id", u.id());
+        o.put("name", u.name());
+        u.email().ifPresent(e -> o.put("email", e));
+        o.put("plan", u.plan());
+        o.put("balance_usd", Usd.format(u.balanceNanos()));
+        o.put("created_at", u.createdAt().toString());
+        return o;
+    }
+
+    static ObjectNode key(ApiKey k) {
+        ObjectNode o = Json.object();
+        o.put("id", k.id());
+        o.put("user_id", k.userId());
+        o.put("name", k.name());
+        o.put("prefix", k.prefix());
+        ArrayNode models = o.putArray("models");
+        k.scope().models().forEach(models::add);
+        ArrayNode endpoints = o.putArray("endpoints");
+        k.scope().endpoints().forEach(endpoints::add);
+        k.rpm().ifPresent(r -> o.put("rpm", r));
+        k.dailyTokens().ifPresent(t -> o.put("daily_tokens", t));
+        k.expiresAt().ifPresent(t -> o.put("expires_at", t.toString()));
+        k.revokedAt().ifPresent(t -> o.put("revoked_at", t.toString()));
+        o.put("created_at", k.createdAt().toString());
+        return o;
+    }
+
+    static ObjectNode ledger(LedgerEntry e) {
+        ObjectNode o = Json.object();
+        o.put("id", e.id());
+        o.put("user_id", e.userId());
+        o.put("kind", e.kind().name().toLowerCase(java.util.Locale.ROOT));
+        o.put("amount_usd", Usd.format(e.amountNanos()));
+        o.put("balance_after_usd", Usd.format(e.balanceAfterNanos()));
+        e.requestId().ifPresent(r -> o.put("request_id", r));
+        e.note().ifPresent(n -> o.put("note", n));
+        o.put("created_at", e.createdAt().toString());
+        return o;
+    }
+
+    /** Runs an account operation, mapping its refusals to 404 / 400 / 409 naming the field. */
+    private static <T> T call(java.util.function.Supplier<T> op) {
+        try {
+            return op.get();
+        } catch (AccountException e) {
+            GatewayError err = switch (e.kind()) {
+                case NOT_FOUND -> GatewayError.notFound(e.getMessage());
+                case INVALID -> new GatewayError(400, "invalid_request_error", e.getMessage(), e.field(), false);
+                case CONFLICT -> new GatewayError(409, "conflict", e.getMessage(), e.field(), false);
+            };
+            throw new GatewayException(err);
+        }
+    }
+
+    private static JsonNode object(Exchange ex, Set<String> allowed) {
+        byte[] raw = ex.body();
+        JsonNode body = raw.length == 0 ? Json.object() : Json.parse(raw);
+        if (!body.isObject()) {
+            throw GatewayError.invalidRequest("The request body must be a JSON object.").toException();
+        }
+        for (Iterator<String> it = body.fieldNames(); it.hasNext(); ) {
+            String f = it.next();
+            if (!allowed.contains(f)) {
+                throw GatewayError.invalid(f, "Unknown field '" + f + "'; expected one of " + new java.util.TreeSet<>(allowed) + ".")
+                        .toException();
+            }
+        }
+        return body;
+    }
+
+    private static Optional<String> text(JsonNode body, String field) {
+        JsonNode n = body.get(field);
+        if (n == null || n.isNull()) {
+            return Optional.empty();
+        }
+        if (!n.isTextual()) {
+            throw GatewayError.invalid(field, field + ": expected a string").toException();
+        }
+        return Optional.of(n.asText());
+    }
+
+    private static Optional<String> decimal(JsonNode body, String field) {
+        JsonNode n = body.get(field);
+        if (n == null || n.isNull()) {
+            return Optional.empty();
+        }
+        if (n.isNumber()) {
+            return Optional.of(n.decimalValue().toPlainString());
+        }
+        if (n.isTextual()) {
+            return Optional.of(n.asText());
+        }
+        throw GatewayError.invalid(field, field + ": expected a decimal amount such as 25.50").toException();
+    }
+
+    private static OptionalLong integer(JsonNode body, String field) {
+        JsonNode n = body.get(field);
+        if (n == null || n.isNull()) {
+            return OptionalLong.empty();
+        }
+        if (!n.isIntegralNumber() || !n.canConvertToLong()) {
+            throw GatewayError.invalid(field, field + ": expected a whole number").toException();
+        }
+        return OptionalLong.of(n.asLong());
+    }
+
+    private static List<String> strings(JsonNode body, String field) {
+        JsonNode n = body.get(field);
+        if (n == null || n.isNull()) {
+            return List.of();
+        }
+        if (!n.isArray()) {
+            throw GatewayError.invalid(field, field + ": expected an array of strings").toException();
+        }
+        List<String> out = new ArrayList<>();
+        for (JsonNode e : n) {
+            if (!e.isTextual()) {
+                throw GatewayError.invalid(field, field + ": expected an array of strings").toException();
+            }
+            out.add(e.asText());
+        }
+        return out;
+    }
+}
