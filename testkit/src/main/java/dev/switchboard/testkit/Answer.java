@@ -1,0 +1,55 @@
+package dev.switchboard.testkit;
+
+import java.util.List;
+
+/**
+ * The content of a scripted answer, before any dialect renders it. Text and reasoning are kept as the
+ * pieces a stream sends one by one; each piece counts as one token.
+ */
+sealed interface Answer {
+
+    /** Reasoning trace pieces, sent before the answer proper; empty when the model does not reason. */
+    List<String> reasoning();
+
+    Finish finish();
+
+    /** Pieces concatenated, exactly as the client should reassemble them. */
+    static String join(List<String> pieces) {
+        return String.join("", pieces);
+    }
+
+    /** A text answer. */
+    record Text(List<String> pieces, List<String> reasoning, Finish finish) implements Answer {
+        public Text {
+            pieces = List.copyOf(pieces);
+            reasoning = List.copyOf(reasoning);
+        }
+
+        String text() {
+            return join(pieces);
+        }
+    }
+
+    /** One or more tool calls and no text. */
+    record ToolCalls(List<ToolCall> calls, List<String> reasoning) implements Answer {
+        public ToolCalls {
+            calls = List.copyOf(calls);
+            reasoning = List.copyOf(reasoning);
+        }
+
+        @Override
+        public Finish finish() {
+            return Finish.TOOL_CALLS;
+        }
+    }
+
+    /**
+     * A tool call. {@code sequence} numbers calls across the server's lifetime; each dialect turns it into
+     * an id of its own style ({@code call_<n>} for OpenAI).
+     */
+    record ToolCall(long sequence, String name, String arguments) {
+    }
+
+    /** Why the answer ended, in neutral terms. */
+    enum Finish { STOP, LENGTH, TOOL_CALLS }
+}

@@ -1,0 +1,117 @@
+package dev.switchboard.testkit;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * Turns a {@link Prompt} and a {@link Scenario} into the deterministic answer every dialect renders:
+ *
+ * <ul>
+ *   <li>tools offered and the last message not a tool result: a call to the forced tool or the first one
+ *       ({@code -parallel}: the first two tools, or the first one twice), arguments from
+ *       {@link ArgumentFiller};
+ *   <li>last message a tool result: {@code Tool result received: <content>};
+ *   <li>otherwise {@code Hello from <model>! You said: <last user text>}.
+ * </ul>
+ *
+ * Quoted text is whitespace-collapsed and cut to {@value #MAX_QUOTE} characters. Text is cut at the first
+ * stop string (finish STOP), then to {@code maxTokens} pieces (finish LENGTH); the limit applies to the
+ * answer, not to the reasoning trace. Usage: prompt = ceil(content chars / 4); completion = answer pieces
+ * (or per call ceil((name + arguments chars) / 4)) plus reasoning pieces; {@code -cache} reports half the
+ * prompt as cached.
+ */
+final class AnswerGenerator {
+
+    static final int MAX_QUOTE = 120;
+    static final String REASONING_TEXT = "Let me think about this request step by step before answering.";
+
+    private final AtomicLong callSequence = new AtomicLong();
+
+    Reply reply(Prompt prompt, Scenario scenario) {
+        List<String> reasoning = scenario.has(Scenario.Flag.REASONING) || prompt.reasoningRequested()
+                ? pieces(REASONING_TEXT)
+                : List.of();
+        Answer answer = prompt.toolResult().isEmpty() && !prompt.tools().isEmpty()
+                ? toolCalls(prompt, scenario, reasoning)
+                : text(prompt, reasoning);
+        int promptTokens = (prompt.promptChars() + 3) / 4;
+        int cached = scenario.has(Scenario.Flag.CACHE) ? promptTokens / 2 : 0;
+        int completion = answerTokens(answer) + reasoning.size();
+        return new Reply(answer, new Usage(promptTokens, completion, reasoning.size(), cached));
+    }
+
+    private Answer.ToolCalls toolCalls(Prompt prompt, Scenario scenario, List<String> reasoning) {
+        List<Prompt.ToolSpec> tools = prompt.tools();
+        Prompt.ToolSpec first = prompt.forcedTool()
+                .map(name -> tools.stream().filter(t -> t.name().equals(name)).findFirst()
+                        .orElse(new Prompt.ToolSpec(name, Json.object())))
+                .orElse(tools.getFirst());
+        List<Prompt.ToolSpec> targets = new ArrayList<>(List.of(first));
+        if (scenario.has(Scenario.Flag.PARALLEL)) {
+            targets.add(prompt.forcedTool().isEmpty() && tools.size() > 1 ? tools.get(1) : first);
+        }
+        List<Answer.ToolCall> calls = targets.stream()
+                .map(tool -> new Answer.ToolCall(callSequence.incrementAndGet(), tool.name(),
+                        Json.text(ArgumentFiller.fill(tool.parameters()))))
+                .toList();
+        return new Answer.ToolCalls(calls, reasoning);
+    }
+
+    private static Answer.Text text(Prompt prompt, List<String> reasoning) {
+        String full = prompt.toolResult()
+                .map(result -> "Tool result received: " + quote(result))
+                .orElseGet(() -> "Hello from " + prompt.model() + "! You said: " + quote(prompt.lastUserText()));
+        String cut = cutAtStop(full, prompt.stop());
+        Answer.Finish finish = Answer.Finish.STOP;
+        List<String> pieces = pieces(cut);
+        if (prompt.maxTokens().isPresent() && pieces.size() > prompt.maxTokens().get()) {
+            pieces = pieces.subList(0, Math.max(0, prompt.maxTokens().get()));
+            finish = Answer.Finish.LENGTH;
+        }
+        return new Answer.Text(pieces, reasoning, finish);
+    }
+
+    private static int answerTokens(Answer answer) {
+        return switch (answer) {
+            case Answer.Text text -> text.pieces().size();
+            case Answer.ToolCalls calls -> calls.calls().stream()
+                    .mapToInt(c -> (c.name().length() + c.arguments().length() + 3) / 4).sum();
+        };
+    }
+
+    private static String quote(String text) {
+        String collapsed = text.strip().replaceAll("\\s+", " ");
+        return collapsed.length() <= MAX_QUOTE ? collapsed : collapsed.substring(0, MAX_QUOTE) + "...";
+    }
+
+    private static String cutAtStop(String text, List<String> stops) {
+        int cut = text.length();
+        for (String stop : stops) {
+            int at = stop.isEmpty() ? -1 : text.indexOf(stop);
+            if (at >= 0 && at < cut) {
+                cut = at;
+            }
+        }
+        return text.substring(0, cut);
+    }
+
+    /**
+     * Splits text into word pieces that concatenate back to it exactly: a piece starts at the text's start
+     * and at every space that follows a non-space ({@code "Hello from x"} gives {@code "Hello", " from", " x"}).
+     */
+    static List<String> pieces(String text) {
+        List<String> pieces = new ArrayList<>();
+        int start = 0;
+        for (int i = 1; i < text.length(); i++) {
+            if (text.charAt(i) == ' ' && text.charAt(i - 1) != ' ') {
+                pieces.add(text.substring(start, i));
+                start = i;
+            }
+        }
+        if (start < text.length()) {
+            pieces.add(text.substring(start));
+        }
+        return pieces;
+    }
+}
