@@ -1,0 +1,176 @@
+package dev.switchboard.engine.account;
+
+import java.time.Clock;
+import java.time.Instant;
+import java.time.format.DateTimeParseException;
+import java.time.temporal.ChronoUnit;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.OptionalInt;
+import java.util.OptionalLong;
+
+/**
+ * The operations behind the admin API and its CLI twins (OPERATIONS.md). Takes request values as
+ * they arrive (optional fields, decimal dollar strings, ISO-8601 instants), applies defaults,
+ * validates, and calls the account services. Every refusal is an {@link AccountException} naming
+ * the admin API field at fault.
+ */
+public final class AdminService {
+
+    /** How many ledger entries {@link #getUser} returns. */
+    public static final int RECENT_LEDGER_ENTRIES = 20;
+    private static final int MAX_NOTE_LENGTH = 500;
+
+    private final AccountStore store;
+    private final Users users;
+    private final ApiKeys keys;
+    private final Clock clock;
+
+    public AdminService(AccountStore store, Users users, ApiKeys keys, Clock clock) {
+        this.store = Objects.requireNonNull(store, "store");
+        this.users = Objects.requireNonNull(users, "users");
+        this.keys = Objects.requireNonNull(keys, "keys");
+        this.clock = Objects.requireNonNull(clock, "clock");
+    }
+
+    /**
+     * {@code POST /admin/v1/users}. Absent fields are empty.
+     *
+     * @param balanceUsd opening balance as decimal dollars, e.g. {@code "25.50"}; default 0
+     * @param plan       default {@code payg}
+     */
+    public record CreateUser(Optional<String> name, Optional<String> email, Optional<String> password,
+                             Optional<String> plan, Optional<String> balanceUsd) {
+        public CreateUser {
+            Objects.requireNonNull(name, "name");
+            Objects.requireNonNull(email, "email");
+            Objects.requireNonNull(password, "password");
+            Objects.requireNonNull(plan, "plan");
+            Objects.requireNonNull(balanceUsd, "balanceUsd");
+        }
+
+        @Override
+        public String toString() {
+            return "CreateUser[name=" + name + ", email=" + email + ", password=" + password.map(p -> "[redacted]")
+                    + ", plan=" + plan + ", balanceUsd=" + balanceUsd + "]";
+        }
+    }
+
+    /**
+     * {@code POST /admin/v1/users/{id}/keys}. Absent fields are empty; empty lists mean "all".
+     *
+     * @param expiresAt an ISO-8601 instant such as {@code 2027-01-01T00:00:00Z}
+     */
+    public record CreateKey(Optional<String> name, List<String> models, List<String> endpoints, OptionalLong rpm,
+                            OptionalLong dailyTokens, Optional<String> expiresAt) {
+        public CreateKey {
+            Objects.requireNonNull(name, "name");
+            models = List.copyOf(models);
+            endpoints = List.copyOf(endpoints);
+            Objects.requireNonNull(rpm, "rpm");
+            Objects.requireNonNull(dailyTokens, "dailyTokens");
+            Objects.requireNonNull(expiresAt, "expiresAt");
+        }
+
+        /** A key with every field defaulted. */
+        public static CreateKey defaults() {
+            return new CreateKey(Optional.empty(), List.of(), List.of(), OptionalLong.empty(), OptionalLong.empty(),
+                    Optional.empty());
+        }
+    }
+
+    /** {@code GET /admin/v1/users/{id}}: the user, every key (no secrets) and recent ledger entries. */
+    public record UserDetails(User user, List<ApiKey> keys, List<LedgerEntry> recentLedger) {
+        public UserDetails {
+            Objects.requireNonNull(user, "user");
+            keys = List.copyOf(keys);
+            recentLedger = List.copyOf(recentLedger);
+        }
+    }
+
+    /**
+     * Creates a user.
+     *
+     * @throws AccountException INVALID naming {@code name}, {@code email}, {@code password},
+     *         {@code plan} or {@code balance_usd}; CONFLICT("name") or CONFLICT("email")
+     */
+    public User createUser(CreateUser request) {
+        String name = request.name().orElseThrow(() -> AccountException.invalid("name", "name: required"));
+        long balance = request.balanceUsd().map(usd -> Usd.toNanos(usd, "balance_usd")).orElse(0L);
+        return users.create(new NewUser(name, request.email(), request.password(),
+                request.plan().orElse(User.PAYG), balance));
+    }
+
+    /**
+     * The user with its keys.
+     *
+     * @throws AccountException NOT_FOUND
+     */
+    public UserDetails getUser(String userId) {
+        User user = users.get(userId);
+        return new UserDetails(user, store.keysOf(userId), store.ledger(userId, RECENT_LEDGER_ENTRIES));
+    }
+
+    /**
+     * Adds credit ({@code POST /admin/v1/users/{id}/credits}).
+     *
+     * @param amountUsd positive decimal dollars
+     * @return the ledger entry, carrying the new balance
+     * @throws AccountException INVALID("amount_usd") unless positive and at most nano-dollar precise;
+     *         INVALID("note") when longer than 500 characters; NOT_FOUND
+     */
+    public LedgerEntry addCredits(String userId, String amountUsd, Optional<String> note) {
+        long amount = Usd.toNanos(amountUsd, "amount_usd");
+        if (amount <= 0) {
+            throw AccountException.invalid("amount_usd", "amount_usd: expected a positive amount, got " + amountUsd.strip());
+        }
+        Optional<String> cleanNote = note.map(String::strip).filter(n -> !n.isEmpty());
+        if (cleanNote.isPresent() && cleanNote.get().length() > MAX_NOTE_LENGTH) {
+            throw AccountException.invalid("note", "note: expected at most " + MAX_NOTE_LENGTH + " characters");
+        }
+        return store.addCredit(userId, amount, cleanNote, clock.instant().truncatedTo(ChronoUnit.MILLIS));
+    }
+
+    /**
+     * Issues a key for the user; the secret in the result is shown once.
+     *
+     * @throws AccountException INVALID naming {@code name}, {@code models}, {@code endpoints},
+     *         {@code rpm}, {@code daily_tokens} or {@code expires_at}; NOT_FOUND
+     */
+    public IssuedKey createKey(String userId, CreateKey request) {
+        users.get(userId); // a missing user is a 404 even when the request is also invalid
+        KeyScope scope = new KeyScope(request.models(), request.endpoints());
+        OptionalInt rpm = OptionalInt.empty();
+        if (request.rpm().isPresent()) {
+            long v = Fields.positive("rpm", request.rpm().getAsLong());
+            if (v > Integer.MAX_VALUE) {
+                throw AccountException.invalid("rpm", "rpm: expected at most " + Integer.MAX_VALUE + ", got " + v);
+            }
+            rpm = OptionalInt.of((int) v);
+        }
+        Optional<Instant> expiresAt = request.expiresAt().map(AdminService::instant);
+        NewKey spec = new NewKey(request.name().orElse(NewKey.DEFAULT_NAME), scope, rpm, request.dailyTokens(), expiresAt);
+        return keys.issue(userId, spec);
+    }
+
+    /**
+     * Revokes a key at once, on every instance. Revoking a revoked key is accepted and changes nothing.
+     *
+     * @throws AccountException NOT_FOUND when no key has this id
+     */
+    public void revokeKey(String keyId) {
+        if (!store.revokeKey(keyId, clock.instant().truncatedTo(ChronoUnit.MILLIS))) {
+            throw AccountException.notFound("no key with id " + keyId);
+        }
+    }
+
+    private static Instant instant(String text) {
+        try {
+            return Instant.parse(text.strip());
+        } catch (DateTimeParseException e) {
+            throw AccountException.invalid("expires_at",
+                    "expires_at: expected an ISO-8601 instant such as 2027-01-01T00:00:00Z");
+        }
+    }
+}

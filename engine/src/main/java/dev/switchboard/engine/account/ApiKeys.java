@@ -1,0 +1,94 @@
+package dev.switchboard.engine.account;
+
+import dev.switchboard.engine.account.Authentication.Authenticated;
+import dev.switchboard.engine.account.Authentication.Reason;
+import dev.switchboard.engine.account.Authentication.Rejected;
+import java.security.SecureRandom;
+import java.time.Clock;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.Objects;
+import java.util.Optional;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Issues and checks API keys (CONTRACTS.md §5). A key is {@code sk-sb-} followed by 43 base64url
+ * characters encoding 32 random bytes; the store keeps only its SHA-256 hash and its first 12
+ * characters. Every {@link #authenticate} asks the store, so a revocation takes effect on the next
+ * request on every instance. Logs name keys by id and prefix only, never by secret.
+ */
+public final class ApiKeys {
+
+    /** What every API key starts with. */
+    public static final String PREFIX = "sk-sb-";
+    /** How many leading characters of a key are kept for display. */
+    public static final int DISPLAY_PREFIX_LENGTH = 12;
+
+    private static final Logger LOG = LoggerFactory.getLogger(ApiKeys.class);
+
+    private final AccountStore store;
+    private final Clock clock;
+    private final Secrets secrets;
+
+    public ApiKeys(AccountStore store, Clock clock) {
+        this(store, clock, new SecureRandom());
+    }
+
+    ApiKeys(AccountStore store, Clock clock, SecureRandom random) {
+        this.store = Objects.requireNonNull(store, "store");
+        this.clock = Objects.requireNonNull(clock, "clock");
+        this.secrets = new Secrets(Objects.requireNonNull(random, "random"));
+    }
+
+    /**
+     * Creates a key for {@code userId}.
+     *
+     * @return the key with its secret, which is not retrievable afterwards
+     * @throws AccountException NOT_FOUND when there is no such user; INVALID("expires_at") when the
+     *         expiry is not in the future
+     */
+    public IssuedKey issue(String userId, NewKey spec) {
+        Instant now = clock.instant().truncatedTo(ChronoUnit.MILLIS);
+        if (spec.expiresAt().isPresent() && !spec.expiresAt().get().isAfter(now)) {
+            throw AccountException.invalid("expires_at", "expires_at: expected an instant in the future, got "
+                    + spec.expiresAt().get());
+        }
+        String secret = secrets.next(PREFIX);
+        ApiKey key = new ApiKey(Ids.next("key", now), userId, spec.name(), secret.substring(0, DISPLAY_PREFIX_LENGTH),
+                spec.scope(), spec.rpm(), spec.dailyTokens(), spec.expiresAt().map(t -> t.truncatedTo(ChronoUnit.MILLIS)),
+                Optional.empty(), now);
+        store.createKey(key, KeyHash.of(secret));
+        LOG.info("issued API key {} ({}) for user {}", key.id(), key.prefix(), userId);
+        return new IssuedKey(key, secret);
+    }
+
+    /**
+     * Checks a presented key. Malformed input is refused without a store lookup; otherwise the
+     * presented secret is hashed, looked up, re-compared in constant time, and refused if revoked
+     * or expired.
+     */
+    public Authentication authenticate(String presented) {
+        if (!Secrets.hasShape(presented, PREFIX)) {
+            return new Rejected(Reason.MALFORMED);
+        }
+        KeyHash hash = KeyHash.of(presented);
+        Optional<StoredKey> found = store.findKeyByHash(hash);
+        // The re-comparison guards against a store whose lookup is looser than byte equality.
+        if (found.isEmpty() || !found.get().hash().matches(hash)) {
+            return new Rejected(Reason.UNKNOWN);
+        }
+        ApiKey key = found.get().key();
+        if (key.revoked()) {
+            LOG.debug("refused revoked API key {} ({})", key.id(), key.prefix());
+            return new Rejected(Reason.REVOKED);
+        }
+        if (key.expiredAt(clock.instant())) {
+            LOG.debug("refused expired API key {} ({})", key.id(), key.prefix());
+            return new Rejected(Reason.EXPIRED);
+        }
+        return store.findUser(key.userId())
+                .<Authentication>map(user -> new Authenticated(new Principal(user, key)))
+                .orElse(new Rejected(Reason.UNKNOWN));
+    }
+}
