@@ -58,6 +58,19 @@ public final class AdminService {
     }
 
     /**
+     * {@code POST /admin/v1/users/{id}/credits}. Absent fields are empty.
+     *
+     * @param amountUsd positive decimal dollars, e.g. {@code "10"} or {@code "0.25"}; required
+     * @param note      free text kept with the ledger entry; blank counts as absent
+     */
+    public record AddCredits(Optional<String> amountUsd, Optional<String> note) {
+        public AddCredits {
+            Objects.requireNonNull(amountUsd, "amountUsd");
+            Objects.requireNonNull(note, "note");
+        }
+    }
+
+    /**
      * {@code POST /admin/v1/users/{id}/keys}. Absent fields are empty; empty lists mean "all".
      *
      * @param expiresAt an ISO-8601 instant such as {@code 2027-01-01T00:00:00Z}
@@ -115,17 +128,17 @@ public final class AdminService {
     /**
      * Adds credit ({@code POST /admin/v1/users/{id}/credits}).
      *
-     * @param amountUsd positive decimal dollars
      * @return the ledger entry, carrying the new balance
-     * @throws AccountException INVALID("amount_usd") unless positive and at most nano-dollar precise;
-     *         INVALID("note") when longer than 500 characters; NOT_FOUND
+     * @throws AccountException INVALID("amount_usd") unless present, positive and at most
+     *         nano-dollar precise; INVALID("note") when longer than 500 characters; NOT_FOUND
      */
-    public LedgerEntry addCredits(String userId, String amountUsd, Optional<String> note) {
+    public LedgerEntry addCredits(String userId, AddCredits request) {
+        String amountUsd = request.amountUsd().orElseThrow(() -> AccountException.invalid("amount_usd", "amount_usd: required"));
         long amount = Usd.toNanos(amountUsd, "amount_usd");
         if (amount <= 0) {
             throw AccountException.invalid("amount_usd", "amount_usd: expected a positive amount, got " + amountUsd.strip());
         }
-        Optional<String> cleanNote = note.map(String::strip).filter(n -> !n.isEmpty());
+        Optional<String> cleanNote = request.note().map(String::strip).filter(n -> !n.isEmpty());
         if (cleanNote.isPresent() && cleanNote.get().length() > MAX_NOTE_LENGTH) {
             throw AccountException.invalid("note", "note: expected at most " + MAX_NOTE_LENGTH + " characters");
         }

@@ -25,6 +25,10 @@ class AdminServiceTest {
         return new CreateUser(Optional.ofNullable(name), Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty());
     }
 
+    private static AdminService.AddCredits credits(String amountUsd, Optional<String> note) {
+        return new AdminService.AddCredits(Optional.of(amountUsd), note);
+    }
+
     private static CreateKey key(List<String> models, List<String> endpoints, OptionalLong rpm, OptionalLong dailyTokens,
                                  Optional<String> expiresAt) {
         return new CreateKey(Optional.empty(), models, endpoints, rpm, dailyTokens, expiresAt);
@@ -89,9 +93,9 @@ class AdminServiceTest {
     void creditsAddUpInTheLedger() {
         User u = admin.createUser(user("alice"));
 
-        admin.addCredits(u.id(), "1.25", Optional.of(" top-up "));
+        admin.addCredits(u.id(), credits("1.25", Optional.of(" top-up ")));
         clock.advance(java.time.Duration.ofMillis(1)); // entries of one millisecond have no defined order
-        LedgerEntry second = admin.addCredits(u.id(), "0.000000001", Optional.of("  "));
+        LedgerEntry second = admin.addCredits(u.id(), credits("0.000000001", Optional.of("  ")));
 
         assertThat(second.balanceAfterNanos()).isEqualTo(1_250_000_001L);
         assertThat(second.note()).isEmpty();
@@ -103,11 +107,12 @@ class AdminServiceTest {
     @Test
     void creditValidation() {
         User u = admin.createUser(user("alice"));
-        assertInvalid("amount_usd", () -> admin.addCredits(u.id(), "0", Optional.empty()));
-        assertInvalid("amount_usd", () -> admin.addCredits(u.id(), "-5", Optional.empty()));
-        assertInvalid("amount_usd", () -> admin.addCredits(u.id(), "ten", Optional.empty()));
-        assertInvalid("note", () -> admin.addCredits(u.id(), "1", Optional.of("n".repeat(501))));
-        assertNotFound(() -> admin.addCredits("usr_missing", "1", Optional.empty()));
+        assertInvalid("amount_usd", () -> admin.addCredits(u.id(), new AdminService.AddCredits(Optional.empty(), Optional.empty())));
+        assertInvalid("amount_usd", () -> admin.addCredits(u.id(), credits("0", Optional.empty())));
+        assertInvalid("amount_usd", () -> admin.addCredits(u.id(), credits("-5", Optional.empty())));
+        assertInvalid("amount_usd", () -> admin.addCredits(u.id(), credits("ten", Optional.empty())));
+        assertInvalid("note", () -> admin.addCredits(u.id(), credits("1", Optional.of("n".repeat(501)))));
+        assertNotFound(() -> admin.addCredits("usr_missing", credits("1", Optional.empty())));
     }
 
     @Test

@@ -1,0 +1,164 @@
+package dev.switchboard.store;
+
+import com.zaxxer.hikari.HikariConfig;
+import com.zaxxer.hikari.HikariDataSource;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.util.Objects;
+import javax.sql.DataSource;
+import org.flywaydb.core.Flyway;
+import org.flywaydb.core.api.FlywayException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * An open, migrated database: a HikariCP pool plus the schema brought up to date by Flyway.
+ *
+ * <p>SQLite (the embedded default) gets one pooled connection, WAL journaling, foreign keys, and
+ * {@code BEGIN IMMEDIATE} transactions with a busy timeout: one connection serializes this process's
+ * work, which is all SQLite can do with writes anyway, and immediate transactions make a second
+ * process (the CLI next to a running server) wait its turn instead of failing on a lock upgrade.
+ * PostgreSQL gets a pool of {@value #POSTGRES_POOL_SIZE}; several instances may open it at once
+ * (Flyway serializes migrations with an advisory lock).
+ *
+ * <p>Code using {@link #dataSource()} directly must not take a second connection while holding one:
+ * on SQLite that would wait for itself.
+ */
+public final class Database implements AutoCloseable {
+
+    /** Which engine is behind the URL. */
+    public enum Kind {
+        SQLITE,
+        POSTGRESQL
+    }
+
+    static final int POSTGRES_POOL_SIZE = 10;
+    private static final int BUSY_TIMEOUT_MILLIS = 10_000;
+    private static final long CONNECTION_TIMEOUT_MILLIS = 15_000;
+    private static final Logger LOG = LoggerFactory.getLogger(Database.class);
+
+    private final HikariDataSource pool;
+    private final Kind kind;
+    private final String description;
+
+    private Database(HikariDataSource pool, Kind kind, String description) {
+        this.pool = pool;
+        this.kind = kind;
+        this.description = description;
+    }
+
+    /**
+     * Opens the database named by the config's {@code database:} value and applies any pending
+     * migrations. A SQLite file and its parent directories are created when missing.
+     *
+     * @param url {@code sqlite:<path>}, {@code postgresql://user:password@host:port/database}, or a
+     *            {@code jdbc:} URL of either
+     * @throws IllegalArgumentException when the URL is not one of those forms (the message shows it
+     *         with the password masked)
+     * @throws StoreException when the database cannot be reached or migrated
+     */
+    public static Database open(String url) {
+        DatabaseUrl parsed = DatabaseUrl.parse(Objects.requireNonNull(url, "url"));
+        parsed.sqliteFile().ifPresent(Database::createParentDirectories);
+        HikariDataSource pool;
+        try {
+            pool = new HikariDataSource(config(parsed));
+        } catch (RuntimeException e) {
+            throw new StoreException("cannot open database " + parsed.redacted() + ": " + rootMessage(e), e);
+        }
+        try {
+            var result = Flyway.configure()
+                    .dataSource(pool)
+                    .locations("classpath:db/migration")
+                    .failOnMissingLocations(true)
+                    .validateMigrationNaming(true)
+                    .load()
+                    .migrate();
+            LOG.info("database {} ready at schema version {} ({} migrations applied now)", parsed.redacted(),
+                    result.targetSchemaVersion == null ? "current" : result.targetSchemaVersion, result.migrationsExecuted);
+        } catch (FlywayException e) {
+            pool.close();
+            throw new StoreException("cannot migrate database " + parsed.redacted() + ": " + rootMessage(e), e);
+        }
+        return new Database(pool, parsed.kind(), parsed.redacted());
+    }
+
+    /** The pooled data source, for store implementations in this module. */
+    public DataSource dataSource() {
+        return pool;
+    }
+
+    public Kind kind() {
+        return kind;
+    }
+
+    /**
+     * Whether the database answers right now (for {@code /ready}). Never throws; waits at most the
+     * pool's connection timeout when every connection is busy.
+     */
+    public boolean ping() {
+        try (Connection c = pool.getConnection()) {
+            return c.isValid(2);
+        } catch (SQLException | RuntimeException e) {
+            LOG.warn("database {} did not answer: {}", description, rootMessage(e));
+            return false;
+        }
+    }
+
+    /** Closes every pooled connection; idempotent. */
+    @Override
+    public void close() {
+        pool.close();
+    }
+
+    @Override
+    public String toString() {
+        return "Database[" + description + "]";
+    }
+
+    private static HikariConfig config(DatabaseUrl url) {
+        HikariConfig config = new HikariConfig();
+        config.setJdbcUrl(url.jdbcUrl());
+        url.user().ifPresent(config::setUsername);
+        url.password().ifPresent(config::setPassword);
+        config.setConnectionTimeout(CONNECTION_TIMEOUT_MILLIS);
+        switch (url.kind()) {
+            case SQLITE -> {
+                config.setPoolName("switchboard-sqlite");
+                config.setMaximumPoolSize(1);
+                // Read by the SQLite driver on every new connection.
+                config.addDataSourceProperty("journal_mode", "WAL");
+                config.addDataSourceProperty("synchronous", "NORMAL");
+                config.addDataSourceProperty("foreign_keys", "true");
+                config.addDataSourceProperty("busy_timeout", String.valueOf(BUSY_TIMEOUT_MILLIS));
+                config.addDataSourceProperty("transaction_mode", "IMMEDIATE");
+            }
+            case POSTGRESQL -> {
+                config.setPoolName("switchboard-postgresql");
+                config.setMaximumPoolSize(POSTGRES_POOL_SIZE);
+                config.addDataSourceProperty("ApplicationName", "switchboard");
+            }
+        }
+        return config;
+    }
+
+    private static void createParentDirectories(Path file) {
+        Path parent = file.toAbsolutePath().getParent();
+        try {
+            Files.createDirectories(parent);
+        } catch (IOException e) {
+            throw new StoreException("cannot create the directory " + parent + " for the SQLite database: " + e.getMessage(), e);
+        }
+    }
+
+    private static String rootMessage(Throwable e) {
+        Throwable t = e;
+        while (t.getCause() != null && t.getCause() != t) {
+            t = t.getCause();
+        }
+        return t.getMessage() == null ? t.getClass().getSimpleName() : t.getMessage();
+    }
+}

@@ -1,0 +1,324 @@
+package dev.switchboard.store;
+
+import dev.switchboard.engine.account.AccountException;
+import dev.switchboard.engine.account.AccountStore;
+import dev.switchboard.engine.account.AdminKeyStore;
+import dev.switchboard.engine.account.ApiKey;
+import dev.switchboard.engine.account.Ids;
+import dev.switchboard.engine.account.KeyHash;
+import dev.switchboard.engine.account.KeyScope;
+import dev.switchboard.engine.account.LedgerEntry;
+import dev.switchboard.engine.account.PasswordHash;
+import dev.switchboard.engine.account.StoredKey;
+import dev.switchboard.engine.account.Usd;
+import dev.switchboard.engine.account.User;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.OptionalInt;
+import java.util.OptionalLong;
+
+/**
+ * {@link AccountStore} and {@link AdminKeyStore} on SQLite or PostgreSQL, with the same portable SQL
+ * for both (schema in {@code db/migration/V1__accounts.sql}). Every method is one short
+ * transaction or one statement; nothing is cached, so what one instance writes the next read on
+ * any instance sees.
+ */
+public final class JdbcAccountStore implements AccountStore, AdminKeyStore {
+
+    private static final String USER_COLUMNS = "id, name, email, plan, balance_nanos, created_at";
+    private static final String KEY_COLUMNS =
+            "id, user_id, name, prefix, models, endpoints, rpm, daily_tokens, expires_at, revoked_at, created_at";
+    private static final String LEDGER_COLUMNS =
+            "id, user_id, kind, amount_nanos, balance_after_nanos, request_id, note, created_at";
+    private static final String ADMIN_KEY_SETTING = "admin_key_sha256";
+    private static final String INITIAL_BALANCE_NOTE = "initial balance";
+    // Scope lists are stored one entry per line; KeyScope forbids whitespace in entries.
+    private static final String LIST_SEPARATOR = "\n";
+
+    private final Sql sql;
+
+    public JdbcAccountStore(Database database) {
+        this.sql = new Sql(Objects.requireNonNull(database, "database").dataSource());
+    }
+
+    @Override
+    public void createUser(User user, Optional<PasswordHash> passwordHash) {
+        sql.transaction("create user", c -> {
+            try (PreparedStatement s = c.prepareStatement("INSERT INTO users (id, name, email, password_hash, plan,"
+                    + " balance_nanos, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)")) {
+                s.setString(1, user.id());
+                s.setString(2, user.name());
+                Sql.setOptionalText(s, 3, user.email());
+                Sql.setOptionalText(s, 4, passwordHash.map(PasswordHash::encoded));
+                s.setString(5, user.plan());
+                s.setLong(6, user.balanceNanos());
+                s.setLong(7, user.createdAt().toEpochMilli());
+                s.executeUpdate();
+            } catch (SQLException e) {
+                throw Sql.uniqueViolation(e).map(JdbcAccountStore::userConflict).orElseThrow(() -> e);
+            }
+            if (user.balanceNanos() > 0) {
+                insertLedger(c, new LedgerEntry(Ids.next("led", user.createdAt()), user.id(), LedgerEntry.Kind.CREDIT,
+                        user.balanceNanos(), user.balanceNanos(), Optional.empty(), Optional.of(INITIAL_BALANCE_NOTE),
+                        user.createdAt()));
+            }
+            return null;
+        });
+    }
+
+    @Override
+    public Optional<User> findUser(String userId) {
+        return sql.read("find user", c -> queryUser(c, "SELECT " + USER_COLUMNS + " FROM users WHERE id = ?", userId));
+    }
+
+    @Override
+    public Optional<User> findUserByName(String name) {
+        return sql.read("find user", c -> queryUser(c, "SELECT " + USER_COLUMNS + " FROM users WHERE name = ?", name));
+    }
+
+    @Override
+    public boolean hasUsers() {
+        return sql.read("count users", c -> {
+            try (PreparedStatement s = c.prepareStatement("SELECT 1 FROM users LIMIT 1"); ResultSet rs = s.executeQuery()) {
+                return rs.next();
+            }
+        });
+    }
+
+    @Override
+    public Optional<PasswordHash> passwordHash(String userId) {
+        return sql.read("read password hash", c -> {
+            try (PreparedStatement s = c.prepareStatement("SELECT password_hash FROM users WHERE id = ?")) {
+                s.setString(1, userId);
+                try (ResultSet rs = s.executeQuery()) {
+                    return rs.next() ? Optional.ofNullable(rs.getString(1)).map(PasswordHash::new) : Optional.empty();
+                }
+            }
+        });
+    }
+
+    @Override
+    public LedgerEntry addCredit(String userId, long amountNanos, Optional<String> note, Instant at) {
+        if (amountNanos <= 0) {
+            throw new IllegalArgumentException("amountNanos: expected a positive amount, got " + amountNanos);
+        }
+        return sql.transaction("add credit", c -> {
+            long balance;
+            // One conditional update: atomic under concurrency, and it refuses to overflow the column.
+            try (PreparedStatement s = c.prepareStatement("UPDATE users SET balance_nanos = balance_nanos + ?"
+                    + " WHERE id = ? AND balance_nanos <= ? RETURNING balance_nanos")) {
+                s.setLong(1, amountNanos);
+                s.setString(2, userId);
+                s.setLong(3, Long.MAX_VALUE - amountNanos);
+                try (ResultSet rs = s.executeQuery()) {
+                    if (!rs.next()) {
+                        throw userExists(c, userId)
+                                ? AccountException.conflict("amount_usd", "amount_usd: the balance would exceed "
+                                        + Usd.format(Long.MAX_VALUE) + " USD")
+                                : AccountException.notFound("no user with id " + userId);
+                    }
+                    balance = rs.getLong(1);
+                }
+            }
+            LedgerEntry entry = new LedgerEntry(Ids.next("led", at), userId, LedgerEntry.Kind.CREDIT, amountNanos, balance,
+                    Optional.empty(), note, at);
+            insertLedger(c, entry);
+            return entry;
+        });
+    }
+
+    @Override
+    public List<LedgerEntry> ledger(String userId, int limit) {
+        return sql.read("read ledger", c -> {
+            try (PreparedStatement s = c.prepareStatement("SELECT " + LEDGER_COLUMNS
+                    + " FROM ledger WHERE user_id = ? ORDER BY created_at DESC, id DESC LIMIT ?")) {
+                s.setString(1, userId);
+                s.setInt(2, limit);
+                try (ResultSet rs = s.executeQuery()) {
+                    List<LedgerEntry> entries = new ArrayList<>();
+                    while (rs.next()) {
+                        entries.add(ledgerEntry(rs));
+                    }
+                    return entries;
+                }
+            }
+        });
+    }
+
+    @Override
+    public void createKey(ApiKey key, KeyHash hash) {
+        sql.transaction("create key", c -> {
+            if (!userExists(c, key.userId())) {
+                throw AccountException.notFound("no user with id " + key.userId());
+            }
+            try (PreparedStatement s = c.prepareStatement("INSERT INTO api_keys (" + KEY_COLUMNS
+                    + ", key_hash) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")) {
+                s.setString(1, key.id());
+                s.setString(2, key.userId());
+                s.setString(3, key.name());
+                s.setString(4, key.prefix());
+                s.setString(5, String.join(LIST_SEPARATOR, key.scope().models()));
+                s.setString(6, String.join(LIST_SEPARATOR, key.scope().endpoints()));
+                Sql.setOptionalLong(s, 7, key.rpm().isPresent() ? Optional.of((long) key.rpm().getAsInt()) : Optional.empty());
+                Sql.setOptionalLong(s, 8, key.dailyTokens().isPresent() ? Optional.of(key.dailyTokens().getAsLong()) : Optional.empty());
+                Sql.setOptionalLong(s, 9, key.expiresAt().map(Instant::toEpochMilli));
+                Sql.setOptionalLong(s, 10, key.revokedAt().map(Instant::toEpochMilli));
+                s.setLong(11, key.createdAt().toEpochMilli());
+                s.setString(12, hash.hex());
+                s.executeUpdate();
+            } catch (SQLException e) {
+                if (Sql.uniqueViolation(e).isPresent()) {
+                    throw AccountException.conflict("id", "a key with this id or secret already exists");
+                }
+                throw e;
+            }
+            return null;
+        });
+    }
+
+    @Override
+    public Optional<StoredKey> findKeyByHash(KeyHash hash) {
+        return sql.read("find key", c -> {
+            try (PreparedStatement s = c.prepareStatement("SELECT " + KEY_COLUMNS + ", key_hash FROM api_keys WHERE key_hash = ?")) {
+                s.setString(1, hash.hex());
+                try (ResultSet rs = s.executeQuery()) {
+                    return rs.next() ? Optional.of(new StoredKey(apiKey(rs), new KeyHash(rs.getString("key_hash"))))
+                            : Optional.empty();
+                }
+            }
+        });
+    }
+
+    @Override
+    public List<ApiKey> keysOf(String userId) {
+        return sql.read("list keys", c -> {
+            try (PreparedStatement s = c.prepareStatement("SELECT " + KEY_COLUMNS
+                    + " FROM api_keys WHERE user_id = ? ORDER BY created_at, id")) {
+                s.setString(1, userId);
+                try (ResultSet rs = s.executeQuery()) {
+                    List<ApiKey> keys = new ArrayList<>();
+                    while (rs.next()) {
+                        keys.add(apiKey(rs));
+                    }
+                    return keys;
+                }
+            }
+        });
+    }
+
+    @Override
+    public boolean revokeKey(String keyId, Instant at) {
+        return sql.read("revoke key", c -> {
+            // COALESCE keeps the first revocation time, which makes the call idempotent.
+            try (PreparedStatement s = c.prepareStatement(
+                    "UPDATE api_keys SET revoked_at = COALESCE(revoked_at, ?) WHERE id = ?")) {
+                s.setLong(1, at.toEpochMilli());
+                s.setString(2, keyId);
+                return s.executeUpdate() > 0;
+            }
+        });
+    }
+
+    @Override
+    public Optional<KeyHash> adminKeyHash() {
+        return sql.read("read admin key", c -> {
+            try (PreparedStatement s = c.prepareStatement("SELECT value FROM settings WHERE name = ?")) {
+                s.setString(1, ADMIN_KEY_SETTING);
+                try (ResultSet rs = s.executeQuery()) {
+                    return rs.next() ? Optional.of(new KeyHash(rs.getString(1))) : Optional.empty();
+                }
+            }
+        });
+    }
+
+    @Override
+    public boolean saveAdminKeyHashIfAbsent(KeyHash hash, Instant at) {
+        return sql.read("save admin key", c -> {
+            // The primary key decides between concurrent first starts; the loser inserts nothing.
+            try (PreparedStatement s = c.prepareStatement(
+                    "INSERT INTO settings (name, value, updated_at) VALUES (?, ?, ?) ON CONFLICT (name) DO NOTHING")) {
+                s.setString(1, ADMIN_KEY_SETTING);
+                s.setString(2, hash.hex());
+                s.setLong(3, at.toEpochMilli());
+                return s.executeUpdate() == 1;
+            }
+        });
+    }
+
+    private static AccountException userConflict(String violated) {
+        if (violated.contains("ux_users_name") || violated.contains("users.name")) {
+            return AccountException.conflict("name", "name: already taken by another user");
+        }
+        if (violated.contains("ux_users_email") || violated.contains("users.email")) {
+            return AccountException.conflict("email", "email: already used by another user");
+        }
+        return AccountException.conflict("id", "id: a user with this id already exists");
+    }
+
+    private static boolean userExists(Connection c, String userId) throws SQLException {
+        try (PreparedStatement s = c.prepareStatement("SELECT 1 FROM users WHERE id = ?")) {
+            s.setString(1, userId);
+            try (ResultSet rs = s.executeQuery()) {
+                return rs.next();
+            }
+        }
+    }
+
+    private static Optional<User> queryUser(Connection c, String query, String value) throws SQLException {
+        try (PreparedStatement s = c.prepareStatement(query)) {
+            s.setString(1, value);
+            try (ResultSet rs = s.executeQuery()) {
+                if (!rs.next()) {
+                    return Optional.empty();
+                }
+                return Optional.of(new User(rs.getString("id"), rs.getString("name"), Optional.ofNullable(rs.getString("email")),
+                        rs.getString("plan"), rs.getLong("balance_nanos"), Instant.ofEpochMilli(rs.getLong("created_at"))));
+            }
+        }
+    }
+
+    private static void insertLedger(Connection c, LedgerEntry e) throws SQLException {
+        try (PreparedStatement s = c.prepareStatement("INSERT INTO ledger (" + LEDGER_COLUMNS
+                + ") VALUES (?, ?, ?, ?, ?, ?, ?, ?)")) {
+            s.setString(1, e.id());
+            s.setString(2, e.userId());
+            s.setString(3, e.kind().name());
+            s.setLong(4, e.amountNanos());
+            s.setLong(5, e.balanceAfterNanos());
+            Sql.setOptionalText(s, 6, e.requestId());
+            Sql.setOptionalText(s, 7, e.note());
+            s.setLong(8, e.createdAt().toEpochMilli());
+            s.executeUpdate();
+        }
+    }
+
+    private static LedgerEntry ledgerEntry(ResultSet rs) throws SQLException {
+        return new LedgerEntry(rs.getString("id"), rs.getString("user_id"), LedgerEntry.Kind.valueOf(rs.getString("kind")),
+                rs.getLong("amount_nanos"), rs.getLong("balance_after_nanos"), Optional.ofNullable(rs.getString("request_id")),
+                Optional.ofNullable(rs.getString("note")), Instant.ofEpochMilli(rs.getLong("created_at")));
+    }
+
+    private static ApiKey apiKey(ResultSet rs) throws SQLException {
+        KeyScope scope = new KeyScope(list(rs.getString("models")), list(rs.getString("endpoints")));
+        Optional<Long> rpm = Sql.optionalLong(rs, "rpm");
+        Optional<Long> dailyTokens = Sql.optionalLong(rs, "daily_tokens");
+        return new ApiKey(rs.getString("id"), rs.getString("user_id"), rs.getString("name"), rs.getString("prefix"), scope,
+                rpm.map(v -> OptionalInt.of(v.intValue())).orElse(OptionalInt.empty()),
+                dailyTokens.map(OptionalLong::of).orElse(OptionalLong.empty()),
+                Sql.optionalLong(rs, "expires_at").map(Instant::ofEpochMilli),
+                Sql.optionalLong(rs, "revoked_at").map(Instant::ofEpochMilli),
+                Instant.ofEpochMilli(rs.getLong("created_at")));
+    }
+
+    private static List<String> list(String stored) {
+        return stored.isEmpty() ? List.of() : Arrays.asList(stored.split(LIST_SEPARATOR));
+    }
+}

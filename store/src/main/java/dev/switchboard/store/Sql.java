@@ -1,0 +1,105 @@
+package dev.switchboard.store;
+
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Types;
+import java.util.Optional;
+import javax.sql.DataSource;
+import org.postgresql.util.PSQLException;
+import org.sqlite.SQLiteErrorCode;
+import org.sqlite.SQLiteException;
+
+/** Connection handling shared by the JDBC stores: autocommit reads, all-or-nothing transactions. */
+final class Sql {
+
+    /** Work done on one connection. */
+    @FunctionalInterface
+    interface Work<T> {
+        T run(Connection c) throws SQLException;
+    }
+
+    private final DataSource dataSource;
+
+    Sql(DataSource dataSource) {
+        this.dataSource = dataSource;
+    }
+
+    /** Runs {@code work} in autocommit mode; {@code operation} names it in errors. */
+    <T> T read(String operation, Work<T> work) {
+        try (Connection c = dataSource.getConnection()) {
+            return work.run(c);
+        } catch (SQLException e) {
+            throw new StoreException(operation + " failed: " + e.getMessage(), e);
+        }
+    }
+
+    /**
+     * Runs {@code work} in one transaction: committed when it returns, rolled back when it throws
+     * anything (an {@code AccountException} from inside passes through unchanged).
+     */
+    <T> T transaction(String operation, Work<T> work) {
+        try (Connection c = dataSource.getConnection()) {
+            c.setAutoCommit(false);
+            try {
+                T result = work.run(c);
+                c.commit();
+                return result;
+            } catch (SQLException | RuntimeException e) {
+                rollbackQuietly(c, e);
+                throw e;
+            } finally {
+                // The SQLite driver opens the next transaction right after commit; end it before pooling.
+                c.setAutoCommit(true);
+            }
+        } catch (SQLException e) {
+            throw new StoreException(operation + " failed: " + e.getMessage(), e);
+        }
+    }
+
+    /**
+     * The name of the unique index or key that {@code e} reports violated: the constraint name on
+     * PostgreSQL, {@code table.column} on SQLite. Empty when {@code e} is not a unique violation.
+     */
+    static Optional<String> uniqueViolation(SQLException e) {
+        if (e instanceof PSQLException p && "23505".equals(p.getSQLState())) {
+            String constraint = p.getServerErrorMessage() == null ? null : p.getServerErrorMessage().getConstraint();
+            return Optional.of(constraint == null ? String.valueOf(p.getMessage()) : constraint);
+        }
+        if (e instanceof SQLiteException s && (s.getResultCode() == SQLiteErrorCode.SQLITE_CONSTRAINT_UNIQUE
+                || s.getResultCode() == SQLiteErrorCode.SQLITE_CONSTRAINT_PRIMARYKEY)) {
+            return Optional.of(String.valueOf(s.getMessage()));
+        }
+        return Optional.empty();
+    }
+
+    static void setOptionalText(PreparedStatement s, int index, Optional<String> value) throws SQLException {
+        if (value.isPresent()) {
+            s.setString(index, value.get());
+        } else {
+            s.setNull(index, Types.VARCHAR);
+        }
+    }
+
+    static void setOptionalLong(PreparedStatement s, int index, Optional<Long> value) throws SQLException {
+        if (value.isPresent()) {
+            s.setLong(index, value.get());
+        } else {
+            s.setNull(index, Types.BIGINT);
+        }
+    }
+
+    static Optional<Long> optionalLong(ResultSet rs, String column) throws SQLException {
+        long v = rs.getLong(column);
+        return rs.wasNull() ? Optional.empty() : Optional.of(v);
+    }
+
+    private static void rollbackQuietly(Connection c, Exception cause) {
+        try {
+            c.rollback();
+        } catch (SQLException e) {
+            cause.addSuppressed(e);
+        }
+    }
+}

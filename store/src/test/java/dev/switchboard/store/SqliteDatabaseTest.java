@@ -1,0 +1,72 @@
+package dev.switchboard.store;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** What {@link Database#open} promises for the embedded SQLite default. */
+class SqliteDatabaseTest {
+
+    @TempDir
+    Path dir;
+
+    @Test
+    void createsTheFileAndItsDirectoriesWithTheConnectionSettingsApplied() throws SQLException {
+        Path file = dir.resolve("data/sub/switchboard.db");
+        try (Database db = Database.open("sqlite:" + file)) {
+            assertThat(file).exists();
+            assertThat(db.kind()).isEqualTo(Database.Kind.SQLITE);
+            try (Connection c = db.dataSource().getConnection()) {
+                assertThat(pragma(c, "journal_mode")).isEqualTo("wal");
+                assertThat(pragma(c, "foreign_keys")).isEqualTo("1");
+                assertThat(pragma(c, "busy_timeout")).isEqualTo("10000");
+            }
+        }
+    }
+
+    @Test
+    void migratesToTheLatestVersion() throws SQLException {
+        try (Database db = Database.open("sqlite:" + dir.resolve("m.db"));
+             Connection c = db.dataSource().getConnection();
+             Statement s = c.createStatement();
+             ResultSet rs = s.executeQuery("SELECT version FROM flyway_schema_history WHERE success = 1 ORDER BY installed_rank")) {
+            StringBuilder versions = new StringBuilder();
+            while (rs.next()) {
+                versions.append(rs.getString(1)).append(' ');
+            }
+            assertThat(versions.toString().strip()).isEqualTo("1 2");
+        }
+    }
+
+    @Test
+    void anUnopenableFileIsAStoreErrorNamingIt() throws Exception {
+        Path notADirectory = Files.writeString(dir.resolve("plain-file"), "x");
+        assertThatThrownBy(() -> Database.open("sqlite:" + notADirectory.resolve("db.sqlite")))
+                .isInstanceOf(StoreException.class)
+                .hasMessageContaining(notADirectory.toString());
+    }
+
+    @Test
+    void anUnreachablePostgresIsAStoreErrorWithoutThePassword() {
+        // Port 1 on loopback refuses at once.
+        assertThatThrownBy(() -> Database.open("postgresql://u:hunter2@127.0.0.1:1/db"))
+                .isInstanceOf(StoreException.class)
+                .hasMessageContaining("postgresql://u:***@127.0.0.1:1/db")
+                .hasMessageNotContaining("hunter2");
+    }
+
+    private static String pragma(Connection c, String name) throws SQLException {
+        try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery("PRAGMA " + name)) {
+            rs.next();
+            return rs.getString(1);
+        }
+    }
+}
