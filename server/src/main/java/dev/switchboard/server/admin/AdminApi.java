@@ -69,9 +69,8 @@ public final class AdminApi {
     public void addCredits(Exchange ex) {
         authorize(ex);
         JsonNode body = object(ex, Set.of("amount_usd", "note"));
-        String amount = decimal(body, "amount_usd").orElseThrow(() ->
-                GatewayError.invalid("amount_usd", "amount_usd: required, a positive amount in USD").toException());
-        LedgerEntry e = call(() -> admin.addCredits(ex.pathParam("id"), amount, text(body, "note")));
+        LedgerEntry e = call(() -> admin.addCredits(ex.pathParam("id"),
+                new AdminService.AddCredits(decimal(body, "amount_usd"), text(body, "note"))));
         ObjectNode o = ledger(e);
         o.put("balance_usd", Usd.format(e.balanceAfterNanos()));
         ex.respond(200, "application/json", Json.writeBytes(o));
