@@ -1,0 +1,250 @@
+package dev.switchboard.wire.openai;
+
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.switchboard.model.ContentBlock;
+import dev.switchboard.model.ContentBlock.RedactedThinking;
+import dev.switchboard.model.ContentBlock.Text;
+import dev.switchboard.model.ContentBlock.Thinking;
+import dev.switchboard.model.ContentBlock.ToolCall;
+import dev.switchboard.model.GatewayError;
+import dev.switchboard.model.Signature;
+import dev.switchboard.model.StopReason;
+import dev.switchboard.model.StreamEvent;
+import dev.switchboard.model.StreamEvent.Delta;
+import dev.switchboard.model.Usage;
+import dev.switchboard.wire.Json;
+import dev.switchboard.wire.sse.SseFrames;
+import java.nio.charset.StandardCharsets;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * Renders one canonical event stream as a chat-completions SSE stream (spec 6.1, CONTRACTS.md section 2).
+ * Create one per client stream; not thread-safe.
+ *
+ * <p>Output: a first chunk with {@code delta: {role: assistant, content: ""}}; text as
+ * {@code delta.content}; reasoning as both {@code delta.reasoning_content} and {@code delta.reasoning};
+ * each tool call as a first fragment with {@code index, id, type, function: {name, arguments}} and then
+ * argument slices, where {@code index} counts tool calls only (0, 1, ...) whatever their canonical block
+ * index; signatures and redacted reasoning as {@code delta.reasoning_details} entries (indexed per
+ * reasoning block, so SDK delta accumulation keeps them apart); {@code finish_reason} null until a final
+ * chunk with an empty delta, the finish reason and {@code usage} (always, whatever the request's
+ * {@code stream_options}); then {@code data: [DONE]}.
+ *
+ * <p>A {@link StreamEvent.StreamError} ends the stream with a chunk carrying a top-level {@code error}
+ * envelope (and {@code finish_reason: "error"}, the value OpenRouter uses) and then {@code [DONE]}.
+ * Nothing is written after {@code [DONE]}.
+ */
+public final class OpenAiClientStreamWriter {
+    private enum Kind { TEXT, THINKING, TOOL, OTHER }
+
+    private final long created;
+    private String id = "";
+    private String model = "";
+    private boolean started;
+    private boolean finished;
+    private final Map<Integer, Kind> kinds = new HashMap<>();
+    private final Map<Integer, Integer> toolIndex = new HashMap<>();
+    private final Map<Integer, Integer> reasoningIndex = new HashMap<>();
+    private int nextTool;
+    private int nextReasoning;
+    private StopReason stopReason = StopReason.END_TURN;
+    private Usage usage = Usage.EMPTY;
+
+    /** @param created the {@code created} Unix time (seconds) every chunk of this stream carries */
+    public OpenAiClientStreamWriter(long created) {
+        this.created = created;
+    }
+
+    /** True once {@code [DONE]} was written; later events produce nothing. */
+    public boolean finished() {
+        return finished;
+    }
+
+    /** The SSE text to send for {@code event}; empty when the event has nothing to show in this format. */
+    public String write(StreamEvent event) {
+        if (finished) {
+            return "";
+        }
+        StringBuilder out = new StringBuilder();
+        if (!started && !(event instanceof StreamEvent.MessageStart)) {
+            // Events before MessageStart violate the canonical order; still give the client a well-formed stream.
+            start(out, new StreamEvent.MessageStart("", "", Usage.EMPTY));
+        }
+        switch (event) {
+            case StreamEvent.MessageStart s -> {
+                if (!started) {
+                    start(out, s);
+                }
+            }
+            case StreamEvent.BlockStart s -> blockStart(out, s.index(), s.block());
+            case StreamEvent.BlockDelta d -> blockDelta(out, d.index(), d.delta());
+            case StreamEvent.BlockStop s -> { }
+            case StreamEvent.MessageDelta d -> {
+                stopReason = d.stopReason();
+                usage = usage.merge(d.usage());
+            }
+            case StreamEvent.MessageStop s -> {
+                ObjectNode last = chunk(Json.object(), FinishReasons.toWire(stopReason));
+                last.set("usage", UsageJson.write(usage));
+                emit(out, last);
+                out.append(SseFrames.DONE);
+                finished = true;
+            }
+            case StreamEvent.StreamError e -> error(out, e.error());
+        }
+        return out.toString();
+    }
+
+    /** {@link #write} as UTF-8 bytes. */
+    public byte[] writeBytes(StreamEvent event) {
+        return write(event).getBytes(StandardCharsets.UTF_8);
+    }
+
+    private void start(StringBuilder out, StreamEvent.MessageStart s) {
+        started = true;
+        id = s.id();
+        model = s.model();
+        usage = usage.merge(s.usage());
+        ObjectNode delta = Json.object();
+        delta.put("role", "assistant");
+        delta.put("content", "");
+        emit(out, chunk(delta, null));
+    }
+
+    private void blockStart(StringBuilder out, int index, ContentBlock block) {
+        switch (block) {
+            case Text t -> {
+                kinds.put(index, Kind.TEXT);
+                if (!t.text().isEmpty()) {
+                    emit(out, chunk(contentDelta(t.text()), null));
+                }
+            }
+            case Thinking t -> {
+                kinds.put(index, Kind.THINKING);
+                int r = nextReasoning++;
+                reasoningIndex.put(index, r);
+                if (!t.text().isEmpty()) {
+                    emit(out, chunk(reasoningDelta(t.text()), null));
+                }
+                t.signature().ifPresent(sig -> emit(out, chunk(signatureDelta(r, sig), null)));
+            }
+            case ToolCall c -> {
+                kinds.put(index, Kind.TOOL);
+                int k = nextTool++;
+                toolIndex.put(index, k);
+                ObjectNode call = Json.object();
+                call.put("index", k);
+                call.put("id", c.id());
+                call.put("type", "function");
+                ObjectNode fn = call.putObject("function");
+                fn.put("name", c.name());
+                fn.put("arguments", c.argumentsJson());
+                ThoughtSignatures.write(call, c.signature());
+                emit(out, chunk(toolDelta(call), null));
+            }
+            case RedactedThinking r -> {
+                kinds.put(index, Kind.OTHER);
+                ObjectNode delta = Json.object();
+                delta.putArray("reasoning_details").add(ReasoningDetails.encryptedEntry(nextReasoning++, r, true));
+                emit(out, chunk(delta, null));
+            }
+            default -> kinds.put(index, Kind.OTHER);
+        }
+    }
+
+    private void blockDelta(StringBuilder out, int index, Delta delta) {
+        Kind kind = kinds.getOrDefault(index, Kind.OTHER);
+        switch (delta) {
+            case Delta.TextDelta t -> {
+                if (!t.text().isEmpty()) {
+                    emit(out, chunk(contentDelta(t.text()), null));
+                }
+            }
+            case Delta.ThinkingDelta t -> {
+                if (!t.text().isEmpty()) {
+                    emit(out, chunk(reasoningDelta(t.text()), null));
+                }
+            }
+            case Delta.ArgumentsDelta a -> {
+                Integer k = toolIndex.get(index);
+                if (k != null && !a.partialJson().isEmpty()) {
+                    ObjectNode call = Json.object();
+                    call.put("index", k);
+                    call.putObject("function").put("arguments", a.partialJson());
+                    emit(out, chunk(toolDelta(call), null));
+                }
+            }
+            case Delta.SignatureDelta s -> {
+                if (kind == Kind.THINKING) {
+                    emit(out, chunk(signatureDelta(reasoningIndex.get(index), s.signature()), null));
+                } else if (kind == Kind.TOOL && s.signature().isFrom(ThoughtSignatures.GEMINI)) {
+                    ObjectNode call = Json.object();
+                    call.put("index", toolIndex.get(index));
+                    ThoughtSignatures.write(call, Optional.of(s.signature()));
+                    emit(out, chunk(toolDelta(call), null));
+                }
+                // A signature on a text part (Gemini) has no chat-completions field; it is not shown.
+            }
+        }
+    }
+
+    private void error(StringBuilder out, GatewayError e) {
+        ObjectNode last = chunk(Json.object(), "error");
+        last.set("usage", UsageJson.write(usage));
+        last.set("error", ErrorEnvelopes.error(e));
+        emit(out, last);
+        out.append(SseFrames.DONE);
+        finished = true;
+    }
+
+    private ObjectNode chunk(ObjectNode delta, String finishReason) {
+        ObjectNode c = Json.object();
+        c.put("id", id);
+        c.put("object", "chat.completion.chunk");
+        c.put("created", created);
+        c.put("model", model);
+        ArrayNode choices = c.putArray("choices");
+        ObjectNode choice = choices.addObject();
+        choice.put("index", 0);
+        choice.set("delta", delta);
+        choice.putNull("logprobs");
+        if (finishReason == null) {
+            choice.putNull("finish_reason");
+        } else {
+            choice.put("finish_reason", finishReason);
+        }
+        return c;
+    }
+
+    private static ObjectNode contentDelta(String text) {
+        ObjectNode d = Json.object();
+        d.put("content", text);
+        return d;
+    }
+
+    private static ObjectNode reasoningDelta(String text) {
+        ObjectNode d = Json.object();
+        d.put("reasoning_content", text);
+        d.put("reasoning", text);
+        return d;
+    }
+
+    private static ObjectNode signatureDelta(int reasoningIdx, Signature sig) {
+        ObjectNode d = Json.object();
+        d.putArray("reasoning_details").add(ReasoningDetails.signatureEntry(reasoningIdx, sig));
+        return d;
+    }
+
+    private static ObjectNode toolDelta(ObjectNode call) {
+        ObjectNode d = Json.object();
+        d.putArray("tool_calls").add(call);
+        return d;
+    }
+
+    private static void emit(StringBuilder out, ObjectNode chunk) {
+        out.append(SseFrames.data(Json.write(chunk)));
+    }
+}

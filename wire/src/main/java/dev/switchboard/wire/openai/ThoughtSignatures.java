@@ -1,0 +1,43 @@
+package dev.switchboard.wire.openai;
+
+import static dev.switchboard.wire.internal.Fields.optObject;
+import static dev.switchboard.wire.internal.Fields.optString;
+import static dev.switchboard.wire.internal.Fields.path;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.switchboard.model.Signature;
+import dev.switchboard.wire.Json;
+import java.util.Optional;
+
+/**
+ * Gemini thought signatures on tool calls, where Gemini's own OpenAI-compatible endpoint puts them:
+ * {@code tool_calls[].extra_content.google.thought_signature}. Using its spelling means clients that
+ * already round-trip that field for Gemini round-trip ours too.
+ */
+final class ThoughtSignatures {
+    static final String GEMINI = "gemini";
+
+    private ThoughtSignatures() {
+    }
+
+    /** The signature on a tool call object, if any; its origin is always Gemini. */
+    static Optional<Signature> read(ObjectNode call, String callPath) {
+        String ep = path(callPath, "extra_content");
+        return optObject(call, "extra_content", ep)
+                .flatMap(e -> optObject(e, "google", path(ep, "google")))
+                .flatMap(g -> optString(g, "thought_signature", path(path(ep, "google"), "thought_signature")))
+                .filter(s -> !s.isEmpty())
+                .map(s -> new Signature(GEMINI, s));
+    }
+
+    /** Adds the signature to a tool call object when it is a Gemini one; others have no place here. */
+    static void write(ObjectNode call, Optional<Signature> signature) {
+        signature.filter(s -> s.isFrom(GEMINI)).ifPresent(s -> {
+            ObjectNode google = Json.object();
+            google.put("thought_signature", s.value());
+            ObjectNode extra = Json.object();
+            extra.set("google", google);
+            call.set("extra_content", extra);
+        });
+    }
+}
