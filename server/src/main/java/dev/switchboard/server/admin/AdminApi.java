@@ -52,17 +52,17 @@ public final class AdminApi {
         JsonNode body = object(ex, Set.of("name", "email", "password", "plan", "balance_usd"));
         User user = call(() -> admin.createUser(new AdminService.CreateUser(text(body, "name"), text(body, "email"),
                 text(body, "password"), text(body, "plan"), decimal(body, "balance_usd"))));
-        ex.respond(201, "application/json", Json.writeBytes(user(user)));
+        ex.respond(201, "application/json", Json.writeBytes(AdminJson.user(user)));
     }
 
     public void getUser(Exchange ex) {
         authorize(ex);
         AdminService.UserDetails d = call(() -> admin.getUser(ex.pathParam("id")));
-        ObjectNode o = user(d.user());
+        ObjectNode o = AdminJson.user(d.user());
         ArrayNode keys = o.putArray("keys");
-        d.keys().forEach(k -> keys.add(key(k)));
+        d.keys().forEach(k -> keys.add(AdminJson.key(k)));
         ArrayNode ledger = o.putArray("ledger");
-        d.recentLedger().forEach(e -> ledger.add(ledger(e)));
+        d.recentLedger().forEach(e -> ledger.add(AdminJson.ledger(e)));
         ex.respond(200, "application/json", Json.writeBytes(o));
     }
 
@@ -71,7 +71,7 @@ public final class AdminApi {
         JsonNode body = object(ex, Set.of("amount_usd", "note"));
         LedgerEntry e = call(() -> admin.addCredits(ex.pathParam("id"),
                 new AdminService.AddCredits(decimal(body, "amount_usd"), text(body, "note"))));
-        ObjectNode o = ledger(e);
+        ObjectNode o = AdminJson.ledger(e);
         o.put("balance_usd", Usd.format(e.balanceAfterNanos()));
         ex.respond(200, "application/json", Json.writeBytes(o));
     }
@@ -82,7 +82,7 @@ public final class AdminApi {
         IssuedKey issued = call(() -> admin.createKey(ex.pathParam("id"), new AdminService.CreateKey(text(body, "name"),
                 strings(body, "models"), strings(body, "endpoints"), integer(body, "rpm"), integer(body, "daily_tokens"),
                 text(body, "expires_at"))));
-        ObjectNode o = key(issued.key());
+        ObjectNode o = AdminJson.key(issued.key());
         o.put("key", issued.secret());
         ex.respond(201, "application/json", Json.writeBytes(o));
     }
@@ -99,50 +99,8 @@ public final class AdminApi {
         ex.respond(200, "application/json", Json.writeBytes(o));
     }
 
-    static ObjectNode user(User u) {
-        ObjectNode o = Json.object();
-        o.put("id", u.id());
-        o.put("name", u.name());
-        u.email().ifPresent(e -> o.put("email", e));
-        o.put("plan", u.plan());
-        o.put("balance_usd", Usd.format(u.balanceNanos()));
-        o.put("created_at", u.createdAt().toString());
-        return o;
-    }
-
-    static ObjectNode key(ApiKey k) {
-        ObjectNode o = Json.object();
-        o.put("id", k.id());
-        o.put("user_id", k.userId());
-        o.put("name", k.name());
-        o.put("prefix", k.prefix());
-        ArrayNode models = o.putArray("models");
-        k.scope().models().forEach(models::add);
-        ArrayNode endpoints = o.putArray("endpoints");
-        k.scope().endpoints().forEach(endpoints::add);
-        k.rpm().ifPresent(r -> o.put("rpm", r));
-        k.dailyTokens().ifPresent(t -> o.put("daily_tokens", t));
-        k.expiresAt().ifPresent(t -> o.put("expires_at", t.toString()));
-        k.revokedAt().ifPresent(t -> o.put("revoked_at", t.toString()));
-        o.put("created_at", k.createdAt().toString());
-        return o;
-    }
-
-    static ObjectNode ledger(LedgerEntry e) {
-        ObjectNode o = Json.object();
-        o.put("id", e.id());
-        o.put("user_id", e.userId());
-        o.put("kind", e.kind().name().toLowerCase(java.util.Locale.ROOT));
-        o.put("amount_usd", Usd.format(e.amountNanos()));
-        o.put("balance_after_usd", Usd.format(e.balanceAfterNanos()));
-        e.requestId().ifPresent(r -> o.put("request_id", r));
-        e.note().ifPresent(n -> o.put("note", n));
-        o.put("created_at", e.createdAt().toString());
-        return o;
-    }
-
     /** Runs an account operation, mapping its refusals to 404 / 400 / 409 naming the field. */
-    private static <T> T call(java.util.function.Supplier<T> op) {
+    static <T> T call(java.util.function.Supplier<T> op) {
         try {
             return op.get();
         } catch (AccountException e) {

@@ -1,0 +1,65 @@
+package dev.switchboard.engine.provider;
+
+import dev.switchboard.engine.catalog.ProviderConfig;
+import dev.switchboard.engine.upstream.HttpCall;
+import dev.switchboard.model.ChatRequest;
+import dev.switchboard.model.ChatResponse;
+import dev.switchboard.model.GatewayError;
+import dev.switchboard.model.StreamEvent;
+import dev.switchboard.wire.Json;
+import dev.switchboard.wire.openai.OpenAi;
+import dev.switchboard.wire.openai.OpenAiUpstreamStreamParser;
+import java.net.URI;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * OpenAI-compatible upstreams (OpenAI, OpenRouter, vLLM, DeepSeek...): {@code POST {base_url}/chat/completions}
+ * with {@code Authorization: Bearer <provider key>}. The caller's own key is never sent: only the
+ * provider's, plus the provider's configured static headers.
+ */
+public final class OpenAiDialect implements Dialect {
+
+    @Override
+    public HttpCall call(ChatRequest request, ProviderConfig provider, String upstreamModel, String apiKey, boolean stream) {
+        Map<String, String> headers = new LinkedHashMap<>(provider.headers());
+        if (!apiKey.isEmpty()) {
+            headers.put("authorization", "Bearer " + apiKey);
+        }
+        byte[] body = Json.writeBytes(OpenAi.toUpstream(request, upstreamModel, stream));
+        return new HttpCall(endpoint(provider.baseUrl()), headers, body, stream);
+    }
+
+    static URI endpoint(URI base) {
+        String s = base.toString();
+        return URI.create((s.endsWith("/") ? s.substring(0, s.length() - 1) : s) + "/chat/completions");
+    }
+
+    @Override
+    public ChatResponse response(byte[] body) {
+        return OpenAi.fromUpstream(Json.parse(body));
+    }
+
+    @Override
+    public StreamParser streamParser() {
+        OpenAiUpstreamStreamParser parser = new OpenAiUpstreamStreamParser();
+        return new StreamParser() {
+            @Override
+            public List<StreamEvent> onEvent(Optional<String> event, String data) {
+                return parser.onData(data);
+            }
+
+            @Override
+            public List<StreamEvent> onEnd() {
+                return parser.onEnd();
+            }
+        };
+    }
+
+    @Override
+    public GatewayError error(int status, byte[] body) {
+        return OpenAi.errorFromUpstream(status, body);
+    }
+}

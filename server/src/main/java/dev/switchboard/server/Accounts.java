@@ -1,0 +1,59 @@
+package dev.switchboard.server;
+
+import dev.switchboard.engine.account.AdminKeys;
+import dev.switchboard.engine.account.AdminService;
+import dev.switchboard.engine.account.ApiKeys;
+import dev.switchboard.engine.account.DemoBootstrap;
+import dev.switchboard.engine.account.Passwords;
+import dev.switchboard.engine.account.Users;
+import dev.switchboard.store.Database;
+import dev.switchboard.store.JdbcAccountStore;
+import java.time.Clock;
+import java.util.Optional;
+
+/**
+ * The account services over one database, wired once: shared by the running gateway and the CLI twins
+ * of the admin API, which work against the configured database without a server.
+ */
+public final class Accounts implements AutoCloseable {
+    private final Database database;
+    private final ApiKeys apiKeys;
+    private final AdminKeys adminKeys;
+    private final AdminService admin;
+    private final DemoBootstrap demo;
+
+    public Accounts(String databaseUrl, Optional<String> configuredAdminKey, Clock clock) {
+        this.database = Database.open(databaseUrl);
+        JdbcAccountStore store = new JdbcAccountStore(database);
+        this.apiKeys = new ApiKeys(store, clock);
+        Users users = new Users(store, new Passwords(), clock);
+        this.adminKeys = new AdminKeys(store, configuredAdminKey, clock);
+        this.admin = new AdminService(store, users, apiKeys, clock);
+        this.demo = new DemoBootstrap(store, users, apiKeys);
+    }
+
+    public Database database() {
+        return database;
+    }
+
+    public ApiKeys apiKeys() {
+        return apiKeys;
+    }
+
+    public AdminKeys adminKeys() {
+        return adminKeys;
+    }
+
+    public AdminService admin() {
+        return admin;
+    }
+
+    public DemoBootstrap demo() {
+        return demo;
+    }
+
+    @Override
+    public void close() {
+        database.close();
+    }
+}

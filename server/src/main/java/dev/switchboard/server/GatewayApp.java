@@ -1,0 +1,132 @@
+package dev.switchboard.server;
+
+import dev.switchboard.engine.account.DemoBootstrap;
+import dev.switchboard.engine.account.IssuedKey;
+import dev.switchboard.engine.catalog.ProviderType;
+import dev.switchboard.engine.metrics.GatewayMetrics;
+import dev.switchboard.engine.pipeline.ChatService;
+import dev.switchboard.engine.provider.HttpProviderAdapter;
+import dev.switchboard.engine.provider.OpenAiDialect;
+import dev.switchboard.engine.provider.ProviderAdapter;
+import dev.switchboard.engine.provider.SimulatorAdapter;
+import dev.switchboard.engine.route.FailoverRouter;
+import dev.switchboard.engine.upstream.UpstreamClient;
+import dev.switchboard.engine.upstream.Watchdog;
+import dev.switchboard.server.admin.AdminApi;
+import dev.switchboard.server.api.Authenticator;
+import dev.switchboard.server.api.ChatCompletionsApi;
+import dev.switchboard.server.api.ModelsApi;
+import dev.switchboard.server.api.OpsApi;
+import dev.switchboard.server.config.GatewayConfig;
+import dev.switchboard.server.http.ErrorRenderer;
+import dev.switchboard.server.http.HttpEdge;
+import dev.switchboard.server.http.Route;
+import dev.switchboard.wire.Json;
+import dev.switchboard.wire.openai.OpenAi;
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.EnumMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * The running gateway: wires config, database, accounts, providers, the pipeline and the routes, and
+ * starts the HTTP edge. The composition root; nothing else constructs services.
+ */
+public final class GatewayApp implements AutoCloseable {
+    private static final ErrorRenderer OPENAI_ERRORS = e -> Json.writeBytes(OpenAi.errorBody(e));
+
+    private final GatewayConfig config;
+    private final Accounts accounts;
+    private final Watchdog watchdog;
+    private final UpstreamClient upstream;
+    private final HttpEdge edge;
+    private final Optional<String> newAdminKey;
+    private final Optional<IssuedKey> newDemoKey;
+
+    private GatewayApp(GatewayConfig config, int port) {
+        this.config = config;
+        Clock clock = Clock.systemUTC();
+        this.accounts = new Accounts(config.database(), config.adminKey(), clock);
+        this.newAdminKey = accounts.adminKeys().ensureAdminKey();
+        this.newDemoKey = accounts.demo().run(DemoBootstrap.DEFAULT_BALANCE_NANOS);
+
+        PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+        GatewayMetrics metrics = new GatewayMetrics(registry);
+        this.watchdog = new Watchdog(Duration.ofMillis(50));
+        this.upstream = new UpstreamClient(watchdog);
+        Map<ProviderType, ProviderAdapter> adapters = new EnumMap<>(ProviderType.class);
+        adapters.put(ProviderType.OPENAI, new HttpProviderAdapter(new OpenAiDialect(), upstream));
+        adapters.put(ProviderType.SIMULATOR, new SimulatorAdapter());
+        FailoverRouter router = new FailoverRouter(config.catalog(), adapters, metrics);
+        ChatService chat = new ChatService(config.catalog(), router, metrics);
+
+        Authenticator auth = new Authenticator(accounts.apiKeys());
+        ChatCompletionsApi completions = new ChatCompletionsApi(chat, auth, clock);
+        ModelsApi models = new ModelsApi(config.catalog(), auth, clock.instant().getEpochSecond());
+        AdminApi admin = new AdminApi(accounts.admin(), accounts.adminKeys());
+        OpsApi ops = new OpsApi(accounts.database(), registry);
+
+        List<Route> routes = new ArrayList<>();
+        routes.add(new Route("POST", "/v1/chat/completions", ChatCompletionsApi.ENDPOINT, OPENAI_ERRORS, completions::handle));
+        routes.add(new Route("GET", "/v1/models", "models", OPENAI_ERRORS, models::list));
+        routes.add(new Route("GET", "/api/models/{id}/allowed-params", "allowed_params", OPENAI_ERRORS, models::allowedParams));
+        routes.add(new Route("POST", "/admin/v1/users", "admin", OPENAI_ERRORS, admin::createUser));
+        routes.add(new Route("GET", "/admin/v1/users/{id}", "admin", OPENAI_ERRORS, admin::getUser));
+        routes.add(new Route("POST", "/admin/v1/users/{id}/credits", "admin", OPENAI_ERRORS, admin::addCredits));
+        routes.add(new Route("POST", "/admin/v1/users/{id}/keys", "admin", OPENAI_ERRORS, admin::createKey));
+        routes.add(new Route("DELETE", "/admin/v1/keys/{id}", "admin", OPENAI_ERRORS, admin::revokeKey));
+        routes.add(new Route("GET", "/health", "health", OPENAI_ERRORS, ops::health));
+        routes.add(new Route("GET", "/ready", "ready", OPENAI_ERRORS, ops::ready));
+        routes.add(new Route("GET", "/metrics", "metrics", OPENAI_ERRORS, ops::metrics));
+        this.edge = HttpEdge.start(config.listen().host(), port, routes, OPENAI_ERRORS, metrics);
+    }
+
+    /** Starts on the configured address. */
+    public static GatewayApp start(GatewayConfig config) {
+        return new GatewayApp(config, config.listen().port());
+    }
+
+    /** Starts on {@code port} instead of the configured one (0: any free port; tests). */
+    public static GatewayApp start(GatewayConfig config, int port) {
+        return new GatewayApp(config, port);
+    }
+
+    public int port() {
+        return edge.port();
+    }
+
+    public String baseUrl() {
+        return "http://" + config.listen().host() + ":" + port();
+    }
+
+    public GatewayConfig config() {
+        return config;
+    }
+
+    public Accounts accounts() {
+        return accounts;
+    }
+
+    /** The admin key generated by this start (first start without a configured one), to show once. */
+    public Optional<String> newAdminKey() {
+        return newAdminKey;
+    }
+
+    /** The demo user's key created by this start (first start on an empty database), to show once. */
+    public Optional<IssuedKey> newDemoKey() {
+        return newDemoKey;
+    }
+
+    @Override
+    public void close() {
+        edge.close();
+        upstream.close();
+        watchdog.close();
+        accounts.close();
+    }
+}

@@ -1,0 +1,58 @@
+package dev.switchboard.server.admin;
+
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.switchboard.engine.account.ApiKey;
+import dev.switchboard.engine.account.LedgerEntry;
+import dev.switchboard.engine.account.Usd;
+import dev.switchboard.engine.account.User;
+import dev.switchboard.wire.Json;
+
+/** The JSON shapes of users, keys and ledger entries, shared by the admin API and its CLI twins. Never holds a secret. */
+public final class AdminJson {
+    private AdminJson() {
+    }
+
+    public static ObjectNode user(User u) {
+        ObjectNode o = Json.object();
+        o.put("id", u.id());
+        o.put("name", u.name());
+        u.email().ifPresent(e -> o.put("email", e));
+        o.put("plan", u.plan());
+        o.put("balance_usd", Usd.format(u.balanceNanos()));
+        o.put("created_at", u.createdAt().toString());
+        return o;
+    }
+
+    public static ObjectNode key(ApiKey k) {
+        ObjectNode o = Json.object();
+        o.put("id", k.id());
+        o.put("user_id", k.userId());
+        o.put("name", k.name());
+        o.put("prefix", k.prefix());
+        ArrayNode models = o.putArray("models");
+        k.scope().models().forEach(models::add);
+        ArrayNode endpoints = o.putArray("endpoints");
+        k.scope().endpoints().forEach(endpoints::add);
+        k.rpm().ifPresent(r -> o.put("rpm", r));
+        k.dailyTokens().ifPresent(t -> o.put("daily_tokens", t));
+        k.expiresAt().ifPresent(t -> o.put("expires_at", t.toString()));
+        k.revokedAt().ifPresent(t -> o.put("revoked_at", t.toString()));
+        o.put("created_at", k.createdAt().toString());
+        return o;
+    }
+
+    public static ObjectNode ledger(LedgerEntry e) {
+        ObjectNode o = Json.object();
+        o.put("id", e.id());
+        o.put("user_id", e.userId());
+        o.put("kind", e.kind().name().toLowerCase(java.util.Locale.ROOT));
+        o.put("amount_usd", Usd.format(e.amountNanos()));
+        o.put("balance_after_usd", Usd.format(e.balanceAfterNanos()));
+        e.requestId().ifPresent(r -> o.put("request_id", r));
+        e.note().ifPresent(n -> o.put("note", n));
+        o.put("created_at", e.createdAt().toString());
+        return o;
+    }
+
+}

@@ -1,0 +1,44 @@
+package dev.switchboard.server.api;
+
+import dev.switchboard.engine.pipeline.Caller;
+import dev.switchboard.engine.pipeline.ChatService;
+import dev.switchboard.engine.pipeline.RequestTrace;
+import dev.switchboard.model.ChatRequest;
+import dev.switchboard.model.ChatResponse;
+import dev.switchboard.server.http.Exchange;
+import dev.switchboard.wire.Json;
+import dev.switchboard.wire.openai.OpenAi;
+import dev.switchboard.wire.openai.OpenAiClientStreamWriter;
+import java.time.Clock;
+
+/** {@code POST /v1/chat/completions}: the chat-completions format over the chat pipeline, plain or streamed (spec 2.2, 2.6, 6.1). */
+public final class ChatCompletionsApi {
+    public static final String ENDPOINT = "chat_completions";
+
+    private final ChatService chat;
+    private final Authenticator auth;
+    private final Clock clock;
+
+    public ChatCompletionsApi(ChatService chat, Authenticator auth, Clock clock) {
+        this.chat = chat;
+        this.auth = auth;
+        this.clock = clock;
+    }
+
+    public void handle(Exchange ex) {
+        Caller caller = auth.authenticate(ex, Credentials.BEARER, ENDPOINT);
+        ChatRequest request = OpenAi.fromClient(ex.body());
+        RequestTrace trace = new RequestTrace(ex.requestId(), ENDPOINT);
+        ex.trace(trace);
+        long created = clock.instant().getEpochSecond();
+        if (!request.stream()) {
+            ChatResponse response = chat.complete(caller, request, trace);
+            ex.respond(200, "application/json", Json.writeBytes(OpenAi.toClient(response, created)));
+            return;
+        }
+        OpenAiClientStreamWriter writer = new OpenAiClientStreamWriter(created);
+        try (SseSink sink = new SseSink(ex, writer::writeBytes)) {
+            chat.stream(caller, request, trace, sink);
+        }
+    }
+}

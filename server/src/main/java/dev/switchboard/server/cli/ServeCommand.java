@@ -1,0 +1,67 @@
+package dev.switchboard.server.cli;
+
+import dev.switchboard.engine.account.IssuedKey;
+import dev.switchboard.engine.catalog.ModelEntry;
+import dev.switchboard.server.GatewayApp;
+import dev.switchboard.server.config.GatewayConfig;
+import java.io.PrintStream;
+import java.util.List;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.ParentCommand;
+
+/** Runs the gateway until the process is stopped. */
+@Command(name = "serve", description = "Run the gateway (the default when no sub-command is given).")
+final class ServeCommand implements Callable<Integer> {
+    @ParentCommand
+    Cli parent;
+
+    @Override
+    public Integer call() {
+        return run(parent);
+    }
+
+    int run(Cli cli) {
+        GatewayConfig config = cli.loadConfig();
+        GatewayApp app = GatewayApp.start(config);
+        CountDownLatch stopped = new CountDownLatch(1);
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            app.close();
+            stopped.countDown();
+        }, "switchboard-shutdown"));
+        banner(System.out, app);
+        try {
+            stopped.await();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        return 0;
+    }
+
+    /** The start-up lines a person reads; the only place a generated key is ever shown, and only once. */
+    static void banner(PrintStream out, GatewayApp app) {
+        GatewayConfig c = app.config();
+        List<ModelEntry> models = c.catalog().models();
+        out.println("Switchboard listening on " + app.baseUrl() + "  (config: " + c.source() + ", database: "
+                + c.databaseForDisplay() + ")");
+        out.println("Models: " + models.size() + " (" + String.join(", ", models.stream().limit(8).map(ModelEntry::id).toList())
+                + (models.size() > 8 ? ", ..." : "") + ")");
+        if (app.newAdminKey().isPresent() || app.newDemoKey().isPresent()) {
+            out.println();
+            out.println("First start. These keys are shown once and stored only as hashes: keep them now.");
+            app.newAdminKey().ifPresent(k -> out.println("  admin key: " + k));
+            app.newDemoKey().ifPresent(k -> out.println("  demo key:  " + k.secret() + "   (user " + k.key().userId() + ")"));
+            String key = app.newDemoKey().map(IssuedKey::secret).orElse("<your API key>");
+            String model = models.stream().map(ModelEntry::id).filter(id -> id.equals("switchboard-demo")).findFirst()
+                    .orElse(models.isEmpty() ? "<model>" : models.getFirst().id());
+            out.println();
+            out.println("Try it:");
+            out.println("  curl " + app.baseUrl() + "/v1/chat/completions \\");
+            out.println("    -H 'Authorization: Bearer " + key + "' -H 'Content-Type: application/json' \\");
+            out.println("    -d '{\"model\":\"" + model + "\",\"messages\":[{\"role\":\"user\",\"content\":\"Hello\"}]}'");
+        }
+        out.println();
+        out.flush();
+    }
+}
