@@ -1,0 +1,175 @@
+package dev.switchboard.server.config;
+
+import dev.switchboard.engine.catalog.Catalog;
+import dev.switchboard.engine.catalog.ModelEntry;
+import dev.switchboard.engine.catalog.ProviderConfig;
+import dev.switchboard.server.config.YamlNode.Entry;
+import dev.switchboard.server.config.YamlNode.Mapping;
+import dev.switchboard.server.config.YamlNode.Pos;
+import dev.switchboard.server.config.YamlNode.Scalar;
+import java.net.URI;
+import java.net.URISyntaxException;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * Binds a whole (already env-expanded) config tree to a {@link GatewayConfig}, collecting every problem
+ * and throwing them together: the result exists only when there are none. Top-level keys whose name
+ * starts with {@code x-} are ignored, so that YAML anchors ({@code x-timeouts: &slow {...}}) have a home.
+ */
+final class ConfigBinder {
+    static final List<String> TOP_KEYS = List.of("listen", "database", "redis", "admin_key", "include", "providers", "models");
+    static final List<String> INCLUDES = List.of(BuiltinCatalog.INCLUDE_NAME);
+
+    private final Problems problems;
+    private final EnvExpander env;
+
+    ConfigBinder(Problems problems, EnvExpander env) {
+        this.problems = problems;
+        this.env = env;
+    }
+
+    /** The tree without its {@code x-} extension keys. */
+    static Mapping withoutExtensions(Mapping root) {
+        return new Mapping(root.entries().stream().filter(e -> !e.key().startsWith("x-")).toList(), root.pos());
+    }
+
+    GatewayConfig bind(Mapping root, String source) {
+        Fields top = new Fields(withoutExtensions(root), root.pos(), "", problems);
+        top.allowOnly(TOP_KEYS);
+
+        ListenAddress listen = listen(top);
+        String database = database(top);
+        Optional<URI> redis = redis(top);
+        Optional<String> adminKey = top.string("admin_key", "admin_key: ${SWITCHBOARD_ADMIN_KEY}").map(String::strip)
+                .filter(k -> !k.isEmpty());
+        Optional<Pos> includeCatalog = includes(top);
+
+        List<ProviderConfig> providers = new ArrayList<>();
+        Set<String> providerIds = new LinkedHashSet<>();
+        top.map("providers", "providers", "providers: {openai: {type: openai, keys: [\"${OPENAI_API_KEY}\"]}}").ifPresent(p -> {
+            for (Entry e : p.mapping().entries()) {
+                // Known even when broken, so that routes to it are not reported a second time as unknown.
+                providerIds.add(e.key());
+                ProviderBinder.bind(e, problems).ifPresent(providers::add);
+            }
+        });
+
+        Namespace names = new Namespace();
+        List<ModelEntry> models = ownModels(top, providerIds, names);
+        includeCatalog.ifPresent(at -> {
+            List<ModelEntry> shipped = BuiltinCatalog.merge(BuiltinCatalog.modelEntries(env, problems), providerIds, names, problems);
+            if (shipped.isEmpty()) {
+                problems.add(at, "include: " + BuiltinCatalog.INCLUDE_NAME + " added no model: its routes use the provider ids "
+                        + String.join(", ", BuiltinCatalog.PROVIDER_IDS) + " and none of them is configured (name your providers so)");
+            }
+            models.addAll(shipped);
+        });
+        if (models.isEmpty() && problems.isEmpty()) {
+            problems.add(root.pos(), "no model is configured (add models: or include: " + BuiltinCatalog.INCLUDE_NAME + ")");
+        }
+        problems.throwIfAny();
+        return new GatewayConfig(listen, database, redis, adminKey, new Catalog(providers, models), source);
+    }
+
+    private List<ModelEntry> ownModels(Fields top, Set<String> providerIds, Namespace names) {
+        List<ModelEntry> out = new ArrayList<>();
+        Optional<Fields> section = top.map("models", "models", "models: {gpt-4o: {...}}");
+        if (section.isEmpty()) {
+            return out;
+        }
+        List<Entry> entries = section.get().mapping().entries();
+        // All ids first: an alias may not take the id of a model written further down either.
+        entries.forEach(e -> names.addId(e.key(), e.keyPos()));
+        ModelBinder binder = new ModelBinder(providerIds, ModelBinder.UnknownProviders.REPORT, problems);
+        for (Entry e : entries) {
+            ModelBinder.Result bound = binder.bind(e);
+            for (Scalar a : bound.aliases()) {
+                if (a.text().equals(e.key())) {
+                    problems.add(a, "alias '" + a.text() + "' of model '" + e.key() + "' is the model's own id (remove it)");
+                    continue;
+                }
+                names.claimAlias(a.text(), e.key(), a.pos()).ifPresent(owner -> problems.add(a, "alias '" + a.text() + "' of model '"
+                        + e.key() + "' collides with " + owner + "; ids and aliases share one namespace (rename or remove one)"));
+            }
+            bound.entry().ifPresent(out::add);
+        }
+        return out;
+    }
+
+    private ListenAddress listen(Fields top) {
+        return top.scalar("listen", "listen: 127.0.0.1:8080").flatMap(s -> {
+            Optional<ListenAddress> a = ListenAddress.parse(s.text());
+            if (a.isEmpty()) {
+                problems.add(s, "'listen' must be host:port, got '" + s.text() + "' (e.g. 127.0.0.1:8080 for this machine only, "
+                        + "0.0.0.0:8080 for every interface, [::1]:8080 for IPv6)");
+            }
+            return a;
+        }).orElse(ListenAddress.DEFAULT);
+    }
+
+    private String database(Fields top) {
+        return top.scalar("database", "database: " + GatewayConfig.DEFAULT_DATABASE).flatMap(s -> {
+            String url = s.text().trim();
+            boolean sqlite = url.startsWith("sqlite:") && url.length() > "sqlite:".length();
+            boolean postgres = url.startsWith("postgresql://") && url.length() > "postgresql://".length();
+            if (!sqlite && !postgres) {
+                problems.add(s, "'database' must be sqlite:PATH or postgresql://user:password@host:5432/db, got '"
+                        + Secrets.redactUrl(url) + "' (e.g. " + GatewayConfig.DEFAULT_DATABASE + ")");
+                return Optional.empty();
+            }
+            return Optional.of(url);
+        }).orElse(GatewayConfig.DEFAULT_DATABASE);
+    }
+
+    /** The Redis URI; an empty value (e.g. {@code ${REDIS_URL:-}}) means "no Redis". */
+    private Optional<URI> redis(Fields top) {
+        Optional<Scalar> s = top.scalar("redis", "redis: redis://127.0.0.1:6379");
+        if (s.isEmpty() || s.get().text().isBlank()) {
+            return Optional.empty();
+        }
+        String text = s.get().text().trim();
+        try {
+            URI uri = new URI(text);
+            String scheme = uri.getScheme() == null ? "" : uri.getScheme().toLowerCase(Locale.ROOT);
+            if ((scheme.equals("redis") || scheme.equals("rediss")) && uri.getHost() != null) {
+                return Optional.of(uri);
+            }
+        } catch (URISyntaxException e) {
+            // reported below, like any other malformed value
+        }
+        problems.add(s.get(), "'redis' is not a Redis URI: '" + Secrets.redactUrl(text)
+                + "' (expected redis://host:6379, or rediss://host:6380 for TLS)");
+        return Optional.empty();
+    }
+
+    /** Where {@code builtin-catalog} is included, if it is. */
+    private Optional<Pos> includes(Fields top) {
+        Optional<Entry> e = top.entry("include");
+        if (e.isEmpty()) {
+            return Optional.empty();
+        }
+        List<Scalar> items = new ArrayList<>();
+        String example = "include: " + BuiltinCatalog.INCLUDE_NAME;
+        if (e.get().value() instanceof Scalar s) {
+            items.add(s);
+        } else {
+            items.addAll(top.scalars("include", example).orElse(List.of()));
+        }
+        Optional<Pos> catalog = Optional.empty();
+        for (Scalar s : items) {
+            String name = s.text().trim();
+            if (name.equals(BuiltinCatalog.INCLUDE_NAME)) {
+                catalog = Optional.of(s.pos());
+            } else {
+                problems.add(s, "unknown include '" + name + "' (expected one of: " + String.join(", ", INCLUDES)
+                        + Suggestions.hint(name, INCLUDES) + ")");
+            }
+        }
+        return catalog;
+    }
+}

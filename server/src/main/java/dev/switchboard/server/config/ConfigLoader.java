@@ -1,0 +1,49 @@
+package dev.switchboard.server.config;
+
+import java.io.IOException;
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.util.Map;
+
+/**
+ * Turns a YAML config file (format: {@code docs/config.example.yaml}, the contract in OPERATIONS.md) or
+ * the embedded default into a validated {@link GatewayConfig}.
+ *
+ * <p>Contract: either a complete configuration is returned, or a {@link ConfigException} lists every
+ * problem found, each with the source, line, column, what was expected and how to fix it. Nothing is
+ * half-applied. {@code env} is the environment that {@code ${VAR}} and {@code ${VAR:-default}} are
+ * expanded from (pass {@code System.getenv()}; tests pass a map). Loading has no side effects: it reads
+ * the file and class-path resources only.
+ */
+public final class ConfigLoader {
+    private ConfigLoader() {
+    }
+
+    /** Loads and validates the config file at {@code file}. */
+    public static GatewayConfig load(Path file, Map<String, String> env) {
+        String source = file.toString();
+        String text;
+        try {
+            text = Files.readString(file, StandardCharsets.UTF_8);
+        } catch (NoSuchFileException e) {
+            throw new ConfigException(new ConfigProblem(source, 0, 0,
+                    "config file not found (check the path given with --config or SWITCHBOARD_CONFIG)"));
+        } catch (CharacterCodingException e) {
+            throw new ConfigException(new ConfigProblem(source, 0, 0, "config file is not UTF-8 text (save it as UTF-8)"));
+        } catch (IOException e) {
+            throw new ConfigException(new ConfigProblem(source, 0, 0, "cannot read config file: " + e));
+        }
+        return parse(text, source, env);
+    }
+
+    /** Validates config {@code yaml}; {@code source} names it in problems (and becomes {@link GatewayConfig#source()}). */
+    public static GatewayConfig parse(String yaml, String source, Map<String, String> env) {
+        Problems problems = new Problems();
+        EnvExpander expander = new EnvExpander(env);
+        YamlNode.Mapping root = YamlReader.read(yaml, source, problems);
+        return new ConfigBinder(problems, expander).bind(expander.expand(root, problems), source);
+    }
+}

@@ -1,0 +1,522 @@
+package dev.switchboard.server.config;
+
+import static dev.switchboard.server.config.ConfigTesting.BASE;
+import static dev.switchboard.server.config.ConfigTesting.problem;
+import static dev.switchboard.server.config.ConfigTesting.problems;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/** Every class of config error: the exact line, and a message that says what was expected. */
+class ConfigErrorsTest {
+
+    /** BASE with a model m2 whose body is {@code body} (indented by the caller with 4 spaces); m2 starts at line 13. */
+    private static String withModel(String body) {
+        return BASE + "  m2:\n" + body;
+    }
+
+    private static final String M2_OK = """
+                context_length: 1000
+                max_output_tokens: 100
+                pricing: {input: 1, output: 2}
+                route: [{provider: openai}]
+            """;
+
+    @Test
+    void theSampleFromTheBriefRendersAsPromised() {
+        ConfigProblem p = problem("""
+                providers:
+                  openai:
+                    type: openai
+                    base_ur: https://api.openai.com/v1
+                    keys: [k]
+                models:
+                  m1:
+                    context_length: 1000
+                    max_output_tokens: 100
+                    pricing: {input: 1, output: 2}
+                    route: [{provider: openai}]
+                """);
+
+        assertThat(p.render()).isEqualTo("switchboard.yaml:4:5: unknown key 'base_ur' in provider 'openai' (expected one of: "
+                + "type, base_url, keys, timeouts, headers; did you mean 'base_url'?)");
+        assertThat(p.line()).isEqualTo(4);
+        assertThat(p.column()).isEqualTo(5);
+    }
+
+    @Test
+    void unknownKeysAnywhere() {
+        List<ConfigProblem> ps = problems("""
+                lisen: 127.0.0.1:8080
+                providers:
+                  openai:
+                    type: openai
+                    keys: [k]
+                    timeouts: {conect: 5s}
+                models:
+                  m1:
+                    context_lenght: 1000
+                    max_output_tokens: 100
+                    reasoning: {familly: none}
+                    pricing: {input: 1, output: 2, cache_reads: 1}
+                    route: [{provider: openai, modle: x}]
+                """);
+
+        assertThat(ps).extracting(ConfigProblem::line).containsExactly(1, 6, 8, 9, 11, 11, 12, 13);
+        assertThat(ps.get(0).message()).isEqualTo("unknown key 'lisen' at the top level (expected one of: listen, database, redis, "
+                + "admin_key, include, providers, models; did you mean 'listen'?)");
+        assertThat(ps.get(1).message()).contains("unknown key 'conect' in timeouts of provider 'openai'", "did you mean 'connect'?");
+        // line 8: the model, now without context_length; line 9: the misspelt key
+        assertThat(ps.get(2).message()).isEqualTo("model 'm1' has no 'context_length' (add context_length: N, the context window in tokens)");
+        assertThat(ps.get(3).message()).contains("unknown key 'context_lenght' in model 'm1'", "did you mean 'context_length'?");
+        // line 11 twice: the misspelt key, and so the family it should have given
+        assertThat(ps.get(4).message()).isEqualTo("reasoning of model 'm1' has no 'family' (add family: hybrid, always or none)");
+        assertThat(ps.get(5).message()).contains("unknown key 'familly' in reasoning of model 'm1'", "did you mean 'family'?");
+        assertThat(ps.get(6).message()).contains("unknown key 'cache_reads' in pricing of model 'm1'", "did you mean 'cache_read'?");
+        assertThat(ps.get(7).message()).contains("unknown key 'modle' in route entry 1 of model 'm1'", "did you mean 'model'?");
+    }
+
+    @Test
+    void wrongTypes() {
+        List<ConfigProblem> ps = problems("""
+                providers:
+                  openai:
+                    type: openai
+                    keys: sk-just-one
+                models:
+                  m1:
+                    context_length: lots
+                    max_output_tokens: 100
+                    supports_tools: yes
+                    aliases: {a: b}
+                    pricing: [1, 2]
+                    route: [{provider: openai}]
+                  m2: just-a-string
+                """);
+
+        assertThat(ps).extracting(ConfigProblem::line).containsExactly(4, 7, 9, 10, 11, 13);
+        assertThat(ps.get(0).message()).isEqualTo("'keys' of provider 'openai' must be a list, got a single value "
+                + "(e.g. keys: [\"${OPENAI_API_KEY}\"])");
+        assertThat(ps.get(1).message()).isEqualTo("'context_length' of model 'm1' must be a whole number from 1 to 2147483647, "
+                + "got 'lots' (e.g. context_length: 128000)");
+        assertThat(ps.get(2).message()).isEqualTo("'supports_tools' of model 'm1' must be true or false, got 'yes'");
+        assertThat(ps.get(3).message()).startsWith("'aliases' of model 'm1' must be a list, got a map");
+        assertThat(ps.get(4).message()).startsWith("pricing of model 'm1' must be a map of settings, got a list");
+        assertThat(ps.get(5).message()).startsWith("model 'm2' must be a map of settings, got a single value");
+    }
+
+    @Test
+    void unknownProviderType() {
+        ConfigProblem p = problem(BASE.replace("type: simulator", "type: antropic"));
+
+        assertThat(p.line()).isEqualTo(6);
+        assertThat(p.message()).isEqualTo("unknown provider type 'antropic' in provider 'simulator' (expected one of: openai | "
+                + "anthropic | gemini | simulator; did you mean 'anthropic'?; OpenAI-compatible services such as OpenRouter use type openai)");
+    }
+
+    @Test
+    void missingProviderType() {
+        ConfigProblem p = problem(BASE.replace("    type: simulator\n", "    keys: [k]\n"));
+
+        assertThat(p.line()).isEqualTo(5);
+        assertThat(p.message()).isEqualTo("provider 'simulator' has no 'type' (add type: openai | anthropic | gemini | simulator)");
+    }
+
+    @Test
+    void routeNamingAnUnknownProvider() {
+        ConfigProblem p = problem(BASE.replace("route: [{provider: openai, model: gpt-4o}]", """
+                route:
+                      - {provider: openai, model: gpt-4o}
+                      - {provider: openrouter, model: openai/gpt-4o}"""));
+
+        assertThat(p.line()).isEqualTo(14);
+        assertThat(p.column()).isEqualTo(20);
+        assertThat(p.message()).isEqualTo("route entry 2 of model 'm1' names unknown provider 'openrouter' (configured providers: "
+                + "openai, simulator; add it under providers: or fix the name)");
+    }
+
+    @Test
+    void routeWithATypoSuggestsTheProvider() {
+        ConfigProblem p = problem(BASE.replace("{provider: openai, model: gpt-4o}", "{provider: opnai, model: gpt-4o}"));
+
+        assertThat(p.line()).isEqualTo(12);
+        assertThat(p.message()).contains("unknown provider 'opnai'", "did you mean 'openai'?");
+    }
+
+    @Test
+    void modelWithoutRoute() {
+        ConfigProblem p = problem(withModel("""
+                    context_length: 1000
+                    max_output_tokens: 100
+                    pricing: {input: 1, output: 2}
+                """));
+
+        assertThat(p.line()).isEqualTo(13);
+        assertThat(p.message()).isEqualTo("model 'm2' has no 'route' (add route: [{provider: openai, model: gpt-4o}], the ordered provider pool)");
+    }
+
+    @Test
+    void modelWithAnEmptyRoute() {
+        ConfigProblem p = problem(withModel(M2_OK.replace("route: [{provider: openai}]", "route: []")));
+
+        assertThat(p.line()).isEqualTo(17);
+        assertThat(p.message()).startsWith("'route' of model 'm2' is empty");
+    }
+
+    @Test
+    void routeEntryThatIsNotAMap() {
+        ConfigProblem p = problem(withModel(M2_OK.replace("route: [{provider: openai}]", "route: [openai]")));
+
+        assertThat(p.line()).isEqualTo(17);
+        assertThat(p.message()).isEqualTo("route entry 1 of model 'm2' must be {provider: ID, model: UPSTREAM_NAME}, got a single value");
+    }
+
+    @Test
+    void aliasCollidingWithAModelId() {
+        ConfigProblem p = problem(withModel("    aliases: [m1]\n" + M2_OK));
+
+        assertThat(p.line()).isEqualTo(14);
+        assertThat(p.message()).isEqualTo("alias 'm1' of model 'm2' collides with model id 'm1' (line 8); ids and aliases share one "
+                + "namespace (rename or remove one)");
+    }
+
+    @Test
+    void aliasCollidingWithALaterModelId() {
+        String yaml = BASE.replace("context_length: 1000", "aliases: [m2]\n    context_length: 1000") + "  m2:\n" + M2_OK;
+
+        ConfigProblem p = problem(yaml);
+
+        assertThat(p.line()).isEqualTo(9);
+        assertThat(p.message()).contains("alias 'm2' of model 'm1' collides with model id 'm2' (line 14)");
+    }
+
+    @Test
+    void aliasCollidingWithAnotherAlias() {
+        String yaml = BASE.replace("context_length: 1000", "aliases: [latest]\n    context_length: 1000")
+                + "  m2:\n    aliases: [other, latest]\n" + M2_OK;
+
+        ConfigProblem p = problem(yaml);
+
+        assertThat(p.line()).isEqualTo(15);
+        assertThat(p.message()).contains("alias 'latest' of model 'm2' collides with alias 'latest' of model 'm1' (line 9)");
+    }
+
+    @Test
+    void aliasEqualToItsOwnId() {
+        ConfigProblem p = problem(withModel("    aliases: [m2]\n" + M2_OK));
+
+        assertThat(p.line()).isEqualTo(14);
+        assertThat(p.message()).isEqualTo("alias 'm2' of model 'm2' is the model's own id (remove it)");
+    }
+
+    @Test
+    void aliasListedTwice() {
+        ConfigProblem p = problem(withModel("    aliases: [a, a]\n" + M2_OK));
+
+        assertThat(p.line()).isEqualTo(14);
+        assertThat(p.message()).isEqualTo("'a' is listed twice in 'aliases' of model 'm2' (remove one)");
+    }
+
+    @Test
+    void negativePrices() {
+        ConfigProblem p = problem(withModel(M2_OK.replace("pricing: {input: 1, output: 2}", """
+                pricing:
+                      input: 1
+                      output: -2""")));
+
+        assertThat(p.line()).isEqualTo(18);
+        assertThat(p.column()).isEqualTo(15);
+        assertThat(p.message()).isEqualTo("'output' of pricing of model 'm2' must not be negative, got -2 (use 0 for free)");
+    }
+
+    @Test
+    void pricesThatAreNotNumbers() {
+        ConfigProblem p = problem(withModel(M2_OK.replace("input: 1", "input: $3")));
+
+        assertThat(p.line()).isEqualTo(16);
+        assertThat(p.message()).isEqualTo("'input' of pricing of model 'm2' must be a number of USD per million tokens, e.g. 0.15 or 3.00, got '$3'");
+    }
+
+    @Test
+    void missingPricing() {
+        ConfigProblem p = problem(withModel(M2_OK.replace("    pricing: {input: 1, output: 2}\n", "")));
+
+        assertThat(p.line()).isEqualTo(13);
+        assertThat(p.message()).isEqualTo("model 'm2' has no 'pricing' (add pricing: {input: 2.50, output: 10.00} in USD per million "
+                + "tokens; {input: 0, output: 0} for a free model)");
+    }
+
+    @Test
+    void missingOutputPrice() {
+        ConfigProblem p = problem(withModel(M2_OK.replace("{input: 1, output: 2}", "{input: 1}")));
+
+        assertThat(p.line()).isEqualTo(16);
+        assertThat(p.message()).isEqualTo("pricing of model 'm2' has no 'output' (add output: N in USD per million tokens)");
+    }
+
+    @Test
+    void badDurations() {
+        List<ConfigProblem> ps = problems(BASE.replace("keys: [sk-1]", """
+                keys: [sk-1]
+                    timeouts:
+                      connect: 5
+                      first_byte: 1.5s
+                      idle: 0s
+                      total: 10 minutes"""));
+
+        assertThat(ps).extracting(ConfigProblem::line).containsExactly(6, 7, 8, 9);
+        assertThat(ps.get(0).message()).isEqualTo("'connect' of timeouts of provider 'openai' is not a duration: '5' (expected a "
+                + "positive whole number with a unit ms, s, m or h, e.g. 500ms, 5s, 10m, 1h)");
+        assertThat(ps).allSatisfy(p -> assertThat(p.message()).contains("is not a duration"));
+    }
+
+    @Test
+    void listenNotHostPort() {
+        List<ConfigProblem> ps = problems("listen: 8080\n" + BASE);
+        assertThat(ps).singleElement().satisfies(p -> {
+            assertThat(p.line()).isEqualTo(1);
+            assertThat(p.column()).isEqualTo(9);
+            assertThat(p.message()).isEqualTo("'listen' must be host:port, got '8080' (e.g. 127.0.0.1:8080 for this machine only, "
+                    + "0.0.0.0:8080 for every interface, [::1]:8080 for IPv6)");
+        });
+        assertThat(problem(":8080\n".replace(":8080", "listen: ':8080'") + "\n" + BASE).line()).isEqualTo(1);
+        assertThat(problem("listen: localhost:99999\n" + BASE).line()).isEqualTo(1);
+        assertThat(problem("listen: http://localhost:8080\n" + BASE).line()).isEqualTo(1);
+    }
+
+    @Test
+    void unknownReasoningFamily() {
+        ConfigProblem p = problem(withModel("    supports_reasoning: true\n    reasoning: {family: hybird}\n" + M2_OK));
+
+        assertThat(p.line()).isEqualTo(15);
+        assertThat(p.message()).startsWith("unknown reasoning family 'hybird' in reasoning of model 'm2' (expected one of: hybrid")
+                .endsWith("did you mean 'hybrid'?)");
+    }
+
+    @Test
+    void unknownEffortNames() {
+        ConfigProblem p = problem(withModel("""
+                    supports_reasoning: true
+                    reasoning:
+                      family: always
+                      efforts: [low, meduim, high]
+                """ + M2_OK));
+
+        assertThat(p.line()).isEqualTo(17);
+        assertThat(p.column()).isEqualTo(22);
+        assertThat(p.message()).isEqualTo("unknown effort 'meduim' in reasoning of model 'm2' (expected some of: none, minimal, low, "
+                + "medium, high, xhigh, max; did you mean 'medium'?)");
+    }
+
+    @Test
+    void reasoningFamilyMustAgreeWithTheFlag() {
+        ConfigProblem on = problem(withModel("    supports_reasoning: true\n    reasoning: {family: none}\n" + M2_OK));
+        ConfigProblem off = problem(withModel("    reasoning: {family: hybrid}\n" + M2_OK));
+
+        assertThat(on.line()).isEqualTo(15);
+        assertThat(on.message()).isEqualTo("model 'm2' has supports_reasoning: true but reasoning.family none (use hybrid or always, "
+                + "or set supports_reasoning: false)");
+        assertThat(off.line()).isEqualTo(14);
+        assertThat(off.message()).isEqualTo("model 'm2' has reasoning.family hybrid but supports_reasoning is not true (set "
+                + "supports_reasoning: true, or remove reasoning)");
+    }
+
+    @Test
+    void emptyEffortsForAReasoningFamily() {
+        ConfigProblem p = problem(withModel("    supports_reasoning: true\n    reasoning:\n      family: hybrid\n      efforts: []\n" + M2_OK));
+
+        assertThat(p.line()).isEqualTo(17);
+        assertThat(p.message()).startsWith("'efforts' of reasoning of model 'm2' is empty");
+    }
+
+    @Test
+    void keysMissingOrEmptyForARealProvider() {
+        List<ConfigProblem> ps = problems("""
+                providers:
+                  openai:
+                    type: openai
+                  claude:
+                    type: anthropic
+                    keys: []
+                  google:
+                    type: gemini
+                    keys: ["${GEMINI_API_KEY}"]
+                models:
+                  m1:
+                    context_length: 1000
+                    max_output_tokens: 100
+                    pricing: {input: 1, output: 2}
+                    route: [{provider: openai}, {provider: claude}, {provider: google}]
+                """, Map.of("GEMINI_API_KEY", "  "));
+
+        assertThat(ps).extracting(ConfigProblem::line).containsExactly(2, 6, 9);
+        assertThat(ps.get(0).message()).isEqualTo("provider 'openai' has no 'keys' (add keys: [\"${OPENAI_API_KEY}\"]; several keys "
+                + "are tried in order)");
+        assertThat(ps.get(1).message()).isEqualTo("'keys' of provider 'claude' is empty; a provider of type anthropic needs at least "
+                + "one API key (e.g. keys: [\"${ANTHROPIC_API_KEY}\"])");
+        assertThat(ps.get(2).message()).isEqualTo("key 1 of provider 'google' is empty (is the environment variable set to a value?) "
+                + "[the value comes from ${GEMINI_API_KEY}]");
+    }
+
+    @Test
+    void baseUrlProblemsHaveExactLines() {
+        List<ConfigProblem> ps = problems("""
+                providers:
+                  a:
+                    type: openai
+                    base_url: ftp://api.openai.com/v1
+                    keys: [k]
+                  b:
+                    type: openai
+                    base_url: api.openai.com/v1
+                    keys: [k]
+                  c:
+                    type: openai
+                    base_url: https://user:pw@proxy.local/v1
+                    keys: [k]
+                  d:
+                    type: simulator
+                    base_url: http://localhost:1
+                models:
+                  m1:
+                    context_length: 1000
+                    max_output_tokens: 100
+                    pricing: {input: 1, output: 2}
+                    route: [{provider: a}]
+                """);
+
+        assertThat(ps).extracting(ConfigProblem::line).containsExactly(4, 8, 12, 16);
+        assertThat(ps.get(0).message()).isEqualTo("'base_url' of provider 'a' is not an http(s) URL: 'ftp://api.openai.com/v1' "
+                + "(expected an http:// or https:// URL such as https://api.openai.com/v1, what you would give the vendor's own SDK)");
+        assertThat(ps.get(1).message()).startsWith("'base_url' of provider 'b' is not an http(s) URL: 'api.openai.com/v1'");
+        assertThat(ps.get(2).message()).isEqualTo("'base_url' of provider 'c' must not carry credentials (put them in keys)")
+                .doesNotContain("pw");
+        assertThat(ps.get(3).message()).startsWith("a simulator provider has no base_url");
+    }
+
+    @Test
+    void headersTheGatewaySetsAreRefused() {
+        ConfigProblem p = problem(BASE.replace("keys: [sk-1]", "keys: [sk-1]\n    headers: {Authorization: Bearer x}"));
+
+        assertThat(p.line()).isEqualTo(5);
+        assertThat(p.message()).isEqualTo("header 'Authorization' of provider 'openai' is set by the gateway itself (API keys go "
+                + "in keys; remove this header)");
+    }
+
+    @Test
+    void databaseAndRedisUrls() {
+        List<ConfigProblem> ps = problems("database: mysql://root:pw@db/x\nredis: http://cache:6379\n" + BASE);
+
+        assertThat(ps).extracting(ConfigProblem::line).containsExactly(1, 2);
+        assertThat(ps.get(0).message()).isEqualTo("'database' must be sqlite:PATH or postgresql://user:password@host:5432/db, got "
+                + "'mysql://root:***@db/x' (e.g. sqlite:data/switchboard.db)");
+        assertThat(ps.get(1).message()).isEqualTo("'redis' is not a Redis URI: 'http://cache:6379' (expected redis://host:6379, or "
+                + "rediss://host:6380 for TLS)");
+    }
+
+    @Test
+    void maxOutputLargerThanContext() {
+        ConfigProblem p = problem(withModel(M2_OK.replace("max_output_tokens: 100", "max_output_tokens: 2000")));
+
+        assertThat(p.line()).isEqualTo(15);
+        assertThat(p.message()).isEqualTo("'max_output_tokens' of model 'm2' (2000) is larger than its context_length (1000)");
+    }
+
+    @Test
+    void unknownInclude() {
+        ConfigProblem p = problem("include: [builtin-catalogue]\n" + BASE);
+
+        assertThat(p.line()).isEqualTo(1);
+        assertThat(p.message()).isEqualTo("unknown include 'builtin-catalogue' (expected one of: builtin-catalog; did you mean "
+                + "'builtin-catalog'?)");
+    }
+
+    @Test
+    void duplicateKeys() {
+        ConfigProblem p = problem(BASE.replace("max_output_tokens: 100", "max_output_tokens: 100\n    max_output_tokens: 200"));
+
+        assertThat(p.line()).isEqualTo(11);
+        assertThat(p.message()).isEqualTo("duplicate key 'max_output_tokens' (first given at line 10; keep one of them)");
+    }
+
+    @Test
+    void noModelAtAll() {
+        ConfigProblem p = problem("providers:\n  simulator: {type: simulator}\n");
+
+        assertThat(p.line()).isEqualTo(1);
+        assertThat(p.message()).isEqualTo("no model is configured (add models: or include: builtin-catalog)");
+    }
+
+    @Test
+    void aYamlSyntaxErrorStopsAtOnceWithItsPlace() {
+        ConfigProblem p = problem("providers:\n  openai: {type: openai, keys: [k]\nmodels: {}\n");
+
+        assertThat(p.line()).isEqualTo(3);
+        assertThat(p.message()).startsWith("YAML syntax error: ");
+    }
+
+    @Test
+    void aRootThatIsNotAMap() {
+        ConfigProblem p = problem("- a\n- b\n");
+
+        assertThat(p.line()).isEqualTo(1);
+        assertThat(p.message()).startsWith("the config must be a map of settings");
+    }
+
+    @Test
+    void recursiveAliasesAreRefused() {
+        List<ConfigProblem> ps = problems("x-loop: &loop [1, *loop]\n" + BASE);
+
+        assertThat(ps).extracting(ConfigProblem::message).contains(
+                "an alias refers to a value that contains it (remove the recursive *alias)");
+    }
+
+    @Test
+    void severalErrorsAreReportedTogetherSortedByLine() {
+        String yaml = """
+                listen: nowhere
+                providers:
+                  openai:
+                    type: openia
+                    keys: [k]
+                    timeouts: {connect: soon}
+                models:
+                  m1:
+                    context_length: 1000
+                    max_output_tokens: 100
+                    supports_reasoning: true
+                    reasoning: {family: always, efforts: [extreme]}
+                    pricing: {input: -1, output: 2}
+                    route: [{provider: claude}]
+                  m2:
+                    aliases: [m1]
+                    context_length: 1000
+                    max_output_tokens: 100
+                    pricing: {input: 1, output: 2}
+                """;
+
+        ConfigException e = org.junit.jupiter.api.Assertions.assertThrows(ConfigException.class, () -> ConfigTesting.parse(yaml));
+
+        assertThat(e.problems()).extracting(ConfigProblem::line).containsExactly(1, 4, 6, 12, 13, 14, 15, 16);
+        assertThat(e.getMessage()).startsWith("8 configuration errors (fix all of them, the gateway does not start half-configured):\n"
+                + "switchboard.yaml:1:9: 'listen' must be host:port");
+        assertThat(e.getMessage().lines()).hasSize(9);
+    }
+
+    @Test
+    void problemsFromTheEnvironmentNameTheVariable() {
+        ConfigProblem p = ConfigTesting.problems("listen: ${LISTEN}\n" + BASE, Map.of("LISTEN", "everywhere")).get(0);
+
+        assertThat(p.message()).endsWith("[the value comes from ${LISTEN}]");
+    }
+
+    @Test
+    void errorsNeverEchoKeys() {
+        assertThatThrownBy(() -> ConfigTesting.parse(BASE.replace("type: openai", "type: openia").replace("sk-1", "sk-very-secret")))
+                .isInstanceOf(ConfigException.class)
+                .message().doesNotContain("sk-very-secret");
+    }
+}
