@@ -46,4 +46,18 @@ public final class ConfigLoader {
         YamlNode.Mapping root = YamlReader.read(yaml, source, problems);
         return new ConfigBinder(problems, expander).bind(expander.expand(root, problems), source);
     }
+
+    /**
+     * The configuration used without a config file: listen {@code 127.0.0.1:8080}, database
+     * {@code sqlite:data/switchboard.db}, no Redis, the in-process {@code simulator} provider with the free
+     * demo model {@code switchboard-demo} (alias {@code demo}); plus, for each of {@code OPENAI_API_KEY},
+     * {@code ANTHROPIC_API_KEY}, {@code GEMINI_API_KEY} and {@code OPENROUTER_API_KEY} that is set and not
+     * blank, that vendor's provider (ids {@code openai}, {@code anthropic}, {@code gemini},
+     * {@code openrouter}, official base URLs) and the shipped catalog models that reach an enabled provider.
+     * {@code SWITCHBOARD_LISTEN}, {@code SWITCHBOARD_DATABASE}, {@code SWITCHBOARD_ADMIN_KEY} and
+     * {@code SWITCHBOARD_REDIS} override the corresponding settings.
+     */
+    public static GatewayConfig embeddedDefault(Map<String, String> env) {
+        return EmbeddedDefault.build(env);
+    }
 }

@@ -49,7 +49,8 @@ final class ErrorEnvelopes {
     /**
      * The error an upstream answered with. The status decides retryability; the upstream's message is
      * kept (key-like tokens redacted, length capped) so the engine can report or inspect it (e.g. to
-     * detect a prefill rejection). A status outside 4xx/5xx is reported as 502.
+     * detect a prefill rejection), and so is its {@code param}; the {@code type} is our slug for the
+     * status. A status outside 4xx/5xx is reported as 502.
      */
     static GatewayError fromUpstream(int status, byte[] body) {
         int s = status >= 400 && status <= 599 ? status : 502;
@@ -58,23 +59,18 @@ final class ErrorEnvelopes {
                 .map(j -> j.has("error") ? j.get("error") : j)
                 .orElse(null);
         String message = null;
-        String type = null;
         String param = null;
         if (err != null && err.isTextual()) {
             message = err.textValue();
         } else if (err != null && err.isObject()) {
             message = text(err.get("message"));
-            type = text(err.get("type"));
             param = text(err.get("param"));
         }
         if (message == null || message.isBlank()) {
             String raw = new String(body, StandardCharsets.UTF_8).strip();
             message = raw.isEmpty() ? "The upstream answered HTTP " + status + " without a message." : raw;
         }
-        if (type == null || type.isBlank()) {
-            type = defaultType(s);
-        }
-        return new GatewayError(s, type, clean(message), Optional.ofNullable(param).filter(p -> !p.isBlank()),
+        return new GatewayError(s, type(s), clean(message), Optional.ofNullable(param).filter(p -> !p.isBlank()),
                 RETRYABLE.contains(s));
     }
 
@@ -95,7 +91,8 @@ final class ErrorEnvelopes {
         return m.length() > MAX_MESSAGE ? m.substring(0, MAX_MESSAGE) + "..." : m;
     }
 
-    private static String defaultType(int status) {
+    /** Our slug for the status; upstream slugs (OpenAI says "tokens" for a rate limit) mean nothing to callers. */
+    private static String type(int status) {
         return switch (status) {
             case 400, 404, 409, 413, 422 -> "invalid_request_error";
             case 401 -> "authentication_error";
