@@ -34,7 +34,7 @@ final class BuiltinCatalog {
         Mapping root = env.expand(YamlReader.read(Resources.text(RESOURCE), SOURCE, problems), problems);
         Fields top = new Fields(ConfigBinder.withoutExtensions(root), root.pos(), "", problems);
         top.allowOnly(List.of("models"));
-        return top.map("models", "models", "models: {gpt-4o: {...}}").map(f -> f.mapping().entries()).orElse(List.of());
+        return top.map("models", "'models'", "models: {gpt-4o: {...}}").map(f -> f.mapping().entries()).orElse(List.of());
     }
 
     /**

@@ -51,7 +51,7 @@ final class ConfigBinder {
 
         List<ProviderConfig> providers = new ArrayList<>();
         Set<String> providerIds = new LinkedHashSet<>();
-        top.map("providers", "providers", "providers: {openai: {type: openai, keys: [\"${OPENAI_API_KEY}\"]}}").ifPresent(p -> {
+        top.map("providers", "'providers'", "providers: {openai: {type: openai, keys: [\"${OPENAI_API_KEY}\"]}}").ifPresent(p -> {
             for (Entry e : p.mapping().entries()) {
                 // Known even when broken, so that routes to it are not reported a second time as unknown.
                 providerIds.add(e.key());
@@ -78,7 +78,7 @@ final class ConfigBinder {
 
     private List<ModelEntry> ownModels(Fields top, Set<String> providerIds, Namespace names) {
         List<ModelEntry> out = new ArrayList<>();
-        Optional<Fields> section = top.map("models", "models", "models: {gpt-4o: {...}}");
+        Optional<Fields> section = top.map("models", "'models'", "models: {gpt-4o: {...}}");
         if (section.isEmpty()) {
             return out;
         }

@@ -4,6 +4,7 @@ import dev.switchboard.server.config.YamlNode.Entry;
 import dev.switchboard.server.config.YamlNode.Mapping;
 import dev.switchboard.server.config.YamlNode.Scalar;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -62,6 +63,6 @@ final class EmbeddedDefault {
         for (int i = 0; i < kv.length; i += 2) {
             m.put(kv[i], kv[i + 1]);
         }
-        return java.util.Collections.unmodifiableMap(m);
+        return Collections.unmodifiableMap(m);
     }
 }

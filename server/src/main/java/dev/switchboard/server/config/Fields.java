@@ -47,10 +47,6 @@ final class Fields {
         return map;
     }
 
-    Pos owner() {
-        return owner;
-    }
-
     String where() {
         return where;
     }

@@ -84,6 +84,9 @@ final class ModelBinder {
         int before = problems.size();
         if (id.isBlank() || !id.chars().allMatch(c -> c > ' ' && c != 0x7f)) {
             problems.add(entry.keyPos(), "model id '" + id + "' must not contain spaces or control characters");
+        } else if (id.contains("${")) {
+            problems.add(entry.keyPos(), "model id '" + id + "' looks like a variable, but ${VAR} is expanded in values, not in keys "
+                    + "(write the id itself)");
         }
         Optional<Fields> f = Fields.of(entry, where, "{context_length: 128000, max_output_tokens: 16384, " + PRICING_EXAMPLE + ", "
                 + ROUTE_EXAMPLE + "}", problems);

@@ -1,9 +1,7 @@
 package dev.switchboard.server.config;
 
-import java.util.Collections;
-import java.util.LinkedHashMap;
+import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 
@@ -86,17 +84,9 @@ sealed interface YamlNode permits YamlNode.Scalar, YamlNode.Sequence, YamlNode.M
             return Optional.empty();
         }
 
-        Map<String, Entry> asMap() {
-            Map<String, Entry> m = new LinkedHashMap<>();
-            for (Entry e : entries) {
-                m.put(e.key(), e);
-            }
-            return Collections.unmodifiableMap(m);
-        }
-
         /** A copy with {@code key} set to {@code entry}, replacing an existing entry of that key in place. */
         Mapping with(Entry entry) {
-            List<Entry> copy = new java.util.ArrayList<>(entries);
+            List<Entry> copy = new ArrayList<>(entries);
             for (int i = 0; i < copy.size(); i++) {
                 if (copy.get(i).key().equals(entry.key())) {
                     copy.set(i, entry);

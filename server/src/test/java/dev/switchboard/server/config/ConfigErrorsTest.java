@@ -105,6 +105,7 @@ class ConfigErrorsTest {
         assertThat(ps.get(2).message()).isEqualTo("'supports_tools' of model 'm1' must be true or false, got 'yes'");
         assertThat(ps.get(3).message()).startsWith("'aliases' of model 'm1' must be a list, got a map");
         assertThat(ps.get(4).message()).startsWith("pricing of model 'm1' must be a map of settings, got a list");
+        assertThat(ConfigTesting.problem("providers: [openai]\n").message()).startsWith("'providers' must be a map of settings, got a list");
         assertThat(ps.get(5).message()).startsWith("model 'm2' must be a map of settings, got a single value");
     }
 

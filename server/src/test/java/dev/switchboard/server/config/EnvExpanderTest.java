@@ -98,6 +98,8 @@ class EnvExpanderTest {
 
         assertThat(p.line()).isEqualTo(5);
         assertThat(p.message()).endsWith("; ${VAR} is expanded in values, not in keys)");
+        assertThat(ConfigTesting.problems(BASE.replace("  m1:", "  ${MODEL}:"))).extracting(ConfigProblem::message)
+                .contains("model id '${MODEL}' looks like a variable, but ${VAR} is expanded in values, not in keys (write the id itself)");
     }
 
     @Test
