@@ -39,7 +39,10 @@ public final class UpstreamClient implements AutoCloseable {
      * provider adapter knows how to read its error body.
      */
     public UpstreamResponse send(HttpCall call, Timeouts timeouts) {
-        AttemptTimer timer = watchdog.start(timeouts.firstByte(), timeouts.idle(), timeouts.total());
+        // A non-streamed answer's headers come only when the whole answer is generated, which for a
+        // reasoning model can take minutes: there the first-byte wait is bounded by the total timeout.
+        Duration firstByte = call.streaming() ? timeouts.firstByte() : timeouts.total();
+        AttemptTimer timer = watchdog.start(firstByte, timeouts.idle(), timeouts.total());
         Thread caller = Thread.currentThread();
         timer.onExpiry(caller::interrupt);
         HttpClientResponse response;
@@ -47,7 +50,7 @@ public final class UpstreamClient implements AutoCloseable {
             HttpClientRequest request = client(timeouts.connect()).post()
                     .uri(call.uri())
                     // the watchdog is the authority; the socket timeout is only a safety net behind it
-                    .readTimeout(max(timeouts.firstByte(), timeouts.idle()).plusSeconds(5))
+                    .readTimeout(max(firstByte, timeouts.idle()).plusSeconds(5))
                     .header(HeaderNames.CONTENT_TYPE, "application/json")
                     .header(HeaderNames.ACCEPT, call.streaming() ? "text/event-stream" : "application/json");
             call.headers().forEach((k, v) -> request.header(HeaderNames.create(k), v));
