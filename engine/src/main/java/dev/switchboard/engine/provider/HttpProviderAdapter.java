@@ -126,16 +126,23 @@ public final class HttpProviderAdapter implements ProviderAdapter {
                 } catch (IOException e) {
                     throw UpstreamFailure.of(UpstreamFailure.Kind.RESET, "connection closed by the provider");
                 }
-                if (n < 0) {
-                    ended = true;
-                    for (SseEvent e : sse.finish()) {
-                        ready.addAll(parser.onEvent(e.event(), e.data()));
+                try {
+                    if (n < 0) {
+                        ended = true;
+                        for (SseEvent e : sse.finish()) {
+                            ready.addAll(parser.onEvent(e.event(), e.data()));
+                        }
+                        ready.addAll(parser.onEnd());
+                    } else {
+                        for (SseEvent e : sse.feed(buffer, 0, n)) {
+                            ready.addAll(parser.onEvent(e.event(), e.data()));
+                        }
                     }
-                    ready.addAll(parser.onEnd());
-                } else {
-                    for (SseEvent e : sse.feed(buffer, 0, n)) {
-                        ready.addAll(parser.onEvent(e.event(), e.data()));
-                    }
+                } catch (UpstreamFailure f) {
+                    throw f;
+                } catch (RuntimeException e) {
+                    // an event the format's parser cannot read: the provider broke its own protocol
+                    throw ProviderAdapter.protocolError("unreadable stream event: " + e.getMessage());
                 }
             }
             return Optional.ofNullable(ready.poll());
