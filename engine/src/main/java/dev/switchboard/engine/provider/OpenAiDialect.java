@@ -8,6 +8,7 @@ import dev.switchboard.model.GatewayError;
 import dev.switchboard.model.StreamEvent;
 import dev.switchboard.wire.Json;
 import dev.switchboard.wire.openai.OpenAi;
+import dev.switchboard.wire.openai.OpenAiUpstreamOptions;
 import dev.switchboard.wire.openai.OpenAiUpstreamStreamParser;
 import java.net.URI;
 import java.util.LinkedHashMap;
@@ -28,8 +29,27 @@ public final class OpenAiDialect implements Dialect {
         if (!apiKey.isEmpty()) {
             headers.put("authorization", "Bearer " + apiKey);
         }
-        byte[] body = Json.writeBytes(OpenAi.toUpstream(request, upstreamModel, stream));
+        byte[] body = Json.writeBytes(OpenAi.toUpstream(request, upstreamModel, stream, options(provider.baseUrl())));
         return new HttpCall(endpoint(provider.baseUrl()), headers, body, stream);
+    }
+
+    /**
+     * What the server behind {@code base} accepts: OpenAI's own API needs {@code max_completion_tokens}
+     * (its reasoning models reject {@code max_tokens}) and rejects unknown fields; OpenRouter takes
+     * {@code top_k} and echoed reasoning; other compatible servers get the widely understood defaults.
+     */
+    static OpenAiUpstreamOptions options(URI base) {
+        String host = String.valueOf(base.getHost());
+        if (host.equals("api.openai.com")) {
+            return new OpenAiUpstreamOptions(OpenAiUpstreamOptions.MaxTokensField.MAX_COMPLETION_TOKENS, false, false, false);
+        }
+        if (host.equals("openrouter.ai")) {
+            return new OpenAiUpstreamOptions(OpenAiUpstreamOptions.MaxTokensField.MAX_TOKENS, true, true, false);
+        }
+        if (host.equals("generativelanguage.googleapis.com")) {
+            return new OpenAiUpstreamOptions(OpenAiUpstreamOptions.MaxTokensField.MAX_TOKENS, false, false, true);
+        }
+        return OpenAiUpstreamOptions.DEFAULT;
     }
 
     static URI endpoint(URI base) {
