@@ -1,8 +1,6 @@
 package dev.switchboard.engine.provider;
 
-import dev.switchboard.engine.catalog.ProviderConfig;
 import dev.switchboard.engine.upstream.HttpCall;
-import dev.switchboard.model.ChatRequest;
 import dev.switchboard.model.ChatResponse;
 import dev.switchboard.model.GatewayError;
 import dev.switchboard.model.StreamEvent;
@@ -16,8 +14,8 @@ import java.util.Optional;
  */
 public interface Dialect {
 
-    /** The request for {@code upstreamModel}, authenticated with {@code apiKey}. */
-    HttpCall call(ChatRequest request, ProviderConfig provider, String upstreamModel, String apiKey, boolean stream);
+    /** The HTTP call for one attempt, authenticated with the attempt's provider key. */
+    HttpCall call(Attempt attempt, boolean stream);
 
     /** A successful non-streamed body. */
     ChatResponse response(byte[] body);

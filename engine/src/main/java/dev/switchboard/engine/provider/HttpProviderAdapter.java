@@ -1,11 +1,9 @@
 package dev.switchboard.engine.provider;
 
-import dev.switchboard.engine.catalog.ProviderConfig;
 import dev.switchboard.engine.upstream.UpstreamClient;
 import dev.switchboard.engine.upstream.UpstreamFailure;
 import dev.switchboard.engine.upstream.UpstreamIOException;
 import dev.switchboard.engine.upstream.UpstreamResponse;
-import dev.switchboard.model.ChatRequest;
 import dev.switchboard.model.ChatResponse;
 import dev.switchboard.model.GatewayError;
 import dev.switchboard.model.GatewayException;
@@ -38,9 +36,8 @@ public final class HttpProviderAdapter implements ProviderAdapter {
     }
 
     @Override
-    public ChatResponse complete(ChatRequest request, ProviderConfig provider, String upstreamModel, String apiKey) {
-        try (UpstreamResponse response = client.send(dialect.call(request, provider, upstreamModel, apiKey, false),
-                provider.timeouts())) {
+    public ChatResponse complete(Attempt attempt) {
+        try (UpstreamResponse response = client.send(dialect.call(attempt, false), attempt.provider().timeouts())) {
             failOnErrorStatus(response);
             byte[] body = read(response);
             try {
@@ -52,9 +49,8 @@ public final class HttpProviderAdapter implements ProviderAdapter {
     }
 
     @Override
-    public EventSource stream(ChatRequest request, ProviderConfig provider, String upstreamModel, String apiKey) {
-        UpstreamResponse response = client.send(dialect.call(request, provider, upstreamModel, apiKey, true),
-                provider.timeouts());
+    public EventSource stream(Attempt attempt) {
+        UpstreamResponse response = client.send(dialect.call(attempt, true), attempt.provider().timeouts());
         try {
             failOnErrorStatus(response);
         } catch (RuntimeException e) {

@@ -2,7 +2,6 @@ package dev.switchboard.engine.provider;
 
 import dev.switchboard.engine.catalog.ProviderConfig;
 import dev.switchboard.engine.upstream.HttpCall;
-import dev.switchboard.model.ChatRequest;
 import dev.switchboard.model.ChatResponse;
 import dev.switchboard.model.GatewayError;
 import dev.switchboard.model.StreamEvent;
@@ -24,12 +23,14 @@ import java.util.Optional;
 public final class OpenAiDialect implements Dialect {
 
     @Override
-    public HttpCall call(ChatRequest request, ProviderConfig provider, String upstreamModel, String apiKey, boolean stream) {
+    public HttpCall call(Attempt attempt, boolean stream) {
+        ProviderConfig provider = attempt.provider();
         Map<String, String> headers = new LinkedHashMap<>(provider.headers());
-        if (!apiKey.isEmpty()) {
-            headers.put("authorization", "Bearer " + apiKey);
+        if (!attempt.apiKey().isEmpty()) {
+            headers.put("authorization", "Bearer " + attempt.apiKey());
         }
-        byte[] body = Json.writeBytes(OpenAi.toUpstream(request, upstreamModel, stream, options(provider.baseUrl())));
+        byte[] body = Json.writeBytes(OpenAi.toUpstream(attempt.request(), attempt.upstreamModel(), stream,
+                options(provider.baseUrl())));
         return new HttpCall(endpoint(provider.baseUrl()), headers, body, stream);
     }
 

@@ -1,8 +1,6 @@
 package dev.switchboard.engine.provider;
 
-import dev.switchboard.engine.catalog.ProviderConfig;
 import dev.switchboard.engine.upstream.UpstreamFailure;
-import dev.switchboard.model.ChatRequest;
 import dev.switchboard.model.ChatResponse;
 
 /**
@@ -14,10 +12,10 @@ import dev.switchboard.model.ChatResponse;
 public interface ProviderAdapter {
 
     /** A complete answer. The response's {@code model} is the upstream model name; the engine renames it. */
-    ChatResponse complete(ChatRequest request, ProviderConfig provider, String upstreamModel, String apiKey);
+    ChatResponse complete(Attempt attempt);
 
     /** Opens a stream; the first event may still fail (the failover loop pulls it before committing). */
-    EventSource stream(ChatRequest request, ProviderConfig provider, String upstreamModel, String apiKey);
+    EventSource stream(Attempt attempt);
 
     /** Convenience for failures the adapter detects itself. */
     static UpstreamFailure protocolError(String detail) {

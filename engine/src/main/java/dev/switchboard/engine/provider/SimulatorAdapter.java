@@ -3,7 +3,6 @@ package dev.switchboard.engine.provider;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.switchboard.engine.catalog.ProviderConfig;
 import dev.switchboard.engine.tokens.TokenEstimator;
 import dev.switchboard.model.ChatRequest;
 import dev.switchboard.model.ChatResponse;
@@ -37,13 +36,13 @@ public final class SimulatorAdapter implements ProviderAdapter {
     private static final int ECHO_LIMIT = 200;
 
     @Override
-    public ChatResponse complete(ChatRequest request, ProviderConfig provider, String upstreamModel, String apiKey) {
-        return answer(request, upstreamModel);
+    public ChatResponse complete(Attempt attempt) {
+        return answer(attempt.request(), attempt.upstreamModel());
     }
 
     @Override
-    public EventSource stream(ChatRequest request, ProviderConfig provider, String upstreamModel, String apiKey) {
-        ChatResponse r = answer(request, upstreamModel);
+    public EventSource stream(Attempt attempt) {
+        ChatResponse r = answer(attempt.request(), attempt.upstreamModel());
         Deque<StreamEvent> events = new ArrayDeque<>();
         events.add(new StreamEvent.MessageStart(r.id(), r.model(),
                 new Usage(r.usage().inputTokens(), 0, 0, 0, 0, 0, Usage.Provenance.REPORTED)));

@@ -6,6 +6,7 @@ import dev.switchboard.engine.catalog.ProviderConfig;
 import dev.switchboard.engine.catalog.ProviderType;
 import dev.switchboard.engine.catalog.RouteTarget;
 import dev.switchboard.engine.metrics.GatewayMetrics;
+import dev.switchboard.engine.provider.Attempt;
 import dev.switchboard.engine.provider.EventSource;
 import dev.switchboard.engine.provider.ProviderAdapter;
 import dev.switchboard.engine.upstream.UpstreamFailure;
@@ -54,14 +55,14 @@ public final class FailoverRouter {
     public Answer<ChatResponse> complete(List<ModelEntry> candidates, Function<ModelEntry, ChatRequest> shape,
                                          AttemptLog log) {
         return run(candidates, shape, log,
-                (adapter, request, provider, target, key) -> adapter.complete(request, provider, target.upstreamModel(), key));
+                (adapter, attempt) -> adapter.complete(attempt));
     }
 
     /** A stream from the first candidate whose first event arrives. */
     public Answer<OpenStream> stream(List<ModelEntry> candidates, Function<ModelEntry, ChatRequest> shape,
                                      AttemptLog log) {
-        return run(candidates, shape, log, (adapter, request, provider, target, key) -> {
-            EventSource source = adapter.stream(request, provider, target.upstreamModel(), key);
+        return run(candidates, shape, log, (adapter, attempt) -> {
+            EventSource source = adapter.stream(attempt);
             try {
                 Optional<StreamEvent> first = source.next();
                 if (first.isEmpty()) {
@@ -80,7 +81,7 @@ public final class FailoverRouter {
 
     @FunctionalInterface
     private interface Call<T> {
-        T attempt(ProviderAdapter adapter, ChatRequest request, ProviderConfig provider, RouteTarget target, String key);
+        T attempt(ProviderAdapter adapter, Attempt attempt);
     }
 
     private <T> Answer<T> run(List<ModelEntry> candidates, Function<ModelEntry, ChatRequest> shape, AttemptLog log,
@@ -99,7 +100,7 @@ public final class FailoverRouter {
                             throw UpstreamFailure.of(UpstreamFailure.Kind.PROTOCOL,
                                     "provider type " + provider.type().wire() + " is not available in this build");
                         }
-                        T value = call.attempt(adapter, request, provider, target, KeyRing.key(provider, slot));
+                        T value = call.attempt(adapter, new Attempt(request, model, provider, target, KeyRing.key(provider, slot)));
                         record(log, model, provider, target, slot, true, "ok", start);
                         return new Answer<>(model, target, value);
                     } catch (UpstreamFailure f) {

@@ -13,6 +13,7 @@ import dev.switchboard.engine.catalog.ReasoningProfile;
 import dev.switchboard.engine.catalog.RouteTarget;
 import dev.switchboard.engine.catalog.Timeouts;
 import dev.switchboard.engine.metrics.GatewayMetrics;
+import dev.switchboard.engine.provider.Attempt;
 import dev.switchboard.engine.provider.EventSource;
 import dev.switchboard.engine.provider.ProviderAdapter;
 import dev.switchboard.engine.upstream.UpstreamFailure;
@@ -40,8 +41,9 @@ class FailoverRouterTest {
 
     private final ProviderAdapter adapter = new ProviderAdapter() {
         @Override
-        public ChatResponse complete(ChatRequest request, ProviderConfig provider, String upstreamModel, String apiKey) {
-            String k = provider.id() + "/" + upstreamModel + "/" + apiKey;
+        public ChatResponse complete(Attempt a) {
+            String upstreamModel = a.upstreamModel();
+            String k = a.provider().id() + "/" + upstreamModel + "/" + a.apiKey();
             calls.add(k);
             UpstreamFailure f = failures.get(k);
             if (f != null) {
@@ -51,8 +53,9 @@ class FailoverRouterTest {
         }
 
         @Override
-        public EventSource stream(ChatRequest request, ProviderConfig provider, String upstreamModel, String apiKey) {
-            String k = provider.id() + "/" + upstreamModel + "/" + apiKey;
+        public EventSource stream(Attempt a) {
+            String upstreamModel = a.upstreamModel();
+            String k = a.provider().id() + "/" + upstreamModel + "/" + a.apiKey();
             calls.add(k);
             UpstreamFailure f = failures.get(k);
             List<StreamEvent> events = new ArrayList<>();
