@@ -90,10 +90,13 @@ public final class FailoverRouter {
         Optional<Duration> retryAfter = Optional.empty();
         for (ModelEntry model : candidates) {
             ChatRequest request = shape.apply(model);
+            boolean prefillRewritten = false;
             for (RouteTarget target : model.route()) {
                 ProviderConfig provider = catalog.provider(target.providerId()).orElseThrow();
                 ProviderAdapter adapter = adapters.get(provider.type());
-                for (int slot : keys.order(provider)) {
+                List<Integer> slots = new java.util.ArrayList<>(keys.order(provider));
+                for (int i = 0; i < slots.size(); i++) {
+                    int slot = slots.get(i);
                     long start = System.nanoTime();
                     try {
                         if (adapter == null) {
@@ -113,6 +116,13 @@ public final class FailoverRouter {
                             retryAfter = f.retryAfter();
                         }
                         if (f.keyProblem()) {
+                            continue;
+                        }
+                        if (!prefillRewritten && request.endsWithPrefill() && PrefillRewrite.isRejection(f)) {
+                            // exactly one retry, same target and key, with the compatible rewrite
+                            prefillRewritten = true;
+                            request = PrefillRewrite.rewrite(request);
+                            slots.add(i + 1, slot);
                             continue;
                         }
                         if (!f.retryable()) {

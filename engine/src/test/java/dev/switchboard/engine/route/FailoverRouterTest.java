@@ -181,6 +181,58 @@ class FailoverRouterTest {
     }
 
     @Test
+    void prefillRejectionIsRetriedOnceWithTheRewriteOnTheSameTarget() {
+        ChatRequest prefill = ChatRequest.builder("m").addMessage(Message.user("Name a colour"))
+                .addMessage(Message.assistant("The colour is")).build();
+        List<ChatRequest> seen = new ArrayList<>();
+        ProviderAdapter refusesPrefill = new ProviderAdapter() {
+            @Override
+            public ChatResponse complete(Attempt a) {
+                seen.add(a.request());
+                if (a.request().endsWithPrefill()) {
+                    throw UpstreamFailure.http(400, GatewayError.invalidRequest(
+                            "This model does not support assistant message prefill."), Optional.empty());
+                }
+                return new ChatResponse("id", a.upstreamModel(), List.of(), StopReason.END_TURN, Optional.empty(), Usage.of(1, 1));
+            }
+
+            @Override
+            public EventSource stream(Attempt a) {
+                throw new UnsupportedOperationException("not used");
+            }
+        };
+        FailoverRouter r = new FailoverRouter(catalog, Map.of(ProviderType.OPENAI, refusesPrefill),
+                new GatewayMetrics(new SimpleMeterRegistry()));
+        Answer<ChatResponse> a = r.complete(List.of(primary), m -> prefill, new AttemptLog());
+        assertThat(a.target().providerId()).isEqualTo("a");
+        assertThat(seen).hasSize(2);
+        assertThat(seen.get(1).messages().getLast().text()).contains("The colour is").contains("Continue it");
+    }
+
+    @Test
+    void aSecondPrefillRefusalIsNotRetriedAgain() {
+        ProviderAdapter alwaysRefuses = new ProviderAdapter() {
+            @Override
+            public ChatResponse complete(Attempt a) {
+                calls.add(a.provider().id());
+                throw UpstreamFailure.http(400, GatewayError.invalidRequest("assistant prefill is not supported"), Optional.empty());
+            }
+
+            @Override
+            public EventSource stream(Attempt a) {
+                throw new UnsupportedOperationException("not used");
+            }
+        };
+        ChatRequest prefill = ChatRequest.builder("m").addMessage(Message.user("Hi"))
+                .addMessage(Message.assistant("Hello")).build();
+        FailoverRouter r = new FailoverRouter(catalog, Map.of(ProviderType.OPENAI, alwaysRefuses),
+                new GatewayMetrics(new SimpleMeterRegistry()));
+        assertThatThrownBy(() -> r.complete(List.of(primary), m -> prefill, new AttemptLog()))
+                .isInstanceOfSatisfying(GatewayException.class, e -> assertThat(e.error().status()).isEqualTo(400));
+        assertThat(calls).hasSize(2);
+    }
+
+    @Test
     void secretsAreScrubbedFromProviderMessages() {
         assertThat(FailoverRouter.scrub("Incorrect API key provided: sk-abc123456789. Bearer xyz"))
                 .doesNotContain("sk-abc123456789").doesNotContain("xyz");
