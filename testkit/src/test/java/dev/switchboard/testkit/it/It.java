@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.openai.client.OpenAIClient;
 import com.openai.client.okhttp.OpenAIOkHttpClient;
+import com.openai.errors.OpenAIServiceException;
 import com.openai.models.chat.completions.ChatCompletionCreateParams;
 import dev.switchboard.testkit.RecordedRequest;
 import dev.switchboard.testkit.TestGateway;
@@ -79,14 +80,14 @@ final class It {
                 pricing: {input: 0, output: 0}
                 route:
                   - {provider: quick, model: up-stuck-hang}
-                  - {provider: fake, model: up-after-hang}
+                  - {provider: fake, model: up-rescue-one}
               chat-slow:
                 context_length: 8192
                 max_output_tokens: 1024
                 pricing: {input: 0, output: 0}
                 route:
                   - {provider: quick, model: up-late-slowfirst}
-                  - {provider: fake, model: up-after-slow}
+                  - {provider: fake, model: up-rescue-two}
               chat-down:
                 context_length: 8192
                 max_output_tokens: 1024
@@ -112,14 +113,14 @@ final class It {
                 pricing: {input: 0, output: 0}
                 route:
                   - {provider: fake, model: up-cut-midfail}
-                  - {provider: fake, model: up-after-cut}
+                  - {provider: fake, model: up-rescue-four}
               chat-empty:
                 context_length: 8192
                 max_output_tokens: 1024
                 pricing: {input: 0, output: 0}
                 route:
                   - {provider: fake, model: up-void-empty}
-                  - {provider: fake, model: up-after-empty}
+                  - {provider: fake, model: up-rescue-three}
               chat-rotating:
                 context_length: 8192
                 max_output_tokens: 1024
@@ -207,6 +208,11 @@ final class It {
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
+    }
+
+    /** The JSON body of an SDK error, as the SDK parsed it. */
+    static JsonNode body(OpenAIServiceException e) {
+        return e.body().convert(JsonNode.class);
     }
 
     /** The {@code data:} payloads of an SSE body, in order. */
