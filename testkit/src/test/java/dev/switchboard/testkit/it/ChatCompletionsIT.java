@@ -90,6 +90,33 @@ class ChatCompletionsIT {
     }
 
     @Test
+    void streamIsServerSentChunksEndingWithAnEmptyDeltaFinishUsageAndDoneWhateverStreamOptionsSay() {
+        HttpResponse<String> response = It.post(gateway, "/v1/chat/completions", It.bearer(gateway.apiKey()),
+                "{\"model\":\"chat-basic\",\"stream\":true,\"stream_options\":{\"include_usage\":false},"
+                        + "\"messages\":[{\"role\":\"user\",\"content\":\"hi\"}]}");
+
+        assertThat(response.statusCode()).isEqualTo(200);
+        assertThat(response.headers().firstValue("content-type").orElse("")).startsWith("text/event-stream");
+        List<String> data = It.sseData(response.body());
+        assertThat(data.getLast()).isEqualTo("[DONE]");
+        assertThat(data.subList(0, data.size() - 1)).doesNotContain("[DONE]");
+        List<JsonNode> chunks = data.subList(0, data.size() - 1).stream().map(It::json).toList();
+        assertThat(chunks).allSatisfy(c -> {
+            assertThat(c.path("object").asText()).isEqualTo("chat.completion.chunk");
+            assertThat(c.path("model").asText()).isEqualTo("chat-basic");
+            assertThat(c.has("error")).isFalse();
+        });
+        assertThat(chunks.stream().map(c -> c.path("id").asText()).distinct()).hasSize(1);
+        JsonNode last = chunks.getLast();
+        JsonNode choice = last.path("choices").get(0);
+        assertThat(choice.path("finish_reason").asText()).isEqualTo("stop");
+        assertThat(choice.path("delta").path("content").asText("")).isEmpty();
+        assertThat(last.path("usage").path("completion_tokens").asInt()).isPositive();
+        assertThat(last.path("usage").path("total_tokens").asInt())
+                .isEqualTo(last.path("usage").path("prompt_tokens").asInt() + last.path("usage").path("completion_tokens").asInt());
+    }
+
+    @Test
     void aliasAnswersWithTheCanonicalModelId() {
         ChatCompletion completion = client.chat().completions().create(It.ask("chat-old", "hello"));
 
@@ -171,18 +198,20 @@ class ChatCompletionsIT {
                 "{\"model\":\"chat-basic\",\"stream\":true,\"messages\":[{\"role\":\"user\",\"content\":\"hi\"}]}");
         HttpResponse<String> unauthorized = It.get(gateway, "/v1/models", Map.of());
         HttpResponse<String> health = It.get(gateway, "/health", Map.of());
+        HttpResponse<String> noRoute = It.get(gateway, "/v1/no-such-endpoint", Map.of());
 
         List<String> all = new ArrayList<>();
         assertThat(okIds).hasSize(1);
         all.addAll(okIds);
         assertThat(errorIds).hasSize(1);
         all.addAll(errorIds);
-        for (HttpResponse<String> r : List.of(streamed, unauthorized, health)) {
+        for (HttpResponse<String> r : List.of(streamed, unauthorized, health, noRoute)) {
             assertThat(r.headers().allValues("x-request-id")).as("x-request-id of %s", r.uri()).hasSize(1);
             all.add(r.headers().firstValue("x-request-id").orElseThrow());
         }
         assertThat(streamed.statusCode()).isEqualTo(200);
         assertThat(unauthorized.statusCode()).isEqualTo(401);
+        assertThat(noRoute.statusCode()).isEqualTo(404);
         assertThat(all).allSatisfy(id -> assertThat(id).isNotBlank()).doesNotHaveDuplicates();
     }
 

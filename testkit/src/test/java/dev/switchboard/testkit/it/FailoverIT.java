@@ -143,6 +143,61 @@ class FailoverIT {
     }
 
     @Test
+    void everythingFailedBeforeTheFirstEventIsAPlain503ForAStreamToo() {
+        InternalServerException e = assertThrows(InternalServerException.class, () -> {
+            try (StreamResponse<ChatCompletionChunk> s = client.chat().completions()
+                    .createStreaming(It.ask("chat-down", "hello"))) {
+                s.stream().forEach(c -> { });
+            }
+        });
+
+        assertThat(e.statusCode()).isEqualTo(503);
+        assertThat(e.type()).contains("api_error");
+        assertThat(It.body(e).path("message").asText()).contains("fake: 503").contains("fake: 502");
+    }
+
+    @Test
+    void connectionAbandonedByATimeoutIsNeverReused() throws InterruptedException {
+        streamedText(It.ask("chat-slow", "hello"), new ArrayList<>());
+        // by now the slow upstream has written its late answer onto the connection the gateway gave up on
+        Thread.sleep(FakeUpstream.SLOW_FIRST_BYTE.toMillis() + 200);
+
+        for (int i = 0; i < 4; i++) {
+            ChatCompletion plain = client.chat().completions().create(It.ask("chat-basic", "plain " + i));
+            assertThat(plain.choices().getFirst().message().content().orElseThrow())
+                    .isEqualTo("Hello from up-basic! You said: plain " + i);
+            assertThat(streamedText(It.ask("chat-basic", "streamed " + i), new ArrayList<>()))
+                    .isEqualTo("Hello from up-basic! You said: streamed " + i);
+        }
+    }
+
+    @Test
+    void streamThatStallsAfterItsFirstEventEndsWithAnInBandErrorAfterTheIdleTimeout() {
+        gateway.upstream().script("up-stall", (request, exchange) -> {
+            var sse = exchange.openSse(200);
+            sse.data("{\"id\":\"c\",\"object\":\"chat.completion.chunk\",\"created\":1,\"model\":\"up-stall\","
+                    + "\"choices\":[{\"index\":0,\"delta\":{\"role\":\"assistant\",\"content\":\"Stalling\"},"
+                    + "\"finish_reason\":null}]}");
+            exchange.hangUntilClosed();
+        });
+        StringBuilder text = new StringBuilder();
+        long start = System.nanoTime();
+
+        SseException e = assertTimeoutPreemptively(Duration.ofSeconds(5), () -> assertThrows(SseException.class, () -> {
+            try (StreamResponse<ChatCompletionChunk> s = client.chat().completions()
+                    .createStreaming(It.ask("chat-stall", "hello"))) {
+                s.stream().forEach(c -> c.choices().forEach(ch -> ch.delta().content().ifPresent(text::append)));
+            }
+        }));
+        Duration took = Duration.ofNanos(System.nanoTime() - start);
+
+        assertThat(text.toString()).isEqualTo("Stalling");
+        assertThat(It.body(e).path("code").asText()).isEqualTo("503");
+        assertThat(took).as("idle is 1s on this provider").isLessThan(Duration.ofMillis(2500));
+        assertThat(It.upstreamModels(gateway)).containsExactly("up-stall");
+    }
+
+    @Test
     void everyAttemptRateLimitedIs429WithTheSummary() {
         RateLimitException e = assertThrows(RateLimitException.class,
                 () -> client.chat().completions().create(It.ask("chat-limited", "hello")));

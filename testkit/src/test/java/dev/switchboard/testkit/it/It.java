@@ -40,7 +40,7 @@ final class It {
                 type: openai
                 base_url: ${UPSTREAM_OPENAI}
                 keys: ["%1$s"]
-                timeouts: {connect: 1s, first_byte: 500ms, idle: 3s, total: 10s}
+                timeouts: {connect: 1s, first_byte: 500ms, idle: 1s, total: 10s}
               rotating:
                 type: openai
                 base_url: ${UPSTREAM_OPENAI}
@@ -126,6 +126,13 @@ final class It {
                 max_output_tokens: 1024
                 pricing: {input: 0, output: 0}
                 route: [{provider: rotating, model: up-rotating}]
+              chat-stall:
+                context_length: 8192
+                max_output_tokens: 1024
+                pricing: {input: 0, output: 0}
+                route:
+                  - {provider: quick, model: up-stall}
+                  - {provider: fake, model: up-rescue-five}
               chat-slow-stream:
                 context_length: 8192
                 max_output_tokens: 1024
