@@ -8,6 +8,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.openai.client.OpenAIClient;
 import com.openai.core.JsonValue;
 import com.openai.core.http.StreamResponse;
+import com.openai.errors.BadRequestException;
 import com.openai.errors.InternalServerException;
 import com.openai.errors.RateLimitException;
 import com.openai.errors.SseException;
@@ -195,6 +196,27 @@ class FailoverIT {
         assertThat(It.body(e).path("code").asText()).isEqualTo("503");
         assertThat(took).as("idle is 1s on this provider").isLessThan(Duration.ofMillis(2500));
         assertThat(It.upstreamModels(gateway)).containsExactly("up-stall");
+    }
+
+    @Test
+    void nonRetryableUpstream4xxEndsTheFailoverAndReachesTheCaller() {
+        BadRequestException e = assertThrows(BadRequestException.class,
+                () -> client.chat().completions().create(It.ask("chat-rejects", "hello")));
+
+        assertThat(e.statusCode()).isEqualTo(400);
+        assertThat(e.code()).contains("400");
+        assertThat(It.upstreamModels(gateway)).containsExactly("up-picky-fail400");
+    }
+
+    @Test
+    void providerRefusingTheGatewaysOwnKeyIsNeverReportedAsTheCallers401() {
+        InternalServerException e = assertThrows(InternalServerException.class,
+                () -> client.chat().completions().create(It.ask("chat-misconfigured", "hello")));
+
+        assertThat(e.statusCode()).isEqualTo(503);
+        assertThat(It.body(e).path("message").asText()).contains("revoked: 401").contains("fake: 503")
+                .doesNotContain("sk-upstream-revoked");
+        assertThat(It.upstreamModels(gateway)).containsExactly("up-unpaid", "up-down-fail503");
     }
 
     @Test

@@ -46,6 +46,11 @@ final class It {
                 base_url: ${UPSTREAM_OPENAI}
                 keys: ["%2$s", "%3$s"]
                 timeouts: {connect: 1s, first_byte: 3s, idle: 3s, total: 10s}
+              revoked:
+                type: openai
+                base_url: ${UPSTREAM_OPENAI}
+                keys: ["sk-upstream-revoked-0123456789"]
+                timeouts: {connect: 1s, first_byte: 3s, idle: 3s, total: 10s}
             models:
               chat-basic:
                 aliases: [chat-old]
@@ -133,6 +138,20 @@ final class It {
                 route:
                   - {provider: quick, model: up-stall}
                   - {provider: fake, model: up-rescue-five}
+              chat-rejects:
+                context_length: 8192
+                max_output_tokens: 1024
+                pricing: {input: 0, output: 0}
+                route:
+                  - {provider: fake, model: up-picky-fail400}
+                  - {provider: fake, model: up-never-asked}
+              chat-misconfigured:
+                context_length: 8192
+                max_output_tokens: 1024
+                pricing: {input: 0, output: 0}
+                route:
+                  - {provider: revoked, model: up-unpaid}
+                  - {provider: fake, model: up-down-fail503}
               chat-slow-stream:
                 context_length: 8192
                 max_output_tokens: 1024
