@@ -144,19 +144,25 @@ final class ClientMessageReader {
     }
 
     /**
-     * Reasoning of an earlier assistant turn. {@code reasoning_details} is the richer source (it has the
-     * signatures) and wins; when its entries carry no text (a streaming client accumulated only the
+     * Reasoning of an earlier assistant turn. {@code reasoning_details} (on the message, else our copy on
+     * a tool call) is the richer source (it has the signatures) and wins; when its entries carry no text (a streaming client accumulated only the
      * signature entries) the plain {@code reasoning_content}/{@code reasoning} text fills the first block.
      */
     private static List<ContentBlock> reasoning(ObjectNode m, String p) {
         Optional<String> plain = optString(m, "reasoning_content", path(p, "reasoning_content"))
                 .or(() -> optString(m, "reasoning", path(p, "reasoning")))
                 .filter(s -> !s.isEmpty());
-        Optional<ArrayNode> details = optArray(m, "reasoning_details", path(p, "reasoning_details"));
-        if (details.isPresent() && !details.get().isEmpty()) {
+        Optional<ArrayNode> details = optArray(m, "reasoning_details", path(p, "reasoning_details"))
+                .filter(d -> !d.isEmpty());
+        String detailsPath = path(p, "reasoning_details");
+        if (details.isEmpty()) {
+            // The copy we put on the first tool call, for clients that drop unknown message fields.
+            details = ReasoningDetails.fromToolCalls(m);
+            detailsPath = path(p, "tool_calls[].extra_content." + ReasoningDetails.EXTENSION + ".reasoning_details");
+        }
+        if (details.isPresent()) {
             return ReasoningDetails.withPlainText(
-                    ReasoningDetails.read(details.get(), path(p, "reasoning_details"), Optional.empty()),
-                    plain.orElse(""));
+                    ReasoningDetails.read(details.get(), detailsPath, Optional.empty()), plain.orElse(""));
         }
         return plain.<List<ContentBlock>>map(s -> List.of(Thinking.of(s))).orElse(List.of());
     }
