@@ -139,7 +139,7 @@ final class ClientMessageReader {
                 blocks.add(call);
             }
         }
-        turns.add(new Message(Role.ASSISTANT, withMessageCache(m, p, blocks)));
+        turns.add(new Message(Role.ASSISTANT, withMessageCache(m, p, dropEmptyText(blocks))));
         lastTurnIsToolResults = false;
     }
 
@@ -197,9 +197,16 @@ final class ClientMessageReader {
         } else {
             optString(m, "refusal", path(p, "refusal")).ifPresent(r -> out.add(Text.of(r)));
         }
-        // Empty strings are how many SDKs spell "no text" next to tool calls; other formats reject empty text.
-        List<ContentBlock> nonEmpty = out.stream().filter(b -> !(b instanceof Text t && t.text().isEmpty())).toList();
-        return nonEmpty;
+        return out;
+    }
+
+    /**
+     * Empty strings are how many SDKs spell "no text" next to tool calls or reasoning, and other formats
+     * reject empty text blocks; an assistant turn with nothing else keeps its empty text.
+     */
+    private static List<ContentBlock> dropEmptyText(List<ContentBlock> blocks) {
+        List<ContentBlock> nonEmpty = blocks.stream().filter(b -> !(b instanceof Text t && t.text().isEmpty())).toList();
+        return nonEmpty.isEmpty() ? blocks : nonEmpty;
     }
 
     private static ToolCall toolCall(JsonNode node, String p) {

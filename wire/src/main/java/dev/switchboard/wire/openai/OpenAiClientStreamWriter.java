@@ -53,7 +53,18 @@ public final class OpenAiClientStreamWriter {
     private int nextTool;
     private int nextReasoning;
     /** Reasoning so far, by block index, to copy onto the first tool call (see {@link ReasoningDetails}). */
-    private final Map<Integer, ContentBlock> reasoning = new java.util.TreeMap<>();
+    private final Map<Integer, ReasoningSoFar> reasoning = new java.util.TreeMap<>();
+
+    /** A reasoning block as streamed so far (a builder: traces can be long, deltas many). */
+    private static final class ReasoningSoFar {
+        final StringBuilder text = new StringBuilder();
+        Optional<Signature> signature = Optional.empty();
+        Optional<RedactedThinking> redacted = Optional.empty();
+
+        ContentBlock block() {
+            return redacted.<ContentBlock>map(r -> r).orElseGet(() -> new Thinking(text.toString(), signature));
+        }
+    }
     private StopReason stopReason = StopReason.END_TURN;
     private Usage usage = Usage.EMPTY;
 
@@ -128,7 +139,10 @@ public final class OpenAiClientStreamWriter {
             }
             case Thinking t -> {
                 kinds.put(index, Kind.THINKING);
-                reasoning.put(index, t);
+                ReasoningSoFar sofar = new ReasoningSoFar();
+                sofar.text.append(t.text());
+                sofar.signature = t.signature();
+                reasoning.put(index, sofar);
                 int r = nextReasoning++;
                 reasoningIndex.put(index, r);
                 if (!t.text().isEmpty()) {
@@ -148,7 +162,7 @@ public final class OpenAiClientStreamWriter {
                 fn.put("name", c.name());
                 fn.put("arguments", c.argumentsJson());
                 ThoughtSignatures.write(call, c.signature());
-                List<ContentBlock> sofar = List.copyOf(reasoning.values());
+                List<ContentBlock> sofar = reasoning.values().stream().map(ReasoningSoFar::block).toList();
                 if (k == 0 && ReasoningDetails.needed(sofar)) {
                     ReasoningDetails.attach(call, ReasoningDetails.write(sofar, true));
                 }
@@ -156,7 +170,9 @@ public final class OpenAiClientStreamWriter {
             }
             case RedactedThinking r -> {
                 kinds.put(index, Kind.OTHER);
-                reasoning.put(index, r);
+                ReasoningSoFar sofar = new ReasoningSoFar();
+                sofar.redacted = Optional.of(r);
+                reasoning.put(index, sofar);
                 ObjectNode delta = Json.object();
                 delta.putArray("reasoning_details").add(ReasoningDetails.encryptedEntry(nextReasoning++, r, true));
                 emit(out, chunk(delta, null));
@@ -174,8 +190,9 @@ public final class OpenAiClientStreamWriter {
                 }
             }
             case Delta.ThinkingDelta t -> {
-                if (reasoning.get(index) instanceof Thinking th) {
-                    reasoning.put(index, new Thinking(th.text() + t.text(), th.signature()));
+                ReasoningSoFar sofar = reasoning.get(index);
+                if (sofar != null) {
+                    sofar.text.append(t.text());
                 }
                 if (!t.text().isEmpty()) {
                     emit(out, chunk(reasoningDelta(t.text()), null));
@@ -192,9 +209,7 @@ public final class OpenAiClientStreamWriter {
             }
             case Delta.SignatureDelta s -> {
                 if (kind == Kind.THINKING) {
-                    if (reasoning.get(index) instanceof Thinking th) {
-                        reasoning.put(index, new Thinking(th.text(), Optional.of(s.signature())));
-                    }
+                    reasoning.get(index).signature = Optional.of(s.signature());
                     emit(out, chunk(signatureDelta(reasoningIndex.get(index), s.signature()), null));
                 } else if (kind == Kind.TOOL && s.signature().isFrom(ThoughtSignatures.GEMINI)) {
                     ObjectNode call = Json.object();

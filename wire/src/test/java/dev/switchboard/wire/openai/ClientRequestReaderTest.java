@@ -94,6 +94,17 @@ class ClientRequestReaderTest {
     }
 
     @Test
+    void emptyAssistantTextIsDroppedNextToOtherBlocksOnly() {
+        ChatRequest r = read("""
+                [{"role":"user","content":"q"},
+                 {"role":"assistant","content":"","tool_calls":[{"id":"c","type":"function","function":{"name":"f"}}]},
+                 {"role":"tool","tool_call_id":"c","content":"r"},
+                 {"role":"assistant","content":""}]""");
+        assertThat(r.messages().get(1).content()).containsExactly(ContentBlock.ToolCall.of("c", "f", ""));
+        assertThat(r.messages().get(3).content()).containsExactly(ContentBlock.Text.of(""));
+    }
+
+    @Test
     void refusalPartsAreText() {
         ChatRequest r = read("""
                 [{"role":"user","content":"q"},{"role":"assistant","content":[{"type":"refusal","refusal":"no"}]},
