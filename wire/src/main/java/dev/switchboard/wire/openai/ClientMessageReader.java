@@ -95,14 +95,7 @@ final class ClientMessageReader {
     private void user(ObjectNode m, String p) {
         List<ContentBlock> blocks = withMessageCache(m, p, userContent(require(m, "content", path(p, "content")),
                 path(p, "content")));
-        if (lastTurnIsToolResults) {
-            Message last = turns.remove(turns.size() - 1);
-            List<ContentBlock> merged = new ArrayList<>(last.content());
-            merged.addAll(blocks);
-            turns.add(new Message(Role.USER, merged));
-        } else {
-            turns.add(new Message(Role.USER, blocks));
-        }
+        addUserBlocks(blocks);
         lastTurnIsToolResults = false;
     }
 
@@ -112,16 +105,19 @@ final class ClientMessageReader {
                 : textContent(m.get("content"), path(p, "content"), "tool");
         Optional<String> name = Optional.ofNullable(callNames.get(callId))
                 .or(() -> optString(m, "name", path(p, "name")));
-        ContentBlock result = new ToolResult(callId, name, content, false, CacheControls.read(m, p));
+        addUserBlocks(List.of(new ToolResult(callId, name, content, false, CacheControls.read(m, p))));
+        lastTurnIsToolResults = true;
+    }
+
+    /** Appends to the USER turn of tool results just read, or opens a new USER turn. */
+    private void addUserBlocks(List<ContentBlock> blocks) {
         if (lastTurnIsToolResults) {
-            Message last = turns.remove(turns.size() - 1);
-            List<ContentBlock> merged = new ArrayList<>(last.content());
-            merged.add(result);
+            List<ContentBlock> merged = new ArrayList<>(turns.remove(turns.size() - 1).content());
+            merged.addAll(blocks);
             turns.add(new Message(Role.USER, merged));
         } else {
-            turns.add(new Message(Role.USER, List.of(result)));
+            turns.add(new Message(Role.USER, blocks));
         }
-        lastTurnIsToolResults = true;
     }
 
     private void assistant(ObjectNode m, String p) {
@@ -145,8 +141,9 @@ final class ClientMessageReader {
 
     /**
      * Reasoning of an earlier assistant turn. {@code reasoning_details} (on the message, else our copy on
-     * a tool call) is the richer source (it has the signatures) and wins; when its entries carry no text (a streaming client accumulated only the
-     * signature entries) the plain {@code reasoning_content}/{@code reasoning} text fills the first block.
+     * a tool call) is the richer source, having the signatures, and wins; when its entries carry no text
+     * (a streaming client accumulated only the signature entries) the plain {@code reasoning_content} or
+     * {@code reasoning} text fills the first block.
      */
     private static List<ContentBlock> reasoning(ObjectNode m, String p) {
         Optional<String> plain = optString(m, "reasoning_content", path(p, "reasoning_content"))
