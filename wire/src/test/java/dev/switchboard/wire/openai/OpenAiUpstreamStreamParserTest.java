@@ -161,10 +161,10 @@ class OpenAiUpstreamStreamParserTest {
     }
 
     @Test
-    void anEmptyBodyIsARetryableError() {
-        List<StreamEvent> events = new OpenAiUpstreamStreamParser().onEnd();
-        assertThat(events).singleElement().isInstanceOfSatisfying(StreamEvent.StreamError.class,
-                e -> assertThat(e.error().retryable()).isTrue());
+    void anEmptyBodyYieldsNoEventsSoTheEngineSeesAnEmptyStream() {
+        OpenAiUpstreamStreamParser p = new OpenAiUpstreamStreamParser();
+        assertThat(p.onEnd()).isEmpty();
+        assertThat(p.onData("{\"id\":\"x\",\"choices\":[]}")).isEmpty();
     }
 
     @Test
