@@ -41,7 +41,7 @@ class AnthropicScenarioTest {
     private static ObjectNode withTool(ObjectNode body) {
         ObjectNode tool = body.putArray("tools").addObject().put("name", "get_weather");
         tool.putObject("input_schema").put("type", "object").putArray("required").add("city");
-        tool.with("input_schema").putObject("properties").putObject("city").put("type", "string");
+        tool.withObjectProperty("input_schema").putObject("properties").putObject("city").put("type", "string");
         return body;
     }
 
@@ -81,7 +81,7 @@ class AnthropicScenarioTest {
     @Test
     void omittedDisplaySendsEmptyThinkingThatStillVerifiesWhenEchoed() throws Exception {
         ObjectNode body = thinking(message("claude-fake", "Say hi"));
-        body.with("thinking").put("display", "omitted");
+        body.withObjectProperty("thinking").put("display", "omitted");
 
         JsonNode answer = client.answer(body);
         List<Event> events = client.stream(body.deepCopy());
