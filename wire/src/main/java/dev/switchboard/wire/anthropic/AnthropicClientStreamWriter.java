@@ -2,6 +2,7 @@ package dev.switchboard.wire.anthropic;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.switchboard.model.ContentBlock;
+import dev.switchboard.model.Signature;
 import dev.switchboard.model.StopReason;
 import dev.switchboard.model.StreamEvent;
 import dev.switchboard.model.StreamEvent.Delta;
@@ -30,9 +31,6 @@ import java.util.Set;
  * ends the stream (CONTRACTS 2); after it or after {@code message_stop} every event renders to nothing.
  * Open blocks are closed and a missing {@code message_delta} is supplied before {@code message_stop}, so
  * the final frames always carry the stop reason and usage.
- *
- * @throws IllegalStateException from {@link #write} when a block or message event comes before
- *         {@code MessageStart}: that is a bug upstream of this writer, not something to paper over
  */
 public final class AnthropicClientStreamWriter {
     private static final BlockWriter BLOCKS = new BlockWriter(BlockWriter.Target.CLIENT);
@@ -54,11 +52,16 @@ public final class AnthropicClientStreamWriter {
     private final Set<Integer> hidden = new HashSet<>();
     private int nextIndex;
     private boolean started;
-    private boolean delta;
+    private boolean messageDeltaSent;
     private boolean finished;
     private Usage usage = Usage.EMPTY;
 
-    /** The frames for one event (concatenated, each ending in its blank line); empty when there are none. */
+    /**
+     * The frames for one event (concatenated, each ending in its blank line); empty when there are none.
+     *
+     * @throws IllegalStateException when a block or message event comes before {@code MessageStart}: that
+     *         is a bug upstream of this writer, not something to paper over
+     */
     public String write(StreamEvent event) {
         if (finished) {
             return "";
@@ -74,7 +77,7 @@ public final class AnthropicClientStreamWriter {
             case StreamEvent.BlockStop s -> blockStop(s.index(), out);
             case StreamEvent.MessageDelta d -> messageDelta(d.stopReason(), d.stopSequence(), d.usage(), out);
             case StreamEvent.MessageStop s -> {
-                if (!delta) {
+                if (!messageDeltaSent) {
                     messageDelta(StopReason.END_TURN, Optional.empty(), usage, out);
                 }
                 frame(out, "message_stop", Json.object().put("type", "message_stop"));
@@ -133,7 +136,8 @@ public final class AnthropicClientStreamWriter {
             case ContentBlock.Thinking t -> Optional.of(Json.object().put("type", "thinking").put("thinking", "")
                     .put("signature", ""));
             case ContentBlock.ToolCall c -> {
-                ObjectNode tool = Json.object().put("type", "tool_use").put("id", c.id()).put("name", c.name());
+                ObjectNode tool = Json.object().put("type", "tool_use").put("id", ToolIds.nonEmpty(c.id()))
+                        .put("name", c.name());
                 tool.putObject("input");
                 yield Optional.of(tool);
             }
@@ -159,7 +163,7 @@ public final class AnthropicClientStreamWriter {
             case ContentBlock.Text t -> delta(out, o, "text_delta", "text", t.text());
             case ContentBlock.Thinking t -> {
                 delta(out, o, "thinking_delta", "thinking", t.text());
-                t.signature().filter(sig -> sig.isFrom(Anthropic.FORMAT)).ifPresent(sig -> o.signature = Optional.of(sig.value()));
+                t.signature().filter(AnthropicClientStreamWriter::sendable).ifPresent(sig -> o.signature = Optional.of(sig.value()));
             }
             case ContentBlock.ToolCall c -> delta(out, o, "input_json_delta", "partial_json", c.argumentsJson());
             default -> { }
@@ -176,7 +180,7 @@ public final class AnthropicClientStreamWriter {
             case Delta.ThinkingDelta t when o.kind == Kind.THINKING -> delta(out, o, "thinking_delta", "thinking", t.text());
             case Delta.ArgumentsDelta a when o.kind == Kind.TOOL ->
                     delta(out, o, "input_json_delta", "partial_json", a.partialJson());
-            case Delta.SignatureDelta s when o.kind == Kind.THINKING && s.signature().isFrom(Anthropic.FORMAT) ->
+            case Delta.SignatureDelta s when o.kind == Kind.THINKING && sendable(s.signature()) ->
                     o.signature = Optional.of(s.signature().value());
             default -> { } // a delta that does not fit its block cannot be shown
         }
@@ -209,7 +213,11 @@ public final class AnthropicClientStreamWriter {
         payload.set("delta", d);
         payload.set("usage", UsageJson.write(usage));
         frame(out, "message_delta", payload);
-        delta = true;
+        messageDeltaSent = true;
+    }
+
+    private static boolean sendable(Signature signature) {
+        return signature.isFrom(Anthropic.FORMAT) && !signature.value().isEmpty();
     }
 
     private static void delta(StringBuilder out, Open o, String type, String field, String value) {

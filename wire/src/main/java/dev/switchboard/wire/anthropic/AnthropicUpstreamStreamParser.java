@@ -170,8 +170,13 @@ public final class AnthropicUpstreamStreamParser {
             case "text_delta" -> out.add(new StreamEvent.BlockDelta(index, new Delta.TextDelta(delta.path("text").asText(""))));
             case "thinking_delta" -> out.add(new StreamEvent.BlockDelta(index,
                     new Delta.ThinkingDelta(delta.path("thinking").asText(""))));
-            case "signature_delta" -> out.add(new StreamEvent.BlockDelta(index, new Delta.SignatureDelta(
-                    new Signature(Anthropic.FORMAT, delta.path("signature").asText("")))));
+            case "signature_delta" -> {
+                String signature = delta.path("signature").asText("");
+                if (!signature.isEmpty()) { // an empty one signs nothing and would be refused when echoed
+                    out.add(new StreamEvent.BlockDelta(index,
+                            new Delta.SignatureDelta(new Signature(Anthropic.FORMAT, signature))));
+                }
+            }
             case "input_json_delta" -> {
                 String slice = delta.path("partial_json").asText("");
                 PendingTool tool = tools.get(index);

@@ -18,7 +18,8 @@ import java.util.Optional;
  *   <li>a thinking block without an Anthropic signature: the client sees it with {@code signature: ""}
  *       (the trace is shown, spec 2.4 rule 3, and an empty signature reads back as "none"); the upstream
  *       never gets it, because Anthropic rejects unsigned or foreign-signed thinking;
- *   <li>tool ids: the client sees the ids as they are; the upstream gets them sanitised (E.1);
+ *   <li>tool ids: the client sees the ids as they are (an empty one, which a client could not send back, as
+ *       {@link ToolIds#EMPTY}); the upstream gets them sanitised (E.1);
  *   <li>cache markers are request-only.
  * </ul>
  * Blocks the target cannot take (foreign opaque or redacted blocks, an image given as plain text) give
@@ -50,7 +51,7 @@ final class BlockWriter {
             }
             case ContentBlock.ToolCall c -> {
                 ObjectNode out = Json.object().put("type", "tool_use")
-                        .put("id", target == Target.UPSTREAM ? ToolIds.sanitize(c.id()) : c.id())
+                        .put("id", target == Target.UPSTREAM ? ToolIds.sanitize(c.id()) : ToolIds.nonEmpty(c.id()))
                         .put("name", c.name());
                 out.set("input", arguments(c.argumentsJson()));
                 yield Optional.of(out);
@@ -67,7 +68,8 @@ final class BlockWriter {
     }
 
     private Optional<ObjectNode> thinking(ContentBlock.Thinking t) {
-        Optional<String> signature = t.signature().filter(s -> s.isFrom(Anthropic.FORMAT)).map(Signature::value);
+        Optional<String> signature = t.signature().filter(s -> s.isFrom(Anthropic.FORMAT)).map(Signature::value)
+                .filter(v -> !v.isEmpty());
         if (signature.isEmpty() && target == Target.UPSTREAM) {
             return Optional.empty();
         }
@@ -78,7 +80,7 @@ final class BlockWriter {
     /** A result that is one plain text block is sent as a string, the form most clients use. */
     private ObjectNode toolResult(ContentBlock.ToolResult r) {
         ObjectNode out = Json.object().put("type", "tool_result")
-                .put("tool_use_id", target == Target.UPSTREAM ? ToolIds.sanitize(r.callId()) : r.callId());
+                .put("tool_use_id", target == Target.UPSTREAM ? ToolIds.sanitize(r.callId()) : ToolIds.nonEmpty(r.callId()));
         if (r.content().size() == 1 && r.content().getFirst() instanceof ContentBlock.Text t && t.cache().isEmpty()) {
             out.put("content", t.text());
         } else if (!r.content().isEmpty()) {

@@ -136,23 +136,22 @@ final class ClientContentReader {
         JsonNode source = Fields.requireObject(Fields.require(node, "source", at), at);
         String type = Fields.requireString(source, "type", Fields.path(at, "type"));
         Optional<String> title = Fields.optString(node, "title", Fields.path(path, "title"));
-        boolean richer = Fields.opt(node, "context").isPresent() || Fields.opt(node, "citations").isPresent()
-                || type.equals("content");
+        Optional<CacheMarker> cache = CacheControls.read(node, path, breakpoints);
+        if (type.equals("content")) {
+            Fields.require(source, "content", Fields.path(at, "content"));
+            return new ContentBlock.Opaque(Anthropic.FORMAT, node.deepCopy());
+        }
         MediaSource media = switch (type) {
             case "base64" -> base64(source, at);
             case "url" -> new MediaSource.Url(Fields.requireNonEmptyString(source, "url", Fields.path(at, "url")));
             case "text" -> new MediaSource.PlainText(Fields.requireString(source, "data", Fields.path(at, "data")));
             case "file" -> new MediaSource.FileRef(
                     Fields.requireNonEmptyString(source, "file_id", Fields.path(at, "file_id")), "application/pdf");
-            case "content" -> {
-                Fields.require(source, "content", Fields.path(at, "content"));
-                yield null; // only the opaque form below can carry it
-            }
             default -> throw Fields.invalid(Fields.path(at, "type"), "`" + Fields.path(at, "type")
                     + "` must be \"base64\", \"url\", \"text\", \"content\" or \"file\", got \"" + type + "\".");
         };
-        Optional<CacheMarker> cache = CacheControls.read(node, path, breakpoints);
-        if (richer) {
+        if (Fields.opt(node, "context").isPresent() || Fields.opt(node, "citations").isPresent()) {
+            // Citations and context have no canonical field: keep the block whole for an Anthropic upstream.
             return new ContentBlock.Opaque(Anthropic.FORMAT, node.deepCopy());
         }
         return new ContentBlock.Document(media, title, cache);

@@ -69,7 +69,7 @@ final class ClientRequestReader {
         readTools(root, b, breakpoints, passthrough);
         b.system(system(root, content));
         b.messages(messages(root, content));
-        passthroughCacheControl(root, breakpoints);
+        countTopLevelCacheControl(root, breakpoints);
 
         b.toolChoice(ToolChoice.AUTO);
         Fields.optObject(root, "tool_choice", "tool_choice").ifPresent(tc -> readToolChoice(tc, b));
@@ -180,7 +180,7 @@ final class ClientRequestReader {
     }
 
     /** The newer top-level {@code cache_control} (auto-marks the last cacheable block) is passed through but counted. */
-    private static void passthroughCacheControl(ObjectNode root, CacheControls.Breakpoints breakpoints) {
+    private static void countTopLevelCacheControl(ObjectNode root, CacheControls.Breakpoints breakpoints) {
         CacheControls.read(root, "", breakpoints);
     }
 

@@ -13,6 +13,11 @@ final class ToolIds {
     private ToolIds() {
     }
 
+    /** The id as it is, unless it is empty: a client must be able to send a tool_use's id back. */
+    static String nonEmpty(String id) {
+        return id.isEmpty() ? EMPTY : id;
+    }
+
     static String sanitize(String id) {
         if (id.isEmpty()) {
             return EMPTY;

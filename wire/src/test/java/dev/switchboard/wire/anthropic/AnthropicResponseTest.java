@@ -36,14 +36,16 @@ class AnthropicResponseTest {
                 new ContentBlock.Opaque("gemini", Json.object()),
                 ContentBlock.Text.of("hi"),
                 ContentBlock.ToolCall.of("call_1", "f", ""),
-                ContentBlock.ToolCall.of("functions.g:1", "g", "[1]")), StopReason.OTHER, Usage.of(10, 5)));
+                ContentBlock.ToolCall.of("functions.g:1", "g", "[1]"),
+                ContentBlock.ToolCall.of("", "gemini_without_id", "{}")), StopReason.OTHER, Usage.of(10, 5)));
 
         assertThat(Json.write(out.get("content"))).isEqualTo("["
                 + "{\"type\":\"thinking\",\"thinking\":\"gemini thought\",\"signature\":\"\"},"
                 + "{\"type\":\"thinking\",\"thinking\":\"deepseek thought\",\"signature\":\"\"},"
                 + "{\"type\":\"text\",\"text\":\"hi\"},"
                 + "{\"type\":\"tool_use\",\"id\":\"call_1\",\"name\":\"f\",\"input\":{}},"
-                + "{\"type\":\"tool_use\",\"id\":\"functions.g:1\",\"name\":\"g\",\"input\":{}}]");
+                + "{\"type\":\"tool_use\",\"id\":\"functions.g:1\",\"name\":\"g\",\"input\":{}},"
+                + "{\"type\":\"tool_use\",\"id\":\"toolu_empty\",\"name\":\"gemini_without_id\",\"input\":{}}]");
         assertThat(out.get("stop_reason").asText()).isEqualTo("end_turn");
         assertThat(out.get("stop_sequence").isNull()).as("only for stop_sequence stops").isTrue();
         assertThat(Json.write(out.get("usage"))).isEqualTo("{\"input_tokens\":10,\"output_tokens\":5}");
