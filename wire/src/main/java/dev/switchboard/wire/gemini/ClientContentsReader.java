@@ -28,6 +28,11 @@ import java.util.Set;
  * answers: the call with its {@code id} if that exists, else the first unanswered call of the same
  * name in the previous model turn. A response that answers no call is a 400, as it is for Google.
  *
+ * <p>History as the GenAI SDKs keep it after a streamed answer holds one model content per chunk, the
+ * last with empty {@code parts} (spec 6.3): consecutive model contents count as one model turn when
+ * pairing, and a content with empty {@code parts} is skipped (it carries nothing). A missing
+ * {@code parts} is still a 400.
+ *
  * <p>{@code functionResponse.response}: {@code {"output": "<text>"}} becomes that text,
  * {@code {"error": "<text>"}} that text with {@code isError}, any other object (with {@code isError}
  * when it has an {@code error} key) its JSON text; {@code UpstreamContentsWriter} inverts this.
@@ -37,7 +42,9 @@ final class ClientContentsReader {
     private static final List<String> DATA_FIELDS = List.of("text", "inlineData", "fileData", "functionCall",
             "functionResponse", "executableCode", "codeExecutionResult");
 
+    /** The calls of the latest model turn: the model contents since the last user content, taken together. */
     private List<ToolCall> previousModelCalls = List.of();
+    private Role lastRole = Role.USER;
     private final Set<String> answered = new HashSet<>();
     private final Set<String> callIds = new HashSet<>();
 
@@ -54,7 +61,10 @@ final class ClientContentsReader {
         List<Message> messages = new ArrayList<>(contents.size());
         List<ObjReader> turns = ObjReader.objects(contents, root.at("contents"));
         for (int i = 0; i < turns.size(); i++) {
-            messages.add(reader.turn(turns.get(i), i));
+            reader.turn(turns.get(i), i).ifPresent(messages::add);
+        }
+        if (messages.isEmpty()) {
+            throw Fields.invalid(root.at("contents"), "`contents` must contain at least one turn with parts.");
         }
         return messages;
     }
@@ -81,12 +91,13 @@ final class ClientContentsReader {
         return out;
     }
 
-    private Message turn(ObjReader content, int turn) {
+    /** The turn as a message; empty for a turn with no parts (see the class comment). */
+    private Optional<Message> turn(ObjReader content, int turn) {
         Role role = role(content);
         ArrayNode parts = content.optArray("parts").orElseThrow(() -> Fields.invalid(content.at("parts"),
                 "`" + content.at("parts") + "` is required."));
         if (parts.isEmpty()) {
-            throw Fields.invalid(content.at("parts"), "`" + content.at("parts") + "` must contain at least one part.");
+            return Optional.empty();
         }
         List<ContentBlock> blocks = new ArrayList<>(parts.size());
         List<ObjReader> items = ObjReader.objects(parts, content.at("parts"));
@@ -94,9 +105,17 @@ final class ClientContentsReader {
             blocks.add(part(items.get(j), role, turn, j));
         }
         if (role == Role.ASSISTANT) {
-            previousModelCalls = blocks.stream().filter(b -> b instanceof ToolCall).map(b -> (ToolCall) b).toList();
+            List<ToolCall> calls = blocks.stream().filter(b -> b instanceof ToolCall).map(b -> (ToolCall) b).toList();
+            if (lastRole == Role.ASSISTANT) {
+                List<ToolCall> all = new ArrayList<>(previousModelCalls);
+                all.addAll(calls);
+                previousModelCalls = all;
+            } else {
+                previousModelCalls = calls;
+            }
         }
-        return new Message(role, blocks);
+        lastRole = role;
+        return Optional.of(new Message(role, blocks));
     }
 
     private static Role role(ObjReader content) {
