@@ -51,7 +51,8 @@ public final class FakeUpstream implements AutoCloseable {
 
     private FakeUpstream() {
         AnswerGenerator generator = new AnswerGenerator();
-        List<Dialect> dialects = List.of(new OpenAiDialect(settings, generator));
+        List<Dialect> dialects = List.of(new OpenAiDialect(settings, generator),
+                new GeminiDialect(settings, generator));
         server = RawHttpServer.start(new Dispatcher(dialects, settings, log, SLOW_FIRST_BYTE));
     }
 
