@@ -11,7 +11,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.net.URI;
+import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.util.Base64;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -135,7 +138,7 @@ class GeminiGenerateTest {
         assertThat(parts).hasSize(3);
         assertThat(parts.get(0).get("thought").asBoolean()).isTrue();
         assertThat(parts.get(1).get("thoughtSignature").asText()).isNotEmpty();
-        assertThat(java.util.Base64.getDecoder().decode(parts.get(1).get("thoughtSignature").asText()))
+        assertThat(Base64.getDecoder().decode(parts.get(1).get("thoughtSignature").asText()))
                 .as("signatures are base64 bytes, as the SDKs decode them").isNotEmpty();
         assertThat(parts.get(2).has("thoughtSignature")).isFalse();
     }
@@ -177,7 +180,7 @@ class GeminiGenerateTest {
     @Test
     void listsModelsInGooglesShape() throws Exception {
         upstream.models("gemini-a", "gemini-b");
-        var request = java.net.http.HttpRequest.newBuilder(java.net.URI.create(upstream.baseUrl() + "/v1beta/models")).build();
+        var request = HttpRequest.newBuilder(URI.create(upstream.baseUrl() + "/v1beta/models")).build();
 
         JsonNode list = json(client.raw().send(request).body());
 

@@ -4,9 +4,12 @@ import static dev.switchboard.testkit.GeminiTestClient.KEY_HEADER;
 import static dev.switchboard.testkit.GeminiTestClient.body;
 import static dev.switchboard.testkit.TestClient.json;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import java.io.IOException;
 import java.net.http.HttpResponse;
+import java.util.List;
 import java.util.Optional;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -37,7 +40,7 @@ class GeminiKeyAndFaultTest {
     void aRejectedKeyGetsGooglesInvalidKeyAnswerNotA401() throws Exception {
         upstream.requireKey("AIza-up-1");
 
-        for (HttpResponse<String> response : java.util.List.of(
+        for (HttpResponse<String> response : List.of(
                 client.generate("fake-model", body("hi")),
                 client.generate("fake-model", body("hi"), KEY_HEADER, "AIza-wrong"),
                 client.generate("fake-model", body("hi"), "authorization", "Bearer AIza-up-1"))) {
@@ -83,7 +86,7 @@ class GeminiKeyAndFaultTest {
 
     @Test
     void midfailCutsAPlainAnswer() {
-        org.assertj.core.api.Assertions.assertThatThrownBy(() -> client.generate("fake-midfail", body("hi")))
-                .isInstanceOf(java.io.IOException.class);
+        assertThatThrownBy(() -> client.generate("fake-midfail", body("hi")))
+                .isInstanceOf(IOException.class);
     }
 }

@@ -12,6 +12,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.net.http.HttpResponse;
+import java.util.function.Consumer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -29,7 +30,7 @@ class GeminiSignatureTest {
     }
 
     /** Asks for a call, then sends the model's turn back with its call part changed by {@code edit}, plus the result. */
-    private HttpResponse<String> secondTurn(java.util.function.Consumer<ObjectNode> edit) throws Exception {
+    private HttpResponse<String> secondTurn(Consumer<ObjectNode> edit) throws Exception {
         JsonNode first = json(client.generate(MODEL, withThoughts(withWeatherTool(body("Weather?")))).body());
         ObjectNode body = withThoughts(withWeatherTool(body("Weather?")));
         ArrayNode contents = (ArrayNode) body.get("contents");

@@ -9,7 +9,9 @@ import static dev.switchboard.testkit.TestClient.json;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import java.net.Socket;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.AfterEach;
@@ -65,10 +67,10 @@ class GeminiStreamTest {
         String request = RawConnection.post("/v1beta/models/fake-model:streamGenerateContent", body("one two").toString(),
                 "connection: close");
         List<String> chunks = new ArrayList<>();
-        try (java.net.Socket socket = new java.net.Socket("127.0.0.1", upstream.port())) {
+        try (Socket socket = new Socket("127.0.0.1", upstream.port())) {
             socket.setSoTimeout(5000);
-            socket.getOutputStream().write(request.getBytes(java.nio.charset.StandardCharsets.UTF_8));
-            String raw = new String(socket.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+            socket.getOutputStream().write(request.getBytes(StandardCharsets.UTF_8));
+            String raw = new String(socket.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
             assertThat(raw).contains("transfer-encoding: chunked");
             String rest = raw.substring(raw.indexOf("\r\n\r\n") + 4);
             for (int size = sizeLine(rest); size > 0; size = sizeLine(rest)) {

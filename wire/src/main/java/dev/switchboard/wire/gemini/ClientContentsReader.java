@@ -3,9 +3,9 @@ package dev.switchboard.wire.gemini;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.switchboard.model.ContentBlock;
 import dev.switchboard.model.ContentBlock.ToolCall;
 import dev.switchboard.model.ContentBlock.ToolResult;
+import dev.switchboard.model.ContentBlock;
 import dev.switchboard.model.MediaSource;
 import dev.switchboard.model.Message;
 import dev.switchboard.model.Role;
@@ -18,6 +18,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
 import java.util.Set;
+import java.util.stream.Stream;
 
 /**
  * Reads {@code contents} (and {@code systemInstruction}) of a client request into canonical messages.
@@ -262,7 +263,7 @@ final class ClientContentsReader {
                 + ".");
     }
 
-    private java.util.stream.Stream<ToolCall> unanswered() {
+    private Stream<ToolCall> unanswered() {
         return previousModelCalls.stream().filter(c -> !answered.contains(c.id()));
     }
 }

@@ -6,6 +6,7 @@ import dev.switchboard.model.GatewayError;
 import dev.switchboard.wire.Json;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.util.HashSet;
 import java.util.Locale;
 import java.util.Optional;
 import java.util.Set;
@@ -128,7 +129,7 @@ final class ErrorEnvelopes {
     }
 
     private static Set<String> reasons(JsonNode error) {
-        java.util.HashSet<String> out = new java.util.HashSet<>();
+        HashSet<String> out = new HashSet<>();
         for (JsonNode d : error.path("details")) {
             if (d.path("reason").isTextual()) {
                 out.add(d.path("reason").textValue().toUpperCase(Locale.ROOT));

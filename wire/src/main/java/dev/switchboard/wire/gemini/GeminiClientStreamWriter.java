@@ -5,14 +5,15 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.switchboard.model.ContentBlock;
 import dev.switchboard.model.Signature;
 import dev.switchboard.model.StopReason;
-import dev.switchboard.model.StreamEvent;
 import dev.switchboard.model.StreamEvent.Delta;
+import dev.switchboard.model.StreamEvent;
 import dev.switchboard.model.Usage;
 import dev.switchboard.wire.Json;
 import dev.switchboard.wire.sse.SseFrames;
 import java.nio.charset.StandardCharsets;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 
 /**
@@ -92,8 +93,8 @@ public final class GeminiClientStreamWriter {
      * @param requestedModel the model as the client named it in the path; every chunk's {@code modelVersion}
      */
     public GeminiClientStreamWriter(Mode mode, String requestedModel) {
-        this.mode = java.util.Objects.requireNonNull(mode, "mode");
-        this.model = java.util.Objects.requireNonNull(requestedModel, "requestedModel");
+        this.mode = Objects.requireNonNull(mode, "mode");
+        this.model = Objects.requireNonNull(requestedModel, "requestedModel");
     }
 
     /** The {@code Content-Type} of the response body for this framing. */

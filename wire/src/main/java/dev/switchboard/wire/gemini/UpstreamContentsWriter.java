@@ -11,7 +11,6 @@ import dev.switchboard.model.Message;
 import dev.switchboard.model.Role;
 import dev.switchboard.wire.Json;
 import java.io.IOException;
-import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;

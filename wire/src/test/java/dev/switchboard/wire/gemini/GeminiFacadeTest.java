@@ -1,13 +1,19 @@
 package dev.switchboard.wire.gemini;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.switchboard.model.ChatRequest;
+import dev.switchboard.model.ContentBlock;
+import dev.switchboard.model.GatewayException;
+import dev.switchboard.model.Message;
 import dev.switchboard.model.Reasoning;
+import dev.switchboard.model.Role;
 import dev.switchboard.wire.Json;
 import java.util.List;
 import java.util.Optional;
+import java.util.OptionalInt;
 import org.junit.jupiter.api.Test;
 
 class GeminiFacadeTest {
@@ -51,12 +57,11 @@ class GeminiFacadeTest {
     @Test
     void toolResultWithoutAnyNameIsA400NotABadUpstreamRequest() {
         ChatRequest r = ChatRequest.builder("m")
-                .addMessage(new dev.switchboard.model.Message(dev.switchboard.model.Role.USER, List.of(
-                        new dev.switchboard.model.ContentBlock.ToolResult("unknown", Optional.empty(),
-                                List.of(dev.switchboard.model.ContentBlock.Text.of("x")), false, Optional.empty()))))
+                .addMessage(new Message(Role.USER, List.of(new ContentBlock.ToolResult("unknown", Optional.empty(),
+                        List.of(ContentBlock.Text.of("x")), false, Optional.empty()))))
                 .build();
 
-        var e = org.assertj.core.api.Assertions.catchThrowableOfType(dev.switchboard.model.GatewayException.class,
+        GatewayException e = catchThrowableOfType(GatewayException.class,
                 () -> Gemini.toUpstream(r));
 
         assertThat(e.error().status()).isEqualTo(400);
@@ -65,7 +70,7 @@ class GeminiFacadeTest {
 
     @Test
     void effortWithABudgetSendsOnlyTheBudget() {
-        Reasoning both = new Reasoning(Optional.of(Reasoning.Effort.HIGH), Optional.empty(), java.util.OptionalInt.of(500),
+        Reasoning both = new Reasoning(Optional.of(Reasoning.Effort.HIGH), Optional.empty(), OptionalInt.of(500),
                 Reasoning.Format.SEPARATE, false, Optional.empty());
 
         JsonNode t = UpstreamRequestWriter.thinking(both, GeminiUpstreamOptions.EffortMapping.THINKING_LEVEL);

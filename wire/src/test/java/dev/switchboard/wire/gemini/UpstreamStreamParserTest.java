@@ -9,6 +9,7 @@ import dev.switchboard.model.GatewayException;
 import dev.switchboard.model.Signature;
 import dev.switchboard.model.StopReason;
 import dev.switchboard.model.StreamEvent;
+import dev.switchboard.model.Usage;
 import dev.switchboard.wire.Json;
 import java.util.ArrayList;
 import java.util.List;
@@ -109,7 +110,7 @@ class UpstreamStreamParserTest {
     void missingUsageIsMarkedEstimated() {
         ChatResponse r = Gemini.fromUpstream(Json.parse(chunk("{\"text\":\"a\"}", ",\"finishReason\":\"STOP\"")));
 
-        assertThat(r.usage().provenance()).isEqualTo(dev.switchboard.model.Usage.Provenance.ESTIMATED);
+        assertThat(r.usage().provenance()).isEqualTo(Usage.Provenance.ESTIMATED);
     }
 
     @Test
