@@ -220,7 +220,7 @@ final class ClientContentsReader {
                 .orElseGet(Json::object);
         String callId = pair(fr, name, fr.optString("id").filter(s -> !s.isEmpty()));
         List<ContentBlock> content = new ArrayList<>();
-        boolean isError = response.has("error");
+        boolean isError = response.hasNonNull("error");
         if (response.size() == 1 && response.path("output").isTextual()) {
             content.add(ContentBlock.Text.of(response.path("output").textValue()));
         } else if (response.size() == 1 && response.path("error").isTextual()) {

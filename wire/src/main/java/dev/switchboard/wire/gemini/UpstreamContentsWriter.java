@@ -139,7 +139,7 @@ final class UpstreamContentsWriter {
         Optional<ObjectNode> object = asObject(text);
         ObjectNode out = Json.object();
         if (object.isPresent()) {
-            if (!isError || object.get().has("error")) {
+            if (!isError || object.get().hasNonNull("error")) {
                 return object.get();
             }
             out.set("error", object.get());
