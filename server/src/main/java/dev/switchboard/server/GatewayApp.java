@@ -5,6 +5,7 @@ import dev.switchboard.engine.account.IssuedKey;
 import dev.switchboard.engine.catalog.ProviderType;
 import dev.switchboard.engine.metrics.GatewayMetrics;
 import dev.switchboard.engine.pipeline.ChatService;
+import dev.switchboard.engine.provider.AnthropicDialect;
 import dev.switchboard.engine.provider.HttpProviderAdapter;
 import dev.switchboard.engine.provider.OpenAiDialect;
 import dev.switchboard.engine.provider.ProviderAdapter;
@@ -16,6 +17,7 @@ import dev.switchboard.server.admin.AdminApi;
 import dev.switchboard.server.api.Authenticator;
 import dev.switchboard.server.api.ChatCompletionsApi;
 import dev.switchboard.server.api.Heartbeats;
+import dev.switchboard.server.api.MessagesApi;
 import dev.switchboard.server.api.ModelsApi;
 import dev.switchboard.server.api.OpsApi;
 import dev.switchboard.server.config.GatewayConfig;
@@ -63,6 +65,7 @@ public final class GatewayApp implements AutoCloseable {
         this.upstream = new UpstreamClient(watchdog);
         Map<ProviderType, ProviderAdapter> adapters = new EnumMap<>(ProviderType.class);
         adapters.put(ProviderType.OPENAI, new HttpProviderAdapter(new OpenAiDialect(), upstream));
+        adapters.put(ProviderType.ANTHROPIC, new HttpProviderAdapter(new AnthropicDialect(), upstream));
         adapters.put(ProviderType.SIMULATOR, new SimulatorAdapter());
         FailoverRouter router = new FailoverRouter(config.catalog(), adapters, metrics);
         ChatService chat = new ChatService(config.catalog(), router, metrics);
@@ -70,12 +73,16 @@ public final class GatewayApp implements AutoCloseable {
         Authenticator auth = new Authenticator(accounts.apiKeys());
         this.heartbeats = new Heartbeats(Duration.ofSeconds(10));
         ChatCompletionsApi completions = new ChatCompletionsApi(chat, auth, clock, heartbeats);
+        MessagesApi messages = new MessagesApi(chat, auth, heartbeats);
         ModelsApi models = new ModelsApi(config.catalog(), auth, clock.instant().getEpochSecond());
         AdminApi admin = new AdminApi(accounts.admin(), accounts.adminKeys());
         OpsApi ops = new OpsApi(accounts.database(), registry);
 
         List<Route> routes = new ArrayList<>();
         routes.add(new Route("POST", "/v1/chat/completions", ChatCompletionsApi.ENDPOINT, OPENAI_ERRORS, completions::handle));
+        routes.add(new Route("POST", "/v1/messages", MessagesApi.ENDPOINT, MessagesApi.ERRORS, messages::create));
+        routes.add(new Route("POST", "/v1/messages/count_tokens", MessagesApi.COUNT_TOKENS_ENDPOINT, MessagesApi.ERRORS,
+                messages::countTokens));
         routes.add(new Route("GET", "/v1/models", "models", OPENAI_ERRORS, models::list));
         routes.add(new Route("GET", "/api/models/{id}/allowed-params", "allowed_params", OPENAI_ERRORS, models::allowedParams));
         routes.add(new Route("POST", "/admin/v1/users", "admin", OPENAI_ERRORS, admin::createUser));

@@ -127,8 +127,18 @@ public final class ChatService {
         return e;
     }
 
-    /** The requested model then the usable fallbacks, each at most once. */
-    private List<ModelEntry> candidates(Caller caller, ChatRequest request, RequestTrace trace) {
+    /**
+     * The estimated prompt size of {@code request} for {@code count_tokens}: about four characters per
+     * token over system, messages and tools (spec 4, 8). The model must exist and be one the caller may
+     * use, as for a chat; nothing reaches an upstream and nothing is billed (the trace records no usage).
+     */
+    public long countTokens(Caller caller, ChatRequest request, RequestTrace trace) {
+        primary(caller, request, trace);
+        return TokenEstimator.ofPrompt(request);
+    }
+
+    /** The requested model, when it exists and the caller's key and plan allow it. */
+    private ModelEntry primary(Caller caller, ChatRequest request, RequestTrace trace) {
         trace.modelAsked(request.model());
         ModelEntry primary = catalog.resolve(request.model())
                 .orElseThrow(() -> GatewayError.modelNotFound(request.model()).toException());
@@ -140,6 +150,12 @@ public final class ChatService {
             throw GatewayError.forbidden("model_access_denied",
                     "The model '" + request.model() + "' is not included in your plan (" + caller.plan() + ").").toException();
         }
+        return primary;
+    }
+
+    /** The requested model then the usable fallbacks, each at most once. */
+    private List<ModelEntry> candidates(Caller caller, ChatRequest request, RequestTrace trace) {
+        ModelEntry primary = primary(caller, request, trace);
         RequestShaper.incompatibility(request, primary).ifPresent(e -> {
             throw e.toException();
         });
