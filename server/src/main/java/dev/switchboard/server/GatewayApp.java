@@ -6,6 +6,7 @@ import dev.switchboard.engine.catalog.ProviderType;
 import dev.switchboard.engine.metrics.GatewayMetrics;
 import dev.switchboard.engine.pipeline.ChatService;
 import dev.switchboard.engine.provider.AnthropicDialect;
+import dev.switchboard.engine.provider.GeminiDialect;
 import dev.switchboard.engine.provider.HttpProviderAdapter;
 import dev.switchboard.engine.provider.OpenAiDialect;
 import dev.switchboard.engine.provider.ProviderAdapter;
@@ -16,6 +17,8 @@ import dev.switchboard.engine.upstream.Watchdog;
 import dev.switchboard.server.admin.AdminApi;
 import dev.switchboard.server.api.Authenticator;
 import dev.switchboard.server.api.ChatCompletionsApi;
+import dev.switchboard.server.api.GeminiModelsApi;
+import dev.switchboard.server.api.GenerateContentApi;
 import dev.switchboard.server.api.Heartbeats;
 import dev.switchboard.server.api.MessagesApi;
 import dev.switchboard.server.api.ModelsApi;
@@ -25,6 +28,7 @@ import dev.switchboard.server.http.ErrorRenderer;
 import dev.switchboard.server.http.HttpEdge;
 import dev.switchboard.server.http.Route;
 import dev.switchboard.wire.Json;
+import dev.switchboard.wire.gemini.Gemini;
 import dev.switchboard.wire.openai.OpenAi;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
@@ -42,6 +46,7 @@ import java.util.Optional;
  */
 public final class GatewayApp implements AutoCloseable {
     private static final ErrorRenderer OPENAI_ERRORS = e -> Json.writeBytes(OpenAi.errorBody(e));
+    private static final ErrorRenderer GEMINI_ERRORS = e -> Json.writeBytes(Gemini.errorBody(e));
 
     private final GatewayConfig config;
     private final Accounts accounts;
@@ -67,6 +72,7 @@ public final class GatewayApp implements AutoCloseable {
         adapters.put(ProviderType.OPENAI, new HttpProviderAdapter(new OpenAiDialect(), upstream));
         adapters.put(ProviderType.ANTHROPIC, new HttpProviderAdapter(new AnthropicDialect(), upstream));
         adapters.put(ProviderType.SIMULATOR, new SimulatorAdapter());
+        adapters.put(ProviderType.GEMINI, new HttpProviderAdapter(new GeminiDialect(), upstream));
         FailoverRouter router = new FailoverRouter(config.catalog(), adapters, metrics);
         ChatService chat = new ChatService(config.catalog(), router, metrics);
 
@@ -90,6 +96,15 @@ public final class GatewayApp implements AutoCloseable {
         routes.add(new Route("POST", "/admin/v1/users/{id}/credits", "admin", OPENAI_ERRORS, admin::addCredits));
         routes.add(new Route("POST", "/admin/v1/users/{id}/keys", "admin", OPENAI_ERRORS, admin::createKey));
         routes.add(new Route("DELETE", "/admin/v1/keys/{id}", "admin", OPENAI_ERRORS, admin::revokeKey));
+        // Content-parts (Gemini) endpoints. Model ids may contain '/', so each route takes a whole prefix and
+        // the handler reads {model}:{method} itself; the same calls are served under /v1 (spec 9).
+        GeminiModelsApi geminiModels = new GeminiModelsApi(config.catalog(), auth, "/v1beta/models/");
+        routes.add(new Route("GET", "/v1beta/models", "models", GEMINI_ERRORS, geminiModels::list));
+        routes.add(new Route("GET", "/v1beta/models/*", "models", GEMINI_ERRORS, geminiModels::get));
+        for (String version : List.of("/v1beta", "/v1")) {
+            GenerateContentApi generate = new GenerateContentApi(chat, auth, heartbeats, version + "/models/");
+            routes.add(new Route("POST", version + "/models/*", GenerateContentApi.ENDPOINT, GEMINI_ERRORS, generate::handle));
+        }
         routes.add(new Route("GET", "/health", "health", OPENAI_ERRORS, ops::health));
         routes.add(new Route("GET", "/ready", "ready", OPENAI_ERRORS, ops::ready));
         routes.add(new Route("GET", "/metrics", "metrics", OPENAI_ERRORS, ops::metrics));
