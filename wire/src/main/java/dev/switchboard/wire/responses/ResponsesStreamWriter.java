@@ -260,12 +260,8 @@ public final class ResponsesStreamWriter {
         error.put("code", Integer.toString(e.status()));
         error.put("message", e.message());
         error.put("param", e.param().orElse(null));
-        // Some clients read the chat-completions envelope here (recorded streams nest it); give both.
-        ObjectNode envelope = error.putObject("error");
-        envelope.put("message", e.message());
-        envelope.put("type", e.type());
-        envelope.put("param", e.param().orElse(null));
-        envelope.put("code", Integer.toString(e.status()));
+        // Flat, as OpenAI sends it: the SDKs turn any event with a top-level "error" object into an
+        // exception, and the caller would then never see response.failed.
         emit(out, error);
         ObjectNode response = ResponseObject.build(header, model, "failed", Optional.empty(), Optional.of(e), snapshot(),
                 Optional.of(usage));
