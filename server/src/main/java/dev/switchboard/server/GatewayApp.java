@@ -9,6 +9,7 @@ import dev.switchboard.engine.provider.HttpProviderAdapter;
 import dev.switchboard.engine.provider.OpenAiDialect;
 import dev.switchboard.engine.provider.ProviderAdapter;
 import dev.switchboard.engine.provider.SimulatorAdapter;
+import dev.switchboard.engine.responses.ResponsesService;
 import dev.switchboard.engine.route.FailoverRouter;
 import dev.switchboard.engine.upstream.UpstreamClient;
 import dev.switchboard.engine.upstream.Watchdog;
@@ -17,10 +18,12 @@ import dev.switchboard.server.api.Authenticator;
 import dev.switchboard.server.api.ChatCompletionsApi;
 import dev.switchboard.server.api.ModelsApi;
 import dev.switchboard.server.api.OpsApi;
+import dev.switchboard.server.api.ResponsesApi;
 import dev.switchboard.server.config.GatewayConfig;
 import dev.switchboard.server.http.ErrorRenderer;
 import dev.switchboard.server.http.HttpEdge;
 import dev.switchboard.server.http.Route;
+import dev.switchboard.store.JdbcResponseStore;
 import dev.switchboard.wire.Json;
 import dev.switchboard.wire.openai.OpenAi;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
@@ -67,12 +70,19 @@ public final class GatewayApp implements AutoCloseable {
 
         Authenticator auth = new Authenticator(accounts.apiKeys());
         ChatCompletionsApi completions = new ChatCompletionsApi(chat, auth, clock);
+        ResponsesApi responses = new ResponsesApi(
+                new ResponsesService(chat, new JdbcResponseStore(accounts.database()), clock), auth);
         ModelsApi models = new ModelsApi(config.catalog(), auth, clock.instant().getEpochSecond());
         AdminApi admin = new AdminApi(accounts.admin(), accounts.adminKeys());
         OpsApi ops = new OpsApi(accounts.database(), registry);
 
         List<Route> routes = new ArrayList<>();
         routes.add(new Route("POST", "/v1/chat/completions", ChatCompletionsApi.ENDPOINT, OPENAI_ERRORS, completions::handle));
+        routes.add(new Route("POST", "/v1/responses", "responses", OPENAI_ERRORS, responses::create));
+        routes.add(new Route("GET", "/v1/responses/{id}", "responses_get", OPENAI_ERRORS, responses::retrieve));
+        routes.add(new Route("DELETE", "/v1/responses/{id}", "responses_delete", OPENAI_ERRORS, responses::delete));
+        routes.add(new Route("GET", "/v1/responses/{id}/input_items", "responses_input_items", OPENAI_ERRORS,
+                responses::inputItems));
         routes.add(new Route("GET", "/v1/models", "models", OPENAI_ERRORS, models::list));
         routes.add(new Route("GET", "/api/models/{id}/allowed-params", "allowed_params", OPENAI_ERRORS, models::allowedParams));
         routes.add(new Route("POST", "/admin/v1/users", "admin", OPENAI_ERRORS, admin::createUser));
