@@ -16,6 +16,7 @@ import dev.switchboard.engine.upstream.Watchdog;
 import dev.switchboard.server.admin.AdminApi;
 import dev.switchboard.server.api.Authenticator;
 import dev.switchboard.server.api.ChatCompletionsApi;
+import dev.switchboard.server.api.Heartbeats;
 import dev.switchboard.server.api.ModelsApi;
 import dev.switchboard.server.api.OpsApi;
 import dev.switchboard.server.api.ResponsesApi;
@@ -47,6 +48,7 @@ public final class GatewayApp implements AutoCloseable {
     private final Accounts accounts;
     private final Watchdog watchdog;
     private final UpstreamClient upstream;
+    private final Heartbeats heartbeats;
     private final HttpEdge edge;
     private final Optional<String> newAdminKey;
     private final Optional<IssuedKey> newDemoKey;
@@ -69,9 +71,10 @@ public final class GatewayApp implements AutoCloseable {
         ChatService chat = new ChatService(config.catalog(), router, metrics);
 
         Authenticator auth = new Authenticator(accounts.apiKeys());
-        ChatCompletionsApi completions = new ChatCompletionsApi(chat, auth, clock);
+        this.heartbeats = new Heartbeats(Duration.ofSeconds(10));
+        ChatCompletionsApi completions = new ChatCompletionsApi(chat, auth, clock, heartbeats);
         ResponsesApi responses = new ResponsesApi(
-                new ResponsesService(chat, new JdbcResponseStore(accounts.database()), clock), auth);
+                new ResponsesService(chat, new JdbcResponseStore(accounts.database()), clock), auth, heartbeats);
         ModelsApi models = new ModelsApi(config.catalog(), auth, clock.instant().getEpochSecond());
         AdminApi admin = new AdminApi(accounts.admin(), accounts.adminKeys());
         OpsApi ops = new OpsApi(accounts.database(), registry);
@@ -135,6 +138,7 @@ public final class GatewayApp implements AutoCloseable {
     @Override
     public void close() {
         edge.close();
+        heartbeats.close();
         upstream.close();
         watchdog.close();
         accounts.close();

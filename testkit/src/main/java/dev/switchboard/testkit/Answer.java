@@ -1,6 +1,7 @@
 package dev.switchboard.testkit;
 
 import java.util.List;
+import java.util.Optional;
 
 /**
  * The content of a scripted answer, before any dialect renders it. Text and reasoning are kept as the
@@ -18,8 +19,9 @@ sealed interface Answer {
         return String.join("", pieces);
     }
 
-    /** A text answer. */
-    record Text(List<String> pieces, List<String> reasoning, Finish finish) implements Answer {
+    /** A text answer; {@code stopSequence} is the stop string that ended it, if one did. */
+    record Text(List<String> pieces, List<String> reasoning, Finish finish, Optional<String> stopSequence)
+            implements Answer {
         public Text {
             pieces = List.copyOf(pieces);
             reasoning = List.copyOf(reasoning);

@@ -2,6 +2,7 @@ package dev.switchboard.testkit;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
@@ -62,14 +63,16 @@ final class AnswerGenerator {
         String full = prompt.toolResult()
                 .map(result -> "Tool result received: " + quote(result))
                 .orElseGet(() -> "Hello from " + prompt.model() + "! You said: " + quote(prompt.lastUserText()));
-        String cut = cutAtStop(full, prompt.stop());
+        Optional<String> stop = firstStop(full, prompt.stop());
+        String cut = stop.map(s -> full.substring(0, full.indexOf(s))).orElse(full);
         Answer.Finish finish = Answer.Finish.STOP;
         List<String> pieces = pieces(cut);
         if (prompt.maxTokens().isPresent() && pieces.size() > prompt.maxTokens().get()) {
             pieces = pieces.subList(0, Math.max(0, prompt.maxTokens().get()));
             finish = Answer.Finish.LENGTH;
+            stop = Optional.empty();
         }
-        return new Answer.Text(pieces, reasoning, finish);
+        return new Answer.Text(pieces, reasoning, finish, stop);
     }
 
     private static int answerTokens(Answer answer) {
@@ -85,15 +88,18 @@ final class AnswerGenerator {
         return collapsed.length() <= MAX_QUOTE ? collapsed : collapsed.substring(0, MAX_QUOTE) + "...";
     }
 
-    private static String cutAtStop(String text, List<String> stops) {
-        int cut = text.length();
+    /** The stop string that occurs first in the text (the longest one when two start at the same place). */
+    private static Optional<String> firstStop(String text, List<String> stops) {
+        Optional<String> first = Optional.empty();
+        int cut = text.length() + 1;
         for (String stop : stops) {
             int at = stop.isEmpty() ? -1 : text.indexOf(stop);
-            if (at >= 0 && at < cut) {
+            if (at >= 0 && (at < cut || at == cut && stop.length() > first.get().length())) {
                 cut = at;
+                first = Optional.of(stop);
             }
         }
-        return text.substring(0, cut);
+        return first;
     }
 
     /**

@@ -10,9 +10,9 @@ import java.util.Optional;
  * (recording, key checks, scripted responders, the faults of {@link Faults}); a dialect owns only its
  * wire shapes: which paths it serves, where its clients put the key, its error envelope, and its answers.
  *
- * <p>OpenAI is {@link OpenAiDialect}. Anthropic ({@code POST /v1/messages}, key in {@code x-api-key})
- * and Gemini ({@code POST /v1beta/models/{m}:generateContent|:streamGenerateContent}, key in
- * {@code x-goog-api-key} or {@code ?key=}) are meant to be further implementations, each turning its
+ * <p>OpenAI is {@link OpenAiDialect}, Anthropic ({@code POST /v1/messages}, key in {@code x-api-key}) is
+ * {@link AnthropicDialect}. Gemini ({@code POST /v1beta/models/{m}:generateContent|:streamGenerateContent},
+ * key in {@code x-goog-api-key} or {@code ?key=}) is meant to be a further implementation, turning its
  * request into a {@link Prompt} and rendering the shared {@link AnswerGenerator}'s {@link Reply}.
  */
 interface Dialect {

@@ -9,9 +9,11 @@ import java.util.List;
  * precise ways. It is an independent judge of the gateway: it uses no Switchboard code, only the JDK and
  * Jackson, so a shared misunderstanding of a wire format cannot make both sides agree.
  *
- * <p>It speaks OpenAI chat completions ({@code POST /v1/chat/completions}, {@code GET /v1/models}).
- * Behaviour is chosen by the upstream model name in the request, through {@code -}-separated suffixes
- * that combine ({@code fake-reasoning-cache}):
+ * <p>It speaks OpenAI chat completions ({@code POST /v1/chat/completions}, {@code GET /v1/models}) and
+ * Anthropic messages ({@code POST /v1/messages}, see {@link AnthropicDialect} for its checks and its own
+ * suffixes {@code -midreset}, {@code -noprefill}, {@code -redacted}). Behaviour is chosen by the upstream
+ * model name in the request, through {@code -}-separated suffixes that combine
+ * ({@code fake-reasoning-cache}):
  *
  * <ul>
  *   <li>{@code -failNNN}: status NNN with the provider's error envelope ({@code -fail429} adds
@@ -51,7 +53,7 @@ public final class FakeUpstream implements AutoCloseable {
 
     private FakeUpstream() {
         AnswerGenerator generator = new AnswerGenerator();
-        List<Dialect> dialects = List.of(new OpenAiDialect(settings, generator));
+        List<Dialect> dialects = List.of(new OpenAiDialect(settings, generator), new AnthropicDialect(generator));
         server = RawHttpServer.start(new Dispatcher(dialects, settings, log, SLOW_FIRST_BYTE));
     }
 
@@ -76,6 +78,11 @@ public final class FakeUpstream implements AutoCloseable {
     /** The base URL an OpenAI client is configured with: {@code baseUrl() + "/v1"}. */
     public String openAiBaseUrl() {
         return baseUrl() + "/v1";
+    }
+
+    /** The base URL an Anthropic client is configured with: {@link #baseUrl()} (the SDK adds {@code /v1/messages}). */
+    public String anthropicBaseUrl() {
+        return baseUrl();
     }
 
     /** Every request received since the start or the last {@link #reset()}, in arrival order; immutable. */

@@ -21,12 +21,15 @@ record Scenario(Set<Flag> flags, Optional<Integer> failStatus) {
         HANG("hang"),
         RESET("reset"),
         MIDFAIL("midfail"),
+        MIDRESET("midreset"),
         SLOW_FIRST("slowfirst"),
         EMPTY("empty"),
         REASONING("reasoning"),
         REASONING_FIELD("reasoningfield"),
         CACHE("cache"),
-        PARALLEL("parallel");
+        PARALLEL("parallel"),
+        NOPREFILL("noprefill"),
+        REDACTED("redacted");
 
         private final String segment;
 

@@ -72,6 +72,7 @@ public final class ChatService {
         OpenStream open = answer.value();
         metrics.streamOpened();
         try (var source = open.source()) {
+            sink.onClientGone(source::close);
             Optional<StreamEvent> next = Optional.of(open.first());
             while (next.isPresent()) {
                 StreamEvent event = renamed(next.get(), model);

@@ -10,4 +10,12 @@ public interface StreamSink {
 
     /** Delivers one event; throws when the client is gone, which cancels the upstream request. */
     void send(StreamEvent event) throws ClientGoneException;
+
+    /**
+     * What to run when the sink learns, between events, that the client has gone (e.g. a heartbeat write
+     * failed while the upstream was silent): the pipeline passes the upstream cancellation. May be called
+     * from another thread. The default sink notices a departure only on its next send.
+     */
+    default void onClientGone(Runnable cancel) {
+    }
 }

@@ -10,6 +10,7 @@ import dev.switchboard.wire.Json;
 import dev.switchboard.wire.openai.OpenAi;
 import dev.switchboard.wire.openai.OpenAiClientStreamWriter;
 import java.time.Clock;
+import java.util.Optional;
 
 /** {@code POST /v1/chat/completions}: the chat-completions format over the chat pipeline, plain or streamed (spec 2.2, 2.6, 6.1). */
 public final class ChatCompletionsApi {
@@ -18,11 +19,13 @@ public final class ChatCompletionsApi {
     private final ChatService chat;
     private final Authenticator auth;
     private final Clock clock;
+    private final Heartbeats heartbeats;
 
-    public ChatCompletionsApi(ChatService chat, Authenticator auth, Clock clock) {
+    public ChatCompletionsApi(ChatService chat, Authenticator auth, Clock clock, Heartbeats heartbeats) {
         this.chat = chat;
         this.auth = auth;
         this.clock = clock;
+        this.heartbeats = heartbeats;
     }
 
     public void handle(Exchange ex) {
@@ -37,7 +40,7 @@ public final class ChatCompletionsApi {
             return;
         }
         OpenAiClientStreamWriter writer = new OpenAiClientStreamWriter(created);
-        try (SseSink sink = new SseSink(ex, writer::writeBytes)) {
+        try (SseSink sink = new SseSink(ex, writer::writeBytes, Optional.of(heartbeats), SseSink.COMMENT_HEARTBEAT)) {
             chat.stream(caller, request, trace, sink);
         }
     }

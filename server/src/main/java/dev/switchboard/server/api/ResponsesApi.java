@@ -12,6 +12,7 @@ import dev.switchboard.server.http.Exchange;
 import dev.switchboard.wire.Json;
 import dev.switchboard.wire.responses.Responses;
 import dev.switchboard.wire.responses.ResponsesRequest;
+import java.util.Optional;
 
 /**
  * The Responses format's routes: {@code POST /v1/responses} (plain or streamed),
@@ -25,10 +26,12 @@ public final class ResponsesApi {
 
     private final ResponsesService responses;
     private final Authenticator auth;
+    private final Heartbeats heartbeats;
 
-    public ResponsesApi(ResponsesService responses, Authenticator auth) {
+    public ResponsesApi(ResponsesService responses, Authenticator auth, Heartbeats heartbeats) {
         this.responses = responses;
         this.auth = auth;
+        this.heartbeats = heartbeats;
     }
 
     /** {@code POST /v1/responses}. */
@@ -42,7 +45,8 @@ public final class ResponsesApi {
             json(ex, turn.complete());
             return;
         }
-        try (SseSink sink = new SseSink(ex, turn::render)) {
+        // SSE comments keep idle proxies from closing a quiet stream; event parsers skip them.
+        try (SseSink sink = new SseSink(ex, turn::render, Optional.of(heartbeats), SseSink.COMMENT_HEARTBEAT)) {
             turn.stream(sink);
         }
     }

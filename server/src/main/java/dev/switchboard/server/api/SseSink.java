@@ -6,47 +6,102 @@ import dev.switchboard.model.StreamEvent;
 import dev.switchboard.server.http.Exchange;
 import java.io.IOException;
 import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
+import java.util.Optional;
 import java.util.function.Function;
 
 /**
  * Delivers a committed stream to the client as server-sent events in the client's format. The response
  * (status 200 and headers) starts with the first event, never earlier, so that failover before it stays
- * invisible. Each event is flushed at once; a failed write means the client left.
+ * invisible. Each event is flushed at once; a failed write means the client left. While the stream is
+ * open, {@link Heartbeats} may write a heartbeat between events: writes are serialised on this object.
  */
 public final class SseSink implements StreamSink, AutoCloseable {
+    /** An SSE comment: ignored by every SSE client, so it suits any format carried over SSE. */
+    public static final byte[] COMMENT_HEARTBEAT = ": ping\n\n".getBytes(StandardCharsets.UTF_8);
+
     private final Exchange exchange;
     private final Function<StreamEvent, byte[]> writer;
+    private final Optional<Heartbeats> heartbeats;
+    private final byte[] heartbeat;
     private OutputStream out;
+    private volatile long lastWriteNanos = System.nanoTime();
+    private volatile Runnable onGone = () -> { };
+    private volatile boolean gone;
 
     /** {@code writer} renders one canonical event as the bytes of zero or more SSE frames. */
     public SseSink(Exchange exchange, Function<StreamEvent, byte[]> writer) {
+        this(exchange, writer, Optional.empty(), COMMENT_HEARTBEAT);
+    }
+
+    /** A sink that takes part in {@code heartbeats}, writing {@code heartbeat} bytes when quiet. */
+    public SseSink(Exchange exchange, Function<StreamEvent, byte[]> writer, Optional<Heartbeats> heartbeats,
+                   byte[] heartbeat) {
         this.exchange = exchange;
         this.writer = writer;
+        this.heartbeats = heartbeats;
+        this.heartbeat = heartbeat.clone();
     }
 
     @Override
     public void send(StreamEvent event) throws ClientGoneException {
         byte[] bytes = writer.apply(event);
         try {
-            if (out == null) {
-                out = exchange.openStream(200, "text/event-stream; charset=utf-8");
-            }
-            if (bytes.length > 0) {
-                out.write(bytes);
-                out.flush();
+            synchronized (this) {
+                if (gone) {
+                    throw new IOException("client connection closed");
+                }
+                if (out == null) {
+                    out = exchange.openStream(200, "text/event-stream; charset=utf-8");
+                    heartbeats.ifPresent(h -> h.register(this));
+                }
+                if (bytes.length > 0) {
+                    out.write(bytes);
+                    out.flush();
+                    lastWriteNanos = System.nanoTime();
+                }
             }
         } catch (IOException | RuntimeException e) {
+            gone = true;
             throw new ClientGoneException(e);
+        }
+    }
+
+    @Override
+    public void onClientGone(Runnable cancel) {
+        onGone = cancel;
+    }
+
+    /** Called by {@link Heartbeats}: writes a heartbeat when nothing was written for {@code quietNanos}. */
+    void heartbeatIfQuiet(long now, long quietNanos) {
+        if (gone || now - lastWriteNanos < quietNanos) {
+            return;
+        }
+        try {
+            synchronized (this) {
+                if (out == null || gone) {
+                    return;
+                }
+                out.write(heartbeat);
+                out.flush();
+                lastWriteNanos = System.nanoTime();
+            }
+        } catch (IOException | RuntimeException e) {
+            gone = true;
+            onGone.run();
         }
     }
 
     /** Ends the response body (when a stream was opened). */
     @Override
     public void close() {
+        heartbeats.ifPresent(h -> h.unregister(this));
         if (out != null) {
             try {
-                out.close();
-            } catch (IOException ignored) {
+                synchronized (this) {
+                    out.close();
+                }
+            } catch (IOException | RuntimeException ignored) {
                 // the client is gone; nothing left to tell it
             }
         }

@@ -152,8 +152,8 @@ public final class Fields {
         }
         long l = v.longValue();
         if (l < min || l > max) {
-            String range = max == Integer.MAX_VALUE || max == Long.MAX_VALUE ? "at least " + min
-                    : "between " + min + " and " + max;
+            boolean open = max == Integer.MAX_VALUE || max == Long.MAX_VALUE;
+            String range = !open ? "between " + min + " and " + max : l < min ? "at least " + min : "at most " + max;
             throw invalid(path, "`" + path + "` must be " + range + ", got " + l + ".");
         }
         return l;

@@ -95,14 +95,7 @@ final class ClientMessageReader {
     private void user(ObjectNode m, String p) {
         List<ContentBlock> blocks = withMessageCache(m, p, userContent(require(m, "content", path(p, "content")),
                 path(p, "content")));
-        if (lastTurnIsToolResults) {
-            Message last = turns.remove(turns.size() - 1);
-            List<ContentBlock> merged = new ArrayList<>(last.content());
-            merged.addAll(blocks);
-            turns.add(new Message(Role.USER, merged));
-        } else {
-            turns.add(new Message(Role.USER, blocks));
-        }
+        addUserBlocks(blocks);
         lastTurnIsToolResults = false;
     }
 
@@ -112,16 +105,19 @@ final class ClientMessageReader {
                 : textContent(m.get("content"), path(p, "content"), "tool");
         Optional<String> name = Optional.ofNullable(callNames.get(callId))
                 .or(() -> optString(m, "name", path(p, "name")));
-        ContentBlock result = new ToolResult(callId, name, content, false, CacheControls.read(m, p));
+        addUserBlocks(List.of(new ToolResult(callId, name, content, false, CacheControls.read(m, p))));
+        lastTurnIsToolResults = true;
+    }
+
+    /** Appends to the USER turn of tool results just read, or opens a new USER turn. */
+    private void addUserBlocks(List<ContentBlock> blocks) {
         if (lastTurnIsToolResults) {
-            Message last = turns.remove(turns.size() - 1);
-            List<ContentBlock> merged = new ArrayList<>(last.content());
-            merged.add(result);
+            List<ContentBlock> merged = new ArrayList<>(turns.remove(turns.size() - 1).content());
+            merged.addAll(blocks);
             turns.add(new Message(Role.USER, merged));
         } else {
-            turns.add(new Message(Role.USER, List.of(result)));
+            turns.add(new Message(Role.USER, blocks));
         }
-        lastTurnIsToolResults = true;
     }
 
     private void assistant(ObjectNode m, String p) {
@@ -139,24 +135,31 @@ final class ClientMessageReader {
                 blocks.add(call);
             }
         }
-        turns.add(new Message(Role.ASSISTANT, withMessageCache(m, p, blocks)));
+        turns.add(new Message(Role.ASSISTANT, withMessageCache(m, p, dropEmptyText(blocks))));
         lastTurnIsToolResults = false;
     }
 
     /**
-     * Reasoning of an earlier assistant turn. {@code reasoning_details} is the richer source (it has the
-     * signatures) and wins; when its entries carry no text (a streaming client accumulated only the
-     * signature entries) the plain {@code reasoning_content}/{@code reasoning} text fills the first block.
+     * Reasoning of an earlier assistant turn. {@code reasoning_details} (on the message, else our copy on
+     * a tool call) is the richer source, having the signatures, and wins; when its entries carry no text
+     * (a streaming client accumulated only the signature entries) the plain {@code reasoning_content} or
+     * {@code reasoning} text fills the first block.
      */
     private static List<ContentBlock> reasoning(ObjectNode m, String p) {
         Optional<String> plain = optString(m, "reasoning_content", path(p, "reasoning_content"))
                 .or(() -> optString(m, "reasoning", path(p, "reasoning")))
                 .filter(s -> !s.isEmpty());
-        Optional<ArrayNode> details = optArray(m, "reasoning_details", path(p, "reasoning_details"));
-        if (details.isPresent() && !details.get().isEmpty()) {
+        Optional<ArrayNode> details = optArray(m, "reasoning_details", path(p, "reasoning_details"))
+                .filter(d -> !d.isEmpty());
+        String detailsPath = path(p, "reasoning_details");
+        if (details.isEmpty()) {
+            // The copy we put on the first tool call, for clients that drop unknown message fields.
+            details = ReasoningDetails.fromToolCalls(m);
+            detailsPath = path(p, "tool_calls[].extra_content." + ReasoningDetails.EXTENSION + ".reasoning_details");
+        }
+        if (details.isPresent()) {
             return ReasoningDetails.withPlainText(
-                    ReasoningDetails.read(details.get(), path(p, "reasoning_details"), Optional.empty()),
-                    plain.orElse(""));
+                    ReasoningDetails.read(details.get(), detailsPath, Optional.empty()), plain.orElse(""));
         }
         return plain.<List<ContentBlock>>map(s -> List.of(Thinking.of(s))).orElse(List.of());
     }
@@ -191,9 +194,16 @@ final class ClientMessageReader {
         } else {
             optString(m, "refusal", path(p, "refusal")).ifPresent(r -> out.add(Text.of(r)));
         }
-        // Empty strings are how many SDKs spell "no text" next to tool calls; other formats reject empty text.
-        List<ContentBlock> nonEmpty = out.stream().filter(b -> !(b instanceof Text t && t.text().isEmpty())).toList();
-        return nonEmpty;
+        return out;
+    }
+
+    /**
+     * Empty strings are how many SDKs spell "no text" next to tool calls or reasoning, and other formats
+     * reject empty text blocks; an assistant turn with nothing else keeps its empty text.
+     */
+    private static List<ContentBlock> dropEmptyText(List<ContentBlock> blocks) {
+        List<ContentBlock> nonEmpty = blocks.stream().filter(b -> !(b instanceof Text t && t.text().isEmpty())).toList();
+        return nonEmpty.isEmpty() ? blocks : nonEmpty;
     }
 
     private static ToolCall toolCall(JsonNode node, String p) {

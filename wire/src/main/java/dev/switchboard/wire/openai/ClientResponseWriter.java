@@ -12,9 +12,10 @@ import java.util.List;
 /**
  * Renders a canonical answer as a chat-completions response (spec 2.6). The format has one text, one
  * reasoning string and a list of tool calls per message, so block order is flattened into those three;
- * signatures and redacted reasoning go into {@code reasoning_details}, tool-call thought signatures into
- * {@code tool_calls[].extra_content}. Images, documents and opaque blocks of an answer have no place in
- * an assistant message and are not rendered.
+ * signatures and redacted reasoning go into {@code reasoning_details} (copied onto the first tool call,
+ * see {@link ReasoningDetails}), tool-call thought signatures into {@code tool_calls[].extra_content}.
+ * Images, documents and opaque blocks of an answer have no place in an assistant message and are not
+ * rendered.
  */
 final class ClientResponseWriter {
     private ClientResponseWriter() {
@@ -72,6 +73,9 @@ final class ClientResponseWriter {
         }
         if (ReasoningDetails.needed(content)) {
             m.set("reasoning_details", ReasoningDetails.write(content, true));
+            if (!calls.isEmpty()) {
+                ReasoningDetails.attach((ObjectNode) calls.get(0), ReasoningDetails.write(content, true));
+            }
         }
         if (!calls.isEmpty()) {
             m.set("tool_calls", calls);

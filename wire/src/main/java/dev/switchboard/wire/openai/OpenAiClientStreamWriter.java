@@ -17,6 +17,7 @@ import dev.switchboard.wire.Json;
 import dev.switchboard.wire.sse.SseFrames;
 import java.nio.charset.StandardCharsets;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
@@ -29,7 +30,8 @@ import java.util.Optional;
  * each tool call as a first fragment with {@code index, id, type, function: {name, arguments}} and then
  * argument slices, where {@code index} counts tool calls only (0, 1, ...) whatever their canonical block
  * index; signatures and redacted reasoning as {@code delta.reasoning_details} entries (indexed per
- * reasoning block, so SDK delta accumulation keeps them apart); {@code finish_reason} null until a final
+ * reasoning block, so SDK delta accumulation keeps them apart, and copied whole onto the first fragment of
+ * the first tool call, see {@link ReasoningDetails}); {@code finish_reason} null until a final
  * chunk with an empty delta, the finish reason and {@code usage} (always, whatever the request's
  * {@code stream_options}); then {@code data: [DONE]}.
  *
@@ -50,6 +52,19 @@ public final class OpenAiClientStreamWriter {
     private final Map<Integer, Integer> reasoningIndex = new HashMap<>();
     private int nextTool;
     private int nextReasoning;
+    /** Reasoning so far, by block index, to copy onto the first tool call (see {@link ReasoningDetails}). */
+    private final Map<Integer, ReasoningSoFar> reasoning = new java.util.TreeMap<>();
+
+    /** A reasoning block as streamed so far (a builder: traces can be long, deltas many). */
+    private static final class ReasoningSoFar {
+        final StringBuilder text = new StringBuilder();
+        Optional<Signature> signature = Optional.empty();
+        Optional<RedactedThinking> redacted = Optional.empty();
+
+        ContentBlock block() {
+            return redacted.<ContentBlock>map(r -> r).orElseGet(() -> new Thinking(text.toString(), signature));
+        }
+    }
     private StopReason stopReason = StopReason.END_TURN;
     private Usage usage = Usage.EMPTY;
 
@@ -124,6 +139,10 @@ public final class OpenAiClientStreamWriter {
             }
             case Thinking t -> {
                 kinds.put(index, Kind.THINKING);
+                ReasoningSoFar sofar = new ReasoningSoFar();
+                sofar.text.append(t.text());
+                sofar.signature = t.signature();
+                reasoning.put(index, sofar);
                 int r = nextReasoning++;
                 reasoningIndex.put(index, r);
                 if (!t.text().isEmpty()) {
@@ -143,10 +162,17 @@ public final class OpenAiClientStreamWriter {
                 fn.put("name", c.name());
                 fn.put("arguments", c.argumentsJson());
                 ThoughtSignatures.write(call, c.signature());
+                List<ContentBlock> sofar = reasoning.values().stream().map(ReasoningSoFar::block).toList();
+                if (k == 0 && ReasoningDetails.needed(sofar)) {
+                    ReasoningDetails.attach(call, ReasoningDetails.write(sofar, true));
+                }
                 emit(out, chunk(toolDelta(call), null));
             }
             case RedactedThinking r -> {
                 kinds.put(index, Kind.OTHER);
+                ReasoningSoFar sofar = new ReasoningSoFar();
+                sofar.redacted = Optional.of(r);
+                reasoning.put(index, sofar);
                 ObjectNode delta = Json.object();
                 delta.putArray("reasoning_details").add(ReasoningDetails.encryptedEntry(nextReasoning++, r, true));
                 emit(out, chunk(delta, null));
@@ -164,6 +190,10 @@ public final class OpenAiClientStreamWriter {
                 }
             }
             case Delta.ThinkingDelta t -> {
+                ReasoningSoFar sofar = reasoning.get(index);
+                if (sofar != null) {
+                    sofar.text.append(t.text());
+                }
                 if (!t.text().isEmpty()) {
                     emit(out, chunk(reasoningDelta(t.text()), null));
                 }
@@ -179,6 +209,7 @@ public final class OpenAiClientStreamWriter {
             }
             case Delta.SignatureDelta s -> {
                 if (kind == Kind.THINKING) {
+                    reasoning.get(index).signature = Optional.of(s.signature());
                     emit(out, chunk(signatureDelta(reasoningIndex.get(index), s.signature()), null));
                 } else if (kind == Kind.TOOL && s.signature().isFrom(ThoughtSignatures.GEMINI)) {
                     ObjectNode call = Json.object();

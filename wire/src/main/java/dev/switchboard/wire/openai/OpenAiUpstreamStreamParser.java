@@ -344,8 +344,8 @@ public final class OpenAiUpstreamStreamParser {
     private List<StreamEvent> end(boolean sawDone) {
         List<StreamEvent> out = new ArrayList<>();
         if (!started) {
-            fail(out, new GatewayError(502, "api_error", "The upstream stream ended before its first event.",
-                    Optional.empty(), true));
+            // nothing at all: the engine sees an empty stream and classifies it itself (retryable, "empty stream")
+            ended = true;
             return out;
         }
         closeAll(out);

@@ -5,6 +5,7 @@ import static dev.switchboard.wire.internal.Fields.optString;
 import static dev.switchboard.wire.internal.Fields.path;
 import static dev.switchboard.wire.internal.Fields.requireObject;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.switchboard.model.ContentBlock;
@@ -31,11 +32,19 @@ import java.util.Optional;
  * a signature returns to the provider that issued it. From an OpenAI-compatible upstream the origin is
  * always {@code openai} whatever the upstream's own label: that upstream issued it and only it can
  * check it.
+ *
+ * <p>Towards clients the entries are also copied onto the message's first tool call, as
+ * {@code tool_calls[0].extra_content.switchboard.reasoning_details} (the vendor-keyed
+ * {@code extra_content} that Gemini uses for its signatures). Some SDKs rebuild an assistant message
+ * from known fields only but keep tool calls whole (the official Java SDK's {@code toParam()} does),
+ * and signed reasoning matters exactly on turns with tool calls, where Anthropic requires it back.
  */
 final class ReasoningDetails {
     static final String TEXT = "reasoning.text";
     static final String ENCRYPTED = "reasoning.encrypted";
     static final String SUMMARY = "reasoning.summary";
+    /** Our key in a tool call's {@code extra_content}. */
+    static final String EXTENSION = "switchboard";
 
     private ReasoningDetails() {
     }
@@ -98,6 +107,22 @@ final class ReasoningDetails {
             out.add(new Thinking(text.toString(), signature));
         }
         return out;
+    }
+
+    /** Copies the entries onto a tool call, see the class comment. */
+    static void attach(ObjectNode call, ArrayNode entries) {
+        ThoughtSignatures.extraContent(call).putObject(EXTENSION).set("reasoning_details", entries.deepCopy());
+    }
+
+    /** The entries a client sent back on one of the message's tool calls, if any. */
+    static Optional<ArrayNode> fromToolCalls(JsonNode message) {
+        for (JsonNode call : message.path("tool_calls")) {
+            if (call.path("extra_content").path(EXTENSION).path("reasoning_details") instanceof ArrayNode a
+                    && !a.isEmpty()) {
+                return Optional.of(a);
+            }
+        }
+        return Optional.empty();
     }
 
     /**

@@ -6,7 +6,6 @@ import static dev.switchboard.wire.internal.Fields.path;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.switchboard.model.Signature;
-import dev.switchboard.wire.Json;
 import java.util.Optional;
 
 /**
@@ -32,12 +31,12 @@ final class ThoughtSignatures {
 
     /** Adds the signature to a tool call object when it is a Gemini one; others have no place here. */
     static void write(ObjectNode call, Optional<Signature> signature) {
-        signature.filter(s -> s.isFrom(GEMINI)).ifPresent(s -> {
-            ObjectNode google = Json.object();
-            google.put("thought_signature", s.value());
-            ObjectNode extra = Json.object();
-            extra.set("google", google);
-            call.set("extra_content", extra);
-        });
+        signature.filter(s -> s.isFrom(GEMINI))
+                .ifPresent(s -> extraContent(call).putObject("google").put("thought_signature", s.value()));
+    }
+
+    /** The tool call's {@code extra_content} object, created when missing. */
+    static ObjectNode extraContent(ObjectNode call) {
+        return call.get("extra_content") instanceof ObjectNode o ? o : call.putObject("extra_content");
     }
 }

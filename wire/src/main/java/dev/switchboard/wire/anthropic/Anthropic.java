@@ -1,0 +1,89 @@
+package dev.switchboard.wire.anthropic;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.switchboard.model.ChatRequest;
+import dev.switchboard.model.ChatResponse;
+import dev.switchboard.model.GatewayError;
+import java.util.List;
+
+/**
+ * The Anthropic messages format, both directions. Every method is a pure function: no I/O, logging,
+ * clock or randomness; thread-safe. Streams use {@link AnthropicClientStreamWriter} (toward the client)
+ * and {@link AnthropicUpstreamStreamParser} (from an upstream), one instance per stream.
+ *
+ * <p>Client side ({@code POST /v1/messages} of the gateway): {@link #fromClient}, {@link #toClient},
+ * {@link #errorBody}. Upstream side (toward an api.anthropic.com-style provider): {@link #toUpstream},
+ * {@link #requiredBetas}, {@link #fromUpstream}, {@link #errorFromUpstream}, {@link #isPrefillRejection}.
+ */
+public final class Anthropic {
+    /** The format name used for {@code Signature}, {@code Opaque}, {@code Passthrough} and {@code RedactedThinking} origins. */
+    public static final String FORMAT = "anthropic";
+
+    private Anthropic() {
+    }
+
+    /**
+     * Reads a client's request body (spec 2.7).
+     *
+     * @throws dev.switchboard.model.GatewayException 400 {@code invalid_request_error} whose {@code param}
+     *         is the path of the offending field, e.g. {@code messages[1].content[0].type}
+     */
+    public static ChatRequest fromClient(JsonNode body) {
+        return ClientRequestReader.read(body);
+    }
+
+    /** A complete answer as an Anthropic {@code message} object (spec 2.8). */
+    public static ObjectNode toClient(ChatResponse response) {
+        return ClientResponseWriter.write(response);
+    }
+
+    /**
+     * The error body for a client of this format: the spec envelope {@code {"error": {message, type,
+     * param, code}}} plus the top-level {@code "type": "error"} Anthropic SDKs expect. {@code error.type}
+     * is the spec's slug; SDKs pick their exception class from the HTTP status.
+     */
+    public static ObjectNode errorBody(GatewayError error) {
+        return AnthropicErrors.body(error);
+    }
+
+    /**
+     * The upstream request body for {@code upstreamModel}; {@code defaultMaxTokens} is sent when the
+     * request has no {@code max_tokens} (Anthropic requires one). See {@link UpstreamRequestWriter} for
+     * every adjustment made on the way.
+     */
+    public static ObjectNode toUpstream(ChatRequest request, String upstreamModel, boolean stream, int defaultMaxTokens) {
+        return UpstreamRequestWriter.write(request, upstreamModel, stream, defaultMaxTokens);
+    }
+
+    /** The {@code anthropic-beta} header values the request needs, sorted; empty when none. */
+    public static List<String> requiredBetas(ChatRequest request) {
+        return UpstreamRequestWriter.requiredBetas(request);
+    }
+
+    /**
+     * Reads an upstream's non-streamed answer.
+     *
+     * @throws dev.switchboard.model.GatewayException retryable 502 when the body is not a message object
+     */
+    public static ChatResponse fromUpstream(JsonNode body) {
+        return UpstreamResponseReader.read(body);
+    }
+
+    /**
+     * An upstream error status and body (B.8 envelope) in the gateway's terms: the upstream's message,
+     * the spec slug for the status, retryable per CONTRACTS 1 (408, 409, 425, 429, 5xx, 529). A body
+     * that is not the envelope still gives an error; a status outside 4xx/5xx is reported as 502.
+     */
+    public static GatewayError errorFromUpstream(int status, byte[] body) {
+        return AnthropicErrors.fromUpstream(status, body);
+    }
+
+    /**
+     * True when an upstream refused an assistant prefill (400 "This model does not support assistant
+     * message prefill."): the engine retries once with its compatible rewrite (spec 2.2, CONTRACTS 1).
+     */
+    public static boolean isPrefillRejection(int status, GatewayError error) {
+        return AnthropicErrors.isPrefillRejection(status, error);
+    }
+}

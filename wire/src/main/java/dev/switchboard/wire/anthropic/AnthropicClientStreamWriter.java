@@ -1,0 +1,239 @@
+package dev.switchboard.wire.anthropic;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.switchboard.model.ContentBlock;
+import dev.switchboard.model.Signature;
+import dev.switchboard.model.StopReason;
+import dev.switchboard.model.StreamEvent;
+import dev.switchboard.model.StreamEvent.Delta;
+import dev.switchboard.model.Usage;
+import dev.switchboard.wire.Json;
+import dev.switchboard.wire.sse.SseFrames;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * Renders one canonical answer stream as the named-event SSE stream of an Anthropic client (spec 6.2,
+ * wire-formats B.6): {@code message_start}, per block {@code content_block_start},
+ * {@code content_block_delta}s and {@code content_block_stop}, then {@code message_delta} (stop reason
+ * and cumulative usage) and {@code message_stop}.
+ *
+ * <p>Contract: one instance per stream, not thread-safe; feed the events in order. {@link #write} returns
+ * the frames for one event, possibly none. Block indexes are renumbered 0, 1, 2... in the order blocks
+ * are shown, skipping blocks an Anthropic client cannot see (foreign opaque or redacted blocks); their
+ * deltas are dropped too. A block's start content is sent as a delta after an empty start, as Anthropic
+ * does. A thinking block's Anthropic signature (from its start or any {@code SignatureDelta}) is held back
+ * and sent as one {@code signature_delta} just before its {@code content_block_stop}; foreign signatures
+ * are never sent. A {@code StreamError} becomes {@code event: error} with {@link Anthropic#errorBody} and
+ * ends the stream (CONTRACTS 2); after it or after {@code message_stop} every event renders to nothing.
+ * Open blocks are closed and a missing {@code message_delta} is supplied before {@code message_stop}, so
+ * the final frames always carry the stop reason and usage.
+ */
+public final class AnthropicClientStreamWriter {
+    private static final BlockWriter BLOCKS = new BlockWriter(BlockWriter.Target.CLIENT);
+
+    private enum Kind { TEXT, THINKING, TOOL, OTHER }
+
+    private static final class Open {
+        final int index;
+        final Kind kind;
+        Optional<String> signature = Optional.empty();
+
+        Open(int index, Kind kind) {
+            this.index = index;
+            this.kind = kind;
+        }
+    }
+
+    private final Map<Integer, Open> open = new HashMap<>();
+    private final Set<Integer> hidden = new HashSet<>();
+    private int nextIndex;
+    private boolean started;
+    private boolean messageDeltaSent;
+    private boolean finished;
+    private Usage usage = Usage.EMPTY;
+
+    /**
+     * The frames for one event (concatenated, each ending in its blank line); empty when there are none.
+     *
+     * @throws IllegalStateException when a block or message event comes before {@code MessageStart}: that
+     *         is a bug upstream of this writer, not something to paper over
+     */
+    public String write(StreamEvent event) {
+        if (finished) {
+            return "";
+        }
+        if (!started && !(event instanceof StreamEvent.MessageStart) && !(event instanceof StreamEvent.StreamError)) {
+            throw new IllegalStateException("stream event before MessageStart: " + event.getClass().getSimpleName());
+        }
+        StringBuilder out = new StringBuilder();
+        switch (event) {
+            case StreamEvent.MessageStart s -> start(s, out);
+            case StreamEvent.BlockStart s -> blockStart(s, out);
+            case StreamEvent.BlockDelta d -> blockDelta(d, out);
+            case StreamEvent.BlockStop s -> blockStop(s.index(), out);
+            case StreamEvent.MessageDelta d -> messageDelta(d.stopReason(), d.stopSequence(), d.usage(), out);
+            case StreamEvent.MessageStop s -> {
+                if (!messageDeltaSent) {
+                    messageDelta(StopReason.END_TURN, Optional.empty(), usage, out);
+                }
+                frame(out, "message_stop", Json.object().put("type", "message_stop"));
+                finished = true;
+            }
+            case StreamEvent.StreamError e -> {
+                frame(out, "error", AnthropicErrors.body(e.error()));
+                finished = true;
+            }
+        }
+        return out.toString();
+    }
+
+    /** {@link #write} as UTF-8 bytes, the shape an SSE sink takes. */
+    public byte[] writeBytes(StreamEvent event) {
+        return SseFrames.bytes(write(event));
+    }
+
+    /** True once {@code message_stop} or an error was written: the response should end. */
+    public boolean finished() {
+        return finished;
+    }
+
+    /** A keep-alive frame, as Anthropic sends: {@code event: ping} with {@code {"type":"ping"}}. */
+    public static String ping() {
+        return SseFrames.event("ping", "{\"type\":\"ping\"}");
+    }
+
+    private void start(StreamEvent.MessageStart s, StringBuilder out) {
+        if (started) {
+            return;
+        }
+        started = true;
+        usage = s.usage();
+        ObjectNode message = Json.object()
+                .put("id", s.id())
+                .put("type", "message")
+                .put("role", "assistant");
+        message.putArray("content");
+        message.put("model", s.model());
+        message.putNull("stop_reason");
+        message.putNull("stop_sequence");
+        message.set("usage", UsageJson.write(s.usage()));
+        ObjectNode payload = Json.object().put("type", "message_start");
+        payload.set("message", message);
+        frame(out, "message_start", payload);
+    }
+
+    private void blockStart(StreamEvent.BlockStart s, StringBuilder out) {
+        if (open.containsKey(s.index()) || hidden.contains(s.index())) {
+            return; // a repeated start would make the client's indexes ambiguous
+        }
+        ContentBlock block = s.block();
+        Optional<ObjectNode> rendered = switch (block) {
+            case ContentBlock.Text t -> Optional.of(Json.object().put("type", "text").put("text", ""));
+            case ContentBlock.Thinking t -> Optional.of(Json.object().put("type", "thinking").put("thinking", "")
+                    .put("signature", ""));
+            case ContentBlock.ToolCall c -> {
+                ObjectNode tool = Json.object().put("type", "tool_use").put("id", ToolIds.nonEmpty(c.id()))
+                        .put("name", c.name());
+                tool.putObject("input");
+                yield Optional.of(tool);
+            }
+            case ContentBlock.ToolResult r -> Optional.empty();
+            default -> BLOCKS.write(block);
+        };
+        if (rendered.isEmpty()) {
+            hidden.add(s.index());
+            return;
+        }
+        Kind kind = switch (block) {
+            case ContentBlock.Text t -> Kind.TEXT;
+            case ContentBlock.Thinking t -> Kind.THINKING;
+            case ContentBlock.ToolCall c -> Kind.TOOL;
+            default -> Kind.OTHER;
+        };
+        Open o = new Open(nextIndex++, kind);
+        open.put(s.index(), o);
+        ObjectNode payload = Json.object().put("type", "content_block_start").put("index", o.index);
+        payload.set("content_block", rendered.get());
+        frame(out, "content_block_start", payload);
+        switch (block) {
+            case ContentBlock.Text t -> delta(out, o, "text_delta", "text", t.text());
+            case ContentBlock.Thinking t -> {
+                delta(out, o, "thinking_delta", "thinking", t.text());
+                t.signature().filter(AnthropicClientStreamWriter::sendable).ifPresent(sig -> o.signature = Optional.of(sig.value()));
+            }
+            case ContentBlock.ToolCall c -> delta(out, o, "input_json_delta", "partial_json", c.argumentsJson());
+            default -> { }
+        }
+    }
+
+    private void blockDelta(StreamEvent.BlockDelta d, StringBuilder out) {
+        Open o = open.get(d.index());
+        if (o == null) {
+            return; // hidden, unknown or already stopped
+        }
+        switch (d.delta()) {
+            case Delta.TextDelta t when o.kind == Kind.TEXT -> delta(out, o, "text_delta", "text", t.text());
+            case Delta.ThinkingDelta t when o.kind == Kind.THINKING -> delta(out, o, "thinking_delta", "thinking", t.text());
+            case Delta.ArgumentsDelta a when o.kind == Kind.TOOL ->
+                    delta(out, o, "input_json_delta", "partial_json", a.partialJson());
+            case Delta.SignatureDelta s when o.kind == Kind.THINKING && sendable(s.signature()) ->
+                    o.signature = Optional.of(s.signature().value());
+            default -> { } // a delta that does not fit its block cannot be shown
+        }
+    }
+
+    private void blockStop(int canonicalIndex, StringBuilder out) {
+        Open o = open.remove(canonicalIndex);
+        if (o == null) {
+            return;
+        }
+        o.signature.ifPresent(sig -> {
+            ObjectNode d = Json.object().put("type", "signature_delta").put("signature", sig);
+            frame(out, "content_block_delta", deltaPayload(o, d));
+        });
+        frame(out, "content_block_stop", Json.object().put("type", "content_block_stop").put("index", o.index));
+    }
+
+    private void messageDelta(StopReason reason, Optional<String> stopSequence, Usage latest, StringBuilder out) {
+        for (Integer index : open.keySet().stream().sorted().toList()) {
+            blockStop(index, out);
+        }
+        usage = usage.merge(latest);
+        ObjectNode d = Json.object().put("stop_reason", StopReasons.toWire(reason));
+        if (reason == StopReason.STOP_SEQUENCE && stopSequence.isPresent()) {
+            d.put("stop_sequence", stopSequence.get());
+        } else {
+            d.putNull("stop_sequence");
+        }
+        ObjectNode payload = Json.object().put("type", "message_delta");
+        payload.set("delta", d);
+        payload.set("usage", UsageJson.write(usage));
+        frame(out, "message_delta", payload);
+        messageDeltaSent = true;
+    }
+
+    private static boolean sendable(Signature signature) {
+        return signature.isFrom(Anthropic.FORMAT) && !signature.value().isEmpty();
+    }
+
+    private static void delta(StringBuilder out, Open o, String type, String field, String value) {
+        if (value.isEmpty()) {
+            return;
+        }
+        frame(out, "content_block_delta", deltaPayload(o, Json.object().put("type", type).put(field, value)));
+    }
+
+    private static ObjectNode deltaPayload(Open o, ObjectNode delta) {
+        ObjectNode payload = Json.object().put("type", "content_block_delta").put("index", o.index);
+        payload.set("delta", delta);
+        return payload;
+    }
+
+    private static void frame(StringBuilder out, String name, ObjectNode payload) {
+        out.append(SseFrames.event(name, Json.write(payload)));
+    }
+}
