@@ -53,7 +53,8 @@ public final class FakeUpstream implements AutoCloseable {
 
     private FakeUpstream() {
         AnswerGenerator generator = new AnswerGenerator();
-        List<Dialect> dialects = List.of(new OpenAiDialect(settings, generator), new AnthropicDialect(generator));
+        List<Dialect> dialects = List.of(new OpenAiDialect(settings, generator), new AnthropicDialect(generator),
+                new GeminiDialect(settings, generator));
         server = RawHttpServer.start(new Dispatcher(dialects, settings, log, SLOW_FIRST_BYTE));
     }
 

@@ -1,0 +1,271 @@
+package dev.switchboard.wire.gemini;
+
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.switchboard.model.ContentBlock;
+import dev.switchboard.model.Signature;
+import dev.switchboard.model.StopReason;
+import dev.switchboard.model.StreamEvent.Delta;
+import dev.switchboard.model.StreamEvent;
+import dev.switchboard.model.Usage;
+import dev.switchboard.wire.Json;
+import dev.switchboard.wire.sse.SseFrames;
+import java.nio.charset.StandardCharsets;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * Renders one canonical event stream for a content-parts client (spec 6.3, CONTRACTS.md section 2).
+ * Create one per client stream; not thread-safe.
+ *
+ * <p>Each element is a whole response-shaped chunk ({@code candidates[0].content.parts},
+ * {@code modelVersion} = the requested model, {@code responseId}), never a delta object: text and
+ * thinking pieces become one text part each ({@code thought: true} for thinking); a tool call is
+ * buffered and sent whole, as Google sends {@code functionCall}s, when its block stops; images and
+ * Gemini opaque parts are sent as they start. A Gemini signature goes on the next part of the block it
+ * belongs to, or on an empty text part of that block when the block ends without another piece. The
+ * last chunk has empty parts, the {@code finishReason} and {@code usageMetadata}.
+ *
+ * <p>Two framings, as Google has them: {@link Mode#SSE} ({@code ?alt=sse}) writes each chunk as a
+ * {@code data:} line; {@link Mode#JSON_ARRAY} (no {@code alt}) writes one JSON array incrementally:
+ * {@code [} when the answer starts, chunks separated by commas, {@code ]} at the end.
+ *
+ * <p>A {@link StreamEvent.StreamError} becomes an element with a top-level {@code error} object (Google
+ * style, with {@code status} and a numeric {@code code}; see {@link Gemini#errorBody}) and ends the
+ * stream properly: nothing is written after it, and the array is closed.
+ */
+public final class GeminiClientStreamWriter {
+
+    /** How the chunks are framed. */
+    public enum Mode {
+        /** Server-sent events, one {@code data:} line per chunk ({@code text/event-stream}). */
+        SSE,
+        /** One JSON array written piece by piece ({@code application/json}). */
+        JSON_ARRAY
+    }
+
+    private sealed interface Open {
+    }
+
+    /** A text or thinking block; {@code pending} is a signature not yet written on a part. */
+    private static final class TextBlock implements Open {
+        private final boolean thought;
+        private Optional<Signature> pending;
+
+        TextBlock(boolean thought, Optional<Signature> signature) {
+            this.thought = thought;
+            this.pending = signature.filter(s -> s.isFrom(Gemini.FORMAT));
+        }
+    }
+
+    private static final class CallBlock implements Open {
+        private final String id;
+        private final String name;
+        private final StringBuilder arguments;
+        private Optional<Signature> signature;
+
+        CallBlock(ContentBlock.ToolCall call) {
+            id = call.id();
+            name = call.name();
+            arguments = new StringBuilder(call.argumentsJson());
+            signature = call.signature();
+        }
+    }
+
+    private record Ignored() implements Open {
+    }
+
+    private final Mode mode;
+    private final String model;
+    private final Map<Integer, Open> open = new HashMap<>();
+    private String responseId = "";
+    private boolean started;
+    private boolean finished;
+    private boolean arrayOpened;
+    private boolean anyElement;
+    private StopReason stopReason = StopReason.END_TURN;
+    private Usage usage = Usage.EMPTY;
+
+    /**
+     * @param mode           the framing
+     * @param requestedModel the model as the client named it in the path; every chunk's {@code modelVersion}
+     */
+    public GeminiClientStreamWriter(Mode mode, String requestedModel) {
+        this.mode = Objects.requireNonNull(mode, "mode");
+        this.model = Objects.requireNonNull(requestedModel, "requestedModel");
+    }
+
+    /** The {@code Content-Type} of the response body for this framing. */
+    public String contentType() {
+        return mode == Mode.SSE ? "text/event-stream" : "application/json";
+    }
+
+    /** True once the stream was ended (last chunk or error written); later events produce nothing. */
+    public boolean finished() {
+        return finished;
+    }
+
+    /** The text to send for {@code event}; empty when the event shows nothing (yet) in this format. */
+    public String write(StreamEvent event) {
+        if (finished) {
+            return "";
+        }
+        StringBuilder out = new StringBuilder();
+        if (!started) {
+            start(out, event instanceof StreamEvent.MessageStart s ? s : new StreamEvent.MessageStart("", "", Usage.EMPTY));
+        }
+        switch (event) {
+            case StreamEvent.MessageStart s -> { }
+            case StreamEvent.BlockStart s -> blockStart(out, s.index(), s.block());
+            case StreamEvent.BlockDelta d -> blockDelta(out, d.index(), d.delta());
+            case StreamEvent.BlockStop s -> blockStop(out, s.index());
+            case StreamEvent.MessageDelta d -> {
+                stopReason = d.stopReason();
+                usage = usage.merge(d.usage());
+            }
+            case StreamEvent.MessageStop s -> {
+                emit(out, ClientResponseWriter.envelope(Json.array(), Optional.of(stopReason), Optional.of(usage),
+                        model, responseId));
+                end(out);
+            }
+            case StreamEvent.StreamError e -> {
+                emit(out, ErrorEnvelopes.streamElement(e.error()));
+                end(out);
+            }
+        }
+        return out.toString();
+    }
+
+    /** {@link #write} as UTF-8 bytes. */
+    public byte[] writeBytes(StreamEvent event) {
+        return write(event).getBytes(StandardCharsets.UTF_8);
+    }
+
+    /**
+     * What closes the body if the event stream stopped without {@code MessageStop} or
+     * {@code StreamError}: the closing {@code ]} of a JSON array (the whole {@code []} if nothing was
+     * written), nothing for SSE. The engine should have sent a {@code StreamError} instead; this only
+     * keeps the body well-formed.
+     */
+    public String finish() {
+        if (finished) {
+            return "";
+        }
+        StringBuilder out = new StringBuilder();
+        end(out);
+        return out.toString();
+    }
+
+    private void start(StringBuilder out, StreamEvent.MessageStart s) {
+        started = true;
+        responseId = s.id();
+        usage = usage.merge(s.usage());
+        if (mode == Mode.JSON_ARRAY) {
+            out.append('[');
+            arrayOpened = true;
+        }
+    }
+
+    private void blockStart(StringBuilder out, int index, ContentBlock block) {
+        switch (block) {
+            case ContentBlock.Text t -> {
+                TextBlock b = new TextBlock(false, t.signature());
+                open.put(index, b);
+                piece(out, b, t.text());
+            }
+            case ContentBlock.Thinking t -> {
+                TextBlock b = new TextBlock(true, t.signature());
+                open.put(index, b);
+                piece(out, b, t.text());
+            }
+            case ContentBlock.ToolCall c -> open.put(index, new CallBlock(c));
+            default -> {
+                open.put(index, new Ignored());
+                ClientResponseWriter.part(block).ifPresent(p -> emitPart(out, p));
+            }
+        }
+    }
+
+    private void blockDelta(StringBuilder out, int index, Delta delta) {
+        Open b = open.get(index);
+        switch (delta) {
+            case Delta.TextDelta t -> {
+                if (b instanceof TextBlock tb) {
+                    piece(out, tb, t.text());
+                }
+            }
+            case Delta.ThinkingDelta t -> {
+                if (b instanceof TextBlock tb) {
+                    piece(out, tb, t.text());
+                }
+            }
+            case Delta.ArgumentsDelta a -> {
+                if (b instanceof CallBlock cb) {
+                    cb.arguments.append(a.partialJson());
+                }
+            }
+            case Delta.SignatureDelta s -> {
+                if (b instanceof TextBlock tb && s.signature().isFrom(Gemini.FORMAT)) {
+                    tb.pending = Optional.of(s.signature());
+                } else if (b instanceof CallBlock cb) {
+                    cb.signature = Optional.of(s.signature());
+                }
+            }
+        }
+    }
+
+    private void blockStop(StringBuilder out, int index) {
+        Open b = open.remove(index);
+        if (b instanceof TextBlock tb && tb.pending.isPresent()) {
+            emitPart(out, tb.thought ? Parts.thought("", tb.pending) : Parts.text("", tb.pending));
+        } else if (b instanceof CallBlock cb) {
+            emitPart(out, Parts.functionCall(new ContentBlock.ToolCall(cb.id, cb.name, cb.arguments.toString(),
+                    cb.signature)));
+        }
+    }
+
+    private void piece(StringBuilder out, TextBlock b, String text) {
+        if (text.isEmpty()) {
+            return;
+        }
+        emitPart(out, b.thought ? Parts.thought(text, b.pending) : Parts.text(text, b.pending));
+        b.pending = Optional.empty();
+    }
+
+    private void emitPart(StringBuilder out, ObjectNode part) {
+        ArrayNode parts = Json.array();
+        parts.add(part);
+        emit(out, ClientResponseWriter.envelope(parts, Optional.empty(), Optional.empty(), model, responseId));
+    }
+
+    private void emit(StringBuilder out, ObjectNode element) {
+        String json = Json.write(element);
+        if (mode == Mode.SSE) {
+            out.append(SseFrames.data(json));
+            return;
+        }
+        if (!arrayOpened) {
+            out.append('[');
+            arrayOpened = true;
+        }
+        if (anyElement) {
+            out.append(",\n");
+        }
+        out.append(json);
+        anyElement = true;
+    }
+
+    private void end(StringBuilder out) {
+        if (mode == Mode.JSON_ARRAY) {
+            if (!arrayOpened) {
+                out.append('[');
+                arrayOpened = true;
+            }
+            out.append(']');
+        }
+        finished = true;
+        open.clear();
+    }
+}
