@@ -13,6 +13,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.openai.client.OpenAIClient;
 import com.openai.errors.NotFoundException;
 import com.openai.helpers.ResponseAccumulator;
@@ -28,6 +30,10 @@ import com.openai.models.responses.inputitems.InputItemListParams;
 import dev.switchboard.testkit.GatewayExtension;
 import dev.switchboard.testkit.RecordedRequest;
 import dev.switchboard.testkit.TestGateway;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Collectors;
@@ -187,7 +193,11 @@ class ResponsesSdkIT {
         assertThat(reasoningItems(plain)).isNotEmpty();
         assertThat(reasoningItems(plain).getFirst().asReasoning().summary()).extracting(x -> x.text())
                 .allSatisfy(t -> assertThat(t).isNotBlank());
-        assertThat(plain.usage().orElseThrow().outputTokensDetails().reasoningTokens()).isPositive();
+        ResponseUsage usage = plain.usage().orElseThrow();
+        assertThat(usage.outputTokensDetails().reasoningTokens()).isBetween(0L, usage.outputTokens());
+        if (kind.reportsReasoningTokens()) {
+            assertThat(usage.outputTokensDetails().reasoningTokens()).isPositive();
+        }
 
         ResponsesIt.Streamed s = stream(sdk(), params);
         assertThat(s.types()).contains("response.reasoning_summary_part.added", "response.reasoning_summary_text.delta",
@@ -196,6 +206,55 @@ class ResponsesSdkIT {
         Response next = sdk().responses().create(ask(kind.model(ResponsesIt.THINK), "And now?")
                 .previousResponseId(plain.id()).build());
         assertThat(next.status()).contains(ResponseStatus.COMPLETED);
+    }
+
+    /**
+     * A tool loop on a thinking model: the provider's signatures (Anthropic's on thinking, Gemini's on the
+     * function call, checked by the fake like Gemini 3) must come back with the next turn, whether the
+     * chain is stored or the caller replays the output items itself with {@code store: false}.
+     */
+    @ParameterizedTest
+    @MethodSource("kinds")
+    void aThinkingToolLoopGivesTheProviderItsSignaturesBack(UpstreamKind kind) throws Exception {
+        String model = kind.model(ResponsesIt.THINK);
+        Reasoning effort = Reasoning.builder().effort(ReasoningEffort.MEDIUM).build();
+        Response first = sdk().responses().create(ask(model, "Weather in Oslo?").addTool(weatherTool())
+                .reasoning(effort).build());
+        ResponseFunctionToolCall call = onlyCall(first);
+
+        Response stored = sdk().responses().create(ResponseCreateParams.builder().model(model)
+                .previousResponseId(first.id()).addTool(weatherTool()).reasoning(effort)
+                .inputOfResponse(List.of(functionOutput(call.callId(), "{\"temp_c\":4}"))).build());
+        assertThat(text(stored)).contains("{\"temp_c\":4}");
+        assertSignaturesCameBack(kind);
+
+        ObjectNode replay = ResponsesIt.JSON.createObjectNode()
+                .put("model", model).put("store", false);
+        replay.putObject("reasoning").put("effort", "medium");
+        replay.set("tools", ResponsesIt.JSON.valueToTree(List.of(tree(weatherTool()))));
+        ArrayNode input = replay.putArray("input");
+        input.addObject().put("role", "user").put("content", "Weather in Oslo?");
+        tree(first).path("output").forEach(input::add);
+        input.addObject().put("type", "function_call_output").put("call_id", call.callId()).put("output", "{\"temp_c\":4}");
+        HttpResponse<String> r = HttpClient.newHttpClient().send(
+                HttpRequest.newBuilder(URI.create(gateway().openAiBaseUrl() + "/responses"))
+                        .header("authorization", "Bearer " + gateway().apiKey())
+                        .header("content-type", "application/json")
+                        .POST(HttpRequest.BodyPublishers.ofString(replay.toString())).build(),
+                HttpResponse.BodyHandlers.ofString());
+        assertThat(r.statusCode()).as(r.body()).isEqualTo(200);
+        assertThat(r.body()).contains("temp_c");
+        assertSignaturesCameBack(kind);
+    }
+
+    /** The last request of a signing kind echoed real signatures, never Google's "no signature" placeholder. */
+    private static void assertSignaturesCameBack(UpstreamKind kind) {
+        if (!kind.signsReasoning()) {
+            return;
+        }
+        List<RecordedRequest> got = gateway().upstream().received(kind.upstreamModel(ResponsesIt.THINK));
+        assertThat(Transcript.signatures(kind, got.getLast())).isNotEmpty()
+                .doesNotContain("", "skip_thought_signature_validator");
     }
 
     @ParameterizedTest

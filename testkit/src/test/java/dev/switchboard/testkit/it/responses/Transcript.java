@@ -25,6 +25,32 @@ final class Transcript {
         };
     }
 
+    /**
+     * The provider signatures the request gives back: OpenAI-compatible {@code reasoning_details},
+     * Anthropic thinking blocks, Gemini {@code thoughtSignature}s (Google's documented skip value
+     * included, so a test can tell a kept signature from a placeholder).
+     */
+    static List<String> signatures(UpstreamKind kind, RecordedRequest request) {
+        JsonNode body = ResponsesIt.json(request.bodyText());
+        List<String> out = new ArrayList<>();
+        switch (kind) {
+            case OPENAI -> body.path("messages").forEach(m -> m.path("reasoning_details")
+                    .forEach(d -> out.add(d.path("signature").asText())));
+            case ANTHROPIC -> body.path("messages").forEach(m -> m.path("content").forEach(b -> {
+                if (b.path("type").asText().equals("thinking")) {
+                    out.add(b.path("signature").asText());
+                }
+            }));
+            case GEMINI -> body.path("contents").forEach(c -> c.path("parts").forEach(p -> {
+                if (p.has("thoughtSignature")) {
+                    out.add(p.path("thoughtSignature").asText());
+                }
+            }));
+            case SIMULATOR -> throw new IllegalArgumentException("the simulator is not recorded");
+        }
+        return out;
+    }
+
     private static List<String> openAi(JsonNode body) {
         List<String> out = new ArrayList<>();
         for (JsonNode m : body.path("messages")) {

@@ -22,7 +22,8 @@ enum UpstreamKind {
      * The kinds the tests run on. The fake upstream already speaks Anthropic and Gemini, but the gateway
      * has no provider adapter for {@code type: anthropic} or {@code type: gemini} yet (GatewayApp
      * registers OpenAI and the simulator only). Once it does, add ANTHROPIC and GEMINI here: nothing
-     * else changes.
+     * else changes. (Every test was seen passing with all four kinds, against throwaway adapters built
+     * on wire.anthropic and wire.gemini.)
      */
     static final Set<UpstreamKind> ENABLED = EnumSet.of(OPENAI, SIMULATOR);
 
@@ -39,14 +40,28 @@ enum UpstreamKind {
         return "resp-" + type + (variant.length == 0 ? "" : "-" + String.join("-", variant));
     }
 
-    /** The upstream model name the fake sees for {@link #model}; its suffixes script the fake. */
+    /**
+     * The upstream model name the fake sees for {@link #model}; its suffixes script the fake. Gemini's
+     * thinking variant also checks thought signatures as Gemini 3 does ({@code -strictsig}).
+     */
     String upstreamModel(String... variant) {
-        return "up-" + type + (variant.length == 0 ? "" : "-" + String.join("-", variant));
+        String name = "up-" + type + (variant.length == 0 ? "" : "-" + String.join("-", variant));
+        return this == GEMINI && List.of(variant).contains(ResponsesIt.THINK) ? name + "-strictsig" : name;
     }
 
     /** Whether requests of this kind reach the fake upstream, where the test can read them. */
     boolean recorded() {
         return this != SIMULATOR;
+    }
+
+    /** Whether the fake signs this kind's reasoning and checks the signatures it gets back. */
+    boolean signsReasoning() {
+        return this == ANTHROPIC || this == GEMINI;
+    }
+
+    /** Whether the provider counts reasoning tokens apart (Anthropic's usage has no such count). */
+    boolean reportsReasoningTokens() {
+        return this != ANTHROPIC;
     }
 
     String provider() {
