@@ -104,11 +104,11 @@ public final class JdbcResponseStore implements ResponseStore {
     }
 
     @Override
-    public boolean delete(String ownerId, String id) {
+    public boolean delete(String ownerId, String id, Instant at) {
         boolean hidden = sql.read("delete response", c -> {
             try (PreparedStatement s = c.prepareStatement("UPDATE responses SET deleted_at = ?"
                     + " WHERE id = ? AND owner_id = ? AND deleted_at IS NULL")) {
-                s.setLong(1, Instant.now().toEpochMilli());
+                s.setLong(1, at.toEpochMilli());
                 s.setString(2, id);
                 s.setString(3, ownerId);
                 return s.executeUpdate() > 0;

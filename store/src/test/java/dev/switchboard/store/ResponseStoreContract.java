@@ -170,14 +170,14 @@ abstract class ResponseStoreContract {
     void deletionHidesAtOnceAndOnlyForTheOwner() {
         StoredResponse r = response("usr_alice", Optional.empty());
         store.save(r);
-        assertThat(store.delete("usr_bob", r.id())).isFalse();
+        assertThat(store.delete("usr_bob", r.id(), T0)).isFalse();
         assertThat(store.find("usr_alice", r.id())).isPresent();
 
-        assertThat(store.delete("usr_alice", r.id())).isTrue();
+        assertThat(store.delete("usr_alice", r.id(), T0)).isTrue();
         assertThat(store.find("usr_alice", r.id())).isEmpty();
         assertThat(store.chain("usr_alice", r.id())).isEmpty();
-        assertThat(store.delete("usr_alice", r.id())).as("deleting twice").isFalse();
-        assertThat(store.delete("usr_alice", "resp_unknown")).isFalse();
+        assertThat(store.delete("usr_alice", r.id(), T0)).as("deleting twice").isFalse();
+        assertThat(store.delete("usr_alice", "resp_unknown", T0)).isFalse();
     }
 
     @Test
@@ -187,7 +187,7 @@ abstract class ResponseStoreContract {
         StoredResponse c = response("usr_alice", Optional.of(b.id()));
         List.of(a, b, c).forEach(store::save);
 
-        assertThat(store.delete("usr_alice", b.id())).isTrue();
+        assertThat(store.delete("usr_alice", b.id(), T0)).isTrue();
         assertThat(store.find("usr_alice", b.id())).isEmpty();
         assertThat(store.chain("usr_alice", b.id())).isEmpty();
         assertThat(store.chain("usr_alice", c.id())).extracting(StoredResponse::id).containsExactly(a.id(), b.id(), c.id());
@@ -207,16 +207,16 @@ abstract class ResponseStoreContract {
         StoredResponse c2 = response("usr_alice", Optional.of(b.id()));
         List.of(a, b, c1, c2).forEach(store::save);
 
-        store.delete("usr_alice", b.id());
-        store.delete("usr_alice", c1.id());
+        store.delete("usr_alice", b.id(), T0);
+        store.delete("usr_alice", c1.id(), T0);
         assertThat(rows()).as("b is still continued by c2").isEqualTo(3);
         assertThat(store.chain("usr_alice", c2.id())).extracting(StoredResponse::id).containsExactly(a.id(), b.id(), c2.id());
 
-        store.delete("usr_alice", c2.id());
+        store.delete("usr_alice", c2.id(), T0);
         assertThat(rows()).as("c2 and the hidden b are erased; a is still visible").isEqualTo(1);
         assertThat(store.find("usr_alice", a.id())).isPresent();
 
-        store.delete("usr_alice", a.id());
+        store.delete("usr_alice", a.id(), T0);
         assertThat(rows()).isZero();
     }
 

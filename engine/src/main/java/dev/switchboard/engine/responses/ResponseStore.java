@@ -1,5 +1,6 @@
 package dev.switchboard.engine.responses;
 
+import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
 
@@ -32,9 +33,9 @@ public interface ResponseStore {
     List<StoredResponse> chain(String ownerId, String id);
 
     /**
-     * Hides the owner's response and erases what no stored response needs any more.
+     * Hides the owner's response as of {@code at} and erases what no stored response needs any more.
      *
      * @return whether the response was visible to the owner
      */
-    boolean delete(String ownerId, String id);
+    boolean delete(String ownerId, String id, Instant at);
 }

@@ -76,7 +76,7 @@ public final class ResponsesService {
 
     /** {@code DELETE /v1/responses/{id}}. @throws dev.switchboard.model.GatewayException 404 when not the caller's */
     public ObjectNode delete(Caller caller, String id) {
-        if (!store.delete(caller.userId(), id)) {
+        if (!store.delete(caller.userId(), id, clock.instant())) {
             throw notFound(id).toException();
         }
         return Responses.deleted(id);

@@ -1,5 +1,6 @@
 package dev.switchboard.engine.responses;
 
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -48,7 +49,7 @@ final class InMemoryResponseStore implements ResponseStore {
     }
 
     @Override
-    public synchronized boolean delete(String ownerId, String id) {
+    public synchronized boolean delete(String ownerId, String id, Instant at) {
         if (find(ownerId, id).isEmpty()) {
             return false;
         }
