@@ -11,6 +11,7 @@ import dev.switchboard.engine.provider.HttpProviderAdapter;
 import dev.switchboard.engine.provider.OpenAiDialect;
 import dev.switchboard.engine.provider.ProviderAdapter;
 import dev.switchboard.engine.provider.SimulatorAdapter;
+import dev.switchboard.engine.responses.ResponsesService;
 import dev.switchboard.engine.route.FailoverRouter;
 import dev.switchboard.engine.upstream.UpstreamClient;
 import dev.switchboard.engine.upstream.Watchdog;
@@ -23,10 +24,12 @@ import dev.switchboard.server.api.Heartbeats;
 import dev.switchboard.server.api.MessagesApi;
 import dev.switchboard.server.api.ModelsApi;
 import dev.switchboard.server.api.OpsApi;
+import dev.switchboard.server.api.ResponsesApi;
 import dev.switchboard.server.config.GatewayConfig;
 import dev.switchboard.server.http.ErrorRenderer;
 import dev.switchboard.server.http.HttpEdge;
 import dev.switchboard.server.http.Route;
+import dev.switchboard.store.JdbcResponseStore;
 import dev.switchboard.wire.Json;
 import dev.switchboard.wire.gemini.Gemini;
 import dev.switchboard.wire.openai.OpenAi;
@@ -80,6 +83,8 @@ public final class GatewayApp implements AutoCloseable {
         this.heartbeats = new Heartbeats(Duration.ofSeconds(10));
         ChatCompletionsApi completions = new ChatCompletionsApi(chat, auth, clock, heartbeats);
         MessagesApi messages = new MessagesApi(chat, auth, heartbeats);
+        ResponsesApi responses = new ResponsesApi(
+                new ResponsesService(chat, new JdbcResponseStore(accounts.database()), clock), auth, heartbeats);
         ModelsApi models = new ModelsApi(config.catalog(), auth, clock.instant().getEpochSecond());
         AdminApi admin = new AdminApi(accounts.admin(), accounts.adminKeys());
         OpsApi ops = new OpsApi(accounts.database(), registry);
@@ -89,6 +94,11 @@ public final class GatewayApp implements AutoCloseable {
         routes.add(new Route("POST", "/v1/messages", MessagesApi.ENDPOINT, MessagesApi.ERRORS, messages::create));
         routes.add(new Route("POST", "/v1/messages/count_tokens", MessagesApi.COUNT_TOKENS_ENDPOINT, MessagesApi.ERRORS,
                 messages::countTokens));
+        routes.add(new Route("POST", "/v1/responses", "responses", OPENAI_ERRORS, responses::create));
+        routes.add(new Route("GET", "/v1/responses/{id}", "responses_get", OPENAI_ERRORS, responses::retrieve));
+        routes.add(new Route("DELETE", "/v1/responses/{id}", "responses_delete", OPENAI_ERRORS, responses::delete));
+        routes.add(new Route("GET", "/v1/responses/{id}/input_items", "responses_input_items", OPENAI_ERRORS,
+                responses::inputItems));
         routes.add(new Route("GET", "/v1/models", "models", OPENAI_ERRORS, models::list));
         routes.add(new Route("GET", "/api/models/{id}/allowed-params", "allowed_params", OPENAI_ERRORS, models::allowedParams));
         routes.add(new Route("POST", "/admin/v1/users", "admin", OPENAI_ERRORS, admin::createUser));
