@@ -1,0 +1,73 @@
+package dev.switchboard.testkit.it.conformance;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * One client format, spoken over raw HTTP as a client of that format would: it builds the request for a
+ * feature and reads the answer (whole, or the format's stream) into a neutral {@link Result}. The vendor
+ * SDK tests live elsewhere; here nothing but the wire is trusted.
+ */
+abstract class ClientDriver {
+    private static final HttpClient HTTP = HttpClient.newBuilder()
+            .version(HttpClient.Version.HTTP_1_1).connectTimeout(Duration.ofSeconds(2)).build();
+
+    /** What was sent and what came back. */
+    record Exchange(String method, String path, String requestBody, Result result) {
+    }
+
+    /** The request body asking {@code model} for {@code feature}; empty when the format has no way to ask. */
+    abstract Optional<ObjectNode> body(String model, Feature feature, boolean streamed);
+
+    /** The path (with query) the request goes to. */
+    abstract String path(String model, boolean streamed);
+
+    /** The headers that authenticate and describe the request. */
+    abstract Map<String, String> headers(String apiKey);
+
+    /** Reads a 200 answer (whole or streamed) into a result. */
+    abstract Result read(int status, String body, boolean streamed);
+
+    /** Whether the format has a finish reason of its own for an answer that calls tools. */
+    boolean hasToolFinish() {
+        return true;
+    }
+
+    final Exchange send(String gatewayBaseUrl, String apiKey, String model, Feature feature, boolean streamed) {
+        ObjectNode body = body(model, feature, streamed)
+                .orElseThrow(() -> new IllegalStateException(getClass().getSimpleName() + " cannot ask for " + feature));
+        String path = path(model, streamed);
+        String json = Fixtures.write(body);
+        HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(gatewayBaseUrl + path))
+                .timeout(Duration.ofSeconds(20))
+                .header("content-type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString(json));
+        headers(apiKey).forEach(request::header);
+        HttpResponse<String> response;
+        try {
+            response = HTTP.send(request.build(), HttpResponse.BodyHandlers.ofString());
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+        Result result = response.statusCode() == 200
+                ? read(response.statusCode(), response.body(), streamed)
+                : failed(response.statusCode(), response.body());
+        return new Exchange("POST", path, json, result);
+    }
+
+    static Result failed(int status, String body) {
+        return new Result(status, "", java.util.List.of(), "", Result.Finish.MISSING, false,
+                java.util.List.of("HTTP " + status), body);
+    }
+}
