@@ -106,6 +106,11 @@ final class GeminiIt {
                 route: [{provider: claude, model: c-basic}]
               an-tools: {<<: *tools, route: [{provider: claude, model: c-tools}]}
               an-think: {<<: *tools, route: [{provider: claude, model: c-think-reasoning}]}
+              vendor/gm-slash:
+                context_length: 8192
+                max_output_tokens: 1024
+                pricing: {input: 0, output: 0}
+                route: [{provider: google, model: g-slash}]
               gm-failover:
                 context_length: 8192
                 max_output_tokens: 1024

@@ -260,6 +260,47 @@ class GeminiUpstreamIT {
     }
 
     @Test
+    void aStreamedToolCallCarriesTheSignatureToAChatCompletionsClientAndBack() {
+        HttpResponse<String> streamed = It.post(gateway, "/v1/chat/completions", It.bearer(gateway.apiKey()), """
+                {"model":"gm-strict","stream":true,"reasoning_effort":"low",
+                 "messages":[{"role":"user","content":"What is the weather in Paris?"}],
+                 "tools":[{"type":"function","function":{"name":"get_weather","parameters":{"type":"object",
+                   "properties":{"city":{"type":"string"}},"required":["city"]}}}]}""");
+        String id = null;
+        String name = null;
+        String signature = null;
+        StringBuilder arguments = new StringBuilder();
+        for (String data : It.sseData(streamed.body())) {
+            if (data.equals("[DONE]")) {
+                continue;
+            }
+            for (JsonNode call : It.json(data).at("/choices/0/delta/tool_calls")) {
+                id = call.path("id").isTextual() ? call.path("id").asText() : id;
+                name = call.at("/function/name").isTextual() ? call.at("/function/name").asText() : name;
+                arguments.append(call.at("/function/arguments").asText(""));
+                JsonNode sig = call.at("/extra_content/google/thought_signature");
+                signature = sig.isTextual() ? sig.asText() : signature;
+            }
+        }
+        assertThat(signature).as("the streamed call carries the signature").isNotBlank();
+
+        gateway.upstream().reset();
+        HttpResponse<String> answer = It.post(gateway, "/v1/chat/completions", It.bearer(gateway.apiKey()), """
+                {"model":"gm-strict","reasoning_effort":"low","messages":[
+                  {"role":"user","content":"What is the weather in Paris?"},
+                  {"role":"assistant","content":null,"tool_calls":[{"id":"%s","type":"function",
+                    "function":{"name":"%s","arguments":%s},"extra_content":{"google":{"thought_signature":"%s"}}}]},
+                  {"role":"tool","tool_call_id":"%s","content":"sunny"}],
+                 "tools":[{"type":"function","function":{"name":"get_weather","parameters":{"type":"object",
+                   "properties":{"city":{"type":"string"}},"required":["city"]}}}]}"""
+                .formatted(id, name, It.JSON.valueToTree(arguments.toString()), signature, id));
+
+        assertThat(answer.statusCode()).as(answer.body()).isEqualTo(200);
+        assertThat(It.json(answer.body()).at("/choices/0/message/content").asText()).isEqualTo("Tool result received: sunny");
+        assertThat(sentSignature(GeminiIt.onlyRequest(gateway, STRICT_UPSTREAM))).isEqualTo(signature);
+    }
+
+    @Test
     void historyFromAnotherFormatWithoutSignaturesGetsGooglesPlaceholder() {
         ChatCompletion answer = openai.chat().completions().create(askWeather("gm-strict").toBuilder()
                 .addMessage(com.openai.models.chat.completions.ChatCompletionAssistantMessageParam.builder()
