@@ -106,6 +106,7 @@ final class GeminiIt {
                 route: [{provider: claude, model: c-basic}]
               an-tools: {<<: *tools, route: [{provider: claude, model: c-tools}]}
               an-think: {<<: *tools, route: [{provider: claude, model: c-think-reasoning}]}
+              gm-idless: {<<: *tools, route: [{provider: google, model: g-idless}]}
               vendor/gm-slash:
                 context_length: 8192
                 max_output_tokens: 1024

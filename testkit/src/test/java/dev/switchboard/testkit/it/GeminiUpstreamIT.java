@@ -178,6 +178,64 @@ class GeminiUpstreamIT {
         assertThat(thinking.path("thinkingLevel").asText()).as("a name that is not gemini-1/2 gets a level").isEqualTo("LOW");
     }
 
+    /**
+     * Answers like Gemini without call ids: two parallel calls with no {@code id}, or, once the results came
+     * back, a text naming the function responses it got (name and id) in order.
+     */
+    private static void answerWithoutCallIds(RecordedRequest request, dev.switchboard.testkit.Exchange exchange)
+            throws java.io.IOException {
+        JsonNode contents = request.json().path("contents");
+        com.fasterxml.jackson.databind.node.ObjectNode body = It.JSON.createObjectNode();
+        com.fasterxml.jackson.databind.node.ObjectNode candidate = body.putArray("candidates").addObject();
+        com.fasterxml.jackson.databind.node.ArrayNode parts = candidate.putObject("content").put("role", "model").putArray("parts");
+        StringBuilder got = new StringBuilder();
+        for (JsonNode part : contents.get(contents.size() - 1).path("parts")) {
+            JsonNode r = part.path("functionResponse");
+            if (r.isObject()) {
+                got.append(got.isEmpty() ? "" : ", ").append(r.path("name").asText()).append('=').append(r.at("/response/output").asText());
+            }
+        }
+        if (got.isEmpty()) {
+            parts.addObject().putObject("functionCall").put("name", "get_weather").putObject("args").put("city", "Paris");
+            parts.addObject().putObject("functionCall").put("name", "get_time").putObject("args").put("timezone", "CET");
+        } else {
+            parts.addObject().put("text", "Got " + got);
+        }
+        candidate.put("finishReason", "STOP");
+        body.putObject("usageMetadata").put("promptTokenCount", 10).put("candidatesTokenCount", 5).put("totalTokenCount", 15);
+        body.put("modelVersion", "g-idless").put("responseId", "resp-idless-1");
+        exchange.respondJson(200, body);
+    }
+
+    @Test
+    void callsAGeminiUpstreamSendsWithoutIdsGetStableIdsAndTheirResultsFindTheirNames() {
+        gateway.upstream().script("g-idless", GeminiUpstreamIT::answerWithoutCallIds);
+        ChatCompletionCreateParams ask = ChatCompletionCreateParams.builder().model("gm-idless")
+                .addUserMessage("Weather and time in Paris?").addTool(weatherTool())
+                .addTool(ChatCompletionFunctionTool.builder().function(FunctionDefinition.builder().name("get_time")
+                        .parameters(FunctionParameters.builder().putAdditionalProperty("type", JsonValue.from("object")).build())
+                        .build()).build())
+                .build();
+
+        ChatCompletion first = openai.chat().completions().create(ask);
+        ChatCompletion again = openai.chat().completions().create(ask);
+
+        ChatCompletionMessage assistant = first.choices().getFirst().message();
+        List<String> ids = assistant.toolCalls().orElseThrow().stream().map(c -> c.asFunction().id()).toList();
+        assertThat(ids).hasSize(2).doesNotHaveDuplicates().allSatisfy(id -> assertThat(id).isNotBlank());
+        assertThat(again.choices().getFirst().message().toolCalls().orElseThrow().stream().map(c -> c.asFunction().id()))
+                .as("the same answer gets the same ids").containsExactlyElementsOf(ids);
+
+        ChatCompletion answer = openai.chat().completions().create(ask.toBuilder()
+                .addMessage(assistant)
+                // answered out of order: each result must still find its own call's name
+                .addMessage(ChatCompletionToolMessageParam.builder().toolCallId(ids.get(1)).content("09:00").build())
+                .addMessage(ChatCompletionToolMessageParam.builder().toolCallId(ids.get(0)).content("sunny").build())
+                .build());
+
+        assertThat(answer.choices().getFirst().message().content()).contains("Got get_time=09:00, get_weather=sunny");
+    }
+
     // --- thought signatures ---
 
     @Test
