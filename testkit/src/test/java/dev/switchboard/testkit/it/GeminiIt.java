@@ -182,7 +182,9 @@ final class GeminiIt {
                         .baseUrl(gateway.baseUrl())
                         .apiVersion(apiVersion)
                         .timeout(15_000)
-                        .retryOptions(HttpRetryOptions.builder().attempts(1).build())
+                        // No retries: every failure is the gateway's. No retryable codes either: google-genai
+                        // 1.70.0's RetryInterceptor sleeps its back-off even after the last attempt.
+                        .retryOptions(HttpRetryOptions.builder().attempts(1).httpStatusCodes(List.of()).build())
                         .build())
                 .clientOptions(ClientOptions.builder().customHttpClient(http).build())
                 .build();
