@@ -106,6 +106,12 @@ final class GeminiIt {
                 route: [{provider: claude, model: c-basic}]
               an-tools: {<<: *tools, route: [{provider: claude, model: c-tools}]}
               an-think: {<<: *tools, route: [{provider: claude, model: c-think-reasoning}]}
+              gm-idless: {<<: *tools, route: [{provider: google, model: g-idless}]}
+              vendor/gm-slash:
+                context_length: 8192
+                max_output_tokens: 1024
+                pricing: {input: 0, output: 0}
+                route: [{provider: google, model: g-slash}]
               gm-failover:
                 context_length: 8192
                 max_output_tokens: 1024
@@ -176,7 +182,9 @@ final class GeminiIt {
                         .baseUrl(gateway.baseUrl())
                         .apiVersion(apiVersion)
                         .timeout(15_000)
-                        .retryOptions(HttpRetryOptions.builder().attempts(1).build())
+                        // No retries: every failure is the gateway's. No retryable codes either: google-genai
+                        // 1.70.0's RetryInterceptor sleeps its back-off even after the last attempt.
+                        .retryOptions(HttpRetryOptions.builder().attempts(1).httpStatusCodes(List.of()).build())
                         .build())
                 .clientOptions(ClientOptions.builder().customHttpClient(http).build())
                 .build();

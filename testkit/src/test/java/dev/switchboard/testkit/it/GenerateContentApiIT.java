@@ -200,6 +200,17 @@ class GenerateContentApiIT {
     }
 
     @Test
+    void modelIdsWithASlashWorkPlainEncodedAndAsResources() {
+        GenerateContentResponse response = client.models.generateContent("vendor/gm-slash", "hi", null);
+        HttpResponse<String> encoded = generate("/v1beta/models/vendor%2Fgm-slash:generateContent", HI);
+
+        assertThat(response.text()).isEqualTo("Hello from g-slash! You said: hi");
+        assertThat(response.modelVersion()).contains("vendor/gm-slash");
+        assertThat(encoded.statusCode()).isEqualTo(200);
+        assertThat(client.models.get("vendor/gm-slash", null).name()).contains("models/vendor/gm-slash");
+    }
+
+    @Test
     void theV1BaseServesTheSameCalls() {
         Client v1 = GeminiIt.client(gateway, gateway.apiKey(), Auth.HEADER, "v1");
 
