@@ -67,9 +67,14 @@ public final class ModelDefaults {
         return store.find(userId, model(userId, model).id());
     }
 
-    /** Removes the saved defaults; whether there were any. 404 for an unknown user or model. */
-    public boolean clear(String userId, String model) {
-        return store.delete(userId, model(userId, model).id());
+    /** What {@link #clear} did: the canonical model id, and whether there were defaults to remove. */
+    public record Cleared(String userId, String modelId, boolean removed) {
+    }
+
+    /** Removes the saved defaults. 404 for an unknown user or model. */
+    public Cleared clear(String userId, String model) {
+        String id = model(userId, model).id();
+        return new Cleared(userId, id, store.delete(userId, id));
     }
 
     /** The lookup the pipeline uses. */

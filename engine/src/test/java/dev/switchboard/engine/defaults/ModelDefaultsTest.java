@@ -75,8 +75,8 @@ class ModelDefaultsTest {
     @Test
     void clearRemovesThem() {
         defaults.save("usr_1", "chat-real", Json.parse("{\"temperature\": 0.3}"));
-        assertThat(defaults.clear("usr_1", "chat-alias")).isTrue();
-        assertThat(defaults.clear("usr_1", "chat-alias")).isFalse();
+        assertThat(defaults.clear("usr_1", "chat-alias")).isEqualTo(new ModelDefaults.Cleared("usr_1", "chat-real", true));
+        assertThat(defaults.clear("usr_1", "chat-alias").removed()).isFalse();
         assertThat(defaults.get("usr_1", "chat-real")).isEmpty();
         assertThat(defaults.lookup().find("usr_1", "chat-real")).isEmpty();
     }
