@@ -341,7 +341,6 @@ class RequestFeaturesIT {
     void serviceOnlyFieldsNeverReachTheUpstream() {
         ChatCompletion c = client.chat().completions().create(It.ask("chat-think", "hi").toBuilder()
                 .putAdditionalBodyProperty("models", JsonValue.from(List.of("chat-def")))
-                .putAdditionalBodyProperty("fallbacks", JsonValue.from(List.of("chat-def")))
                 .putAdditionalBodyProperty("transforms", JsonValue.from(List.of("middle-out")))
                 .putAdditionalBodyProperty("reasoning", JsonValue.from(Map.of("format", "separate", "exclude", false)))
                 .putAdditionalBodyProperty("ignore_defaults", JsonValue.from(true))
