@@ -3,6 +3,10 @@ package dev.switchboard.server;
 import dev.switchboard.engine.account.DemoBootstrap;
 import dev.switchboard.engine.account.IssuedKey;
 import dev.switchboard.engine.catalog.ProviderType;
+import dev.switchboard.engine.defaults.ModelDefaults;
+import dev.switchboard.engine.media.FetchLimits;
+import dev.switchboard.engine.media.ImageFetcher;
+import dev.switchboard.engine.media.ImageInliner;
 import dev.switchboard.engine.metrics.GatewayMetrics;
 import dev.switchboard.engine.pipeline.ChatService;
 import dev.switchboard.engine.provider.HttpProviderAdapter;
@@ -13,6 +17,7 @@ import dev.switchboard.engine.route.FailoverRouter;
 import dev.switchboard.engine.upstream.UpstreamClient;
 import dev.switchboard.engine.upstream.Watchdog;
 import dev.switchboard.server.admin.AdminApi;
+import dev.switchboard.server.admin.DefaultsAdminApi;
 import dev.switchboard.server.api.Authenticator;
 import dev.switchboard.server.api.ChatCompletionsApi;
 import dev.switchboard.server.api.Heartbeats;
@@ -65,13 +70,16 @@ public final class GatewayApp implements AutoCloseable {
         adapters.put(ProviderType.OPENAI, new HttpProviderAdapter(new OpenAiDialect(), upstream));
         adapters.put(ProviderType.SIMULATOR, new SimulatorAdapter());
         FailoverRouter router = new FailoverRouter(config.catalog(), adapters, metrics);
-        ChatService chat = new ChatService(config.catalog(), router, metrics);
+        ModelDefaults defaults = new ModelDefaults(accounts.defaults(), accounts::userExists, config.catalog(), clock);
+        ImageInliner images = new ImageInliner(new ImageFetcher(FetchLimits.DEFAULT));
+        ChatService chat = new ChatService(config.catalog(), router, metrics, defaults.lookup(), images);
 
         Authenticator auth = new Authenticator(accounts.apiKeys());
         this.heartbeats = new Heartbeats(Duration.ofSeconds(10));
         ChatCompletionsApi completions = new ChatCompletionsApi(chat, auth, clock, heartbeats);
-        ModelsApi models = new ModelsApi(config.catalog(), auth, clock.instant().getEpochSecond());
+        ModelsApi models = new ModelsApi(config.catalog(), auth, clock.instant().getEpochSecond(), Optional.of(defaults));
         AdminApi admin = new AdminApi(accounts.admin(), accounts.adminKeys());
+        DefaultsAdminApi adminDefaults = new DefaultsAdminApi(admin, defaults);
         OpsApi ops = new OpsApi(accounts.database(), registry);
 
         List<Route> routes = new ArrayList<>();
@@ -83,6 +91,9 @@ public final class GatewayApp implements AutoCloseable {
         routes.add(new Route("POST", "/admin/v1/users/{id}/credits", "admin", OPENAI_ERRORS, admin::addCredits));
         routes.add(new Route("POST", "/admin/v1/users/{id}/keys", "admin", OPENAI_ERRORS, admin::createKey));
         routes.add(new Route("DELETE", "/admin/v1/keys/{id}", "admin", OPENAI_ERRORS, admin::revokeKey));
+        routes.add(new Route("PUT", "/admin/v1/users/{id}/defaults/{model}", "admin", OPENAI_ERRORS, adminDefaults::put));
+        routes.add(new Route("GET", "/admin/v1/users/{id}/defaults/{model}", "admin", OPENAI_ERRORS, adminDefaults::get));
+        routes.add(new Route("DELETE", "/admin/v1/users/{id}/defaults/{model}", "admin", OPENAI_ERRORS, adminDefaults::delete));
         routes.add(new Route("GET", "/health", "health", OPENAI_ERRORS, ops::health));
         routes.add(new Route("GET", "/ready", "ready", OPENAI_ERRORS, ops::ready));
         routes.add(new Route("GET", "/metrics", "metrics", OPENAI_ERRORS, ops::metrics));
