@@ -170,8 +170,6 @@ final class ResponsesIt {
             return JSON.readTree(ObjectMappers.jsonMapper().writeValueAsString(sdkObject));
         } catch (JsonProcessingException e) {
             throw new UncheckedIOException(e);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
         }
     }
 
