@@ -176,6 +176,7 @@ public final class AdminService {
         if (!store.revokeKey(keyId, clock.instant().truncatedTo(ChronoUnit.MILLIS))) {
             throw AccountException.notFound("no key with id " + keyId);
         }
+        keys.forget(keyId);
     }
 
     private static Instant instant(String text) {

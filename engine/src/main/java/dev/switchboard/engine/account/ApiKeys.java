@@ -5,9 +5,12 @@ import dev.switchboard.engine.account.Authentication.Reason;
 import dev.switchboard.engine.account.Authentication.Rejected;
 import java.security.SecureRandom;
 import java.time.Clock;
+import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
+import java.util.Map;
 import java.util.Objects;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.Optional;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -27,9 +30,21 @@ public final class ApiKeys {
 
     private static final Logger LOG = LoggerFactory.getLogger(ApiKeys.class);
 
+    /**
+     * How long a successful lookup is reused. Every request would otherwise cost two store queries; a
+     * second of reuse removes them from the hot path. A revocation through this instance takes effect at
+     * once ({@link #forget}); other instances see it within this time.
+     */
+    public static final Duration CACHE_TTL = Duration.ofSeconds(1);
+    private static final int CACHE_MAX = 10_000;
+
     private final AccountStore store;
     private final Clock clock;
     private final Secrets secrets;
+    private final Map<KeyHash, Cached> cache = new ConcurrentHashMap<>();
+
+    private record Cached(Principal principal, Instant until) {
+    }
 
     public ApiKeys(AccountStore store, Clock clock) {
         this(store, clock, new SecureRandom());
@@ -73,6 +88,15 @@ public final class ApiKeys {
             return new Rejected(Reason.MALFORMED);
         }
         KeyHash hash = KeyHash.of(presented);
+        Instant now = clock.instant();
+        Cached hit = cache.get(hash);
+        if (hit != null && now.isBefore(hit.until())) {
+            if (hit.principal().key().expiredAt(now)) {
+                cache.remove(hash);
+                return new Rejected(Reason.EXPIRED);
+            }
+            return new Authenticated(hit.principal());
+        }
         Optional<StoredKey> found = store.findKeyByHash(hash);
         // The re-comparison guards against a store whose lookup is looser than byte equality.
         if (found.isEmpty() || !found.get().hash().matches(hash)) {
@@ -87,8 +111,20 @@ public final class ApiKeys {
             LOG.debug("refused expired API key {} ({})", key.id(), key.prefix());
             return new Rejected(Reason.EXPIRED);
         }
-        return store.findUser(key.userId())
-                .<Authentication>map(user -> new Authenticated(new Principal(user, key)))
-                .orElse(new Rejected(Reason.UNKNOWN));
+        Optional<User> user = store.findUser(key.userId());
+        if (user.isEmpty()) {
+            return new Rejected(Reason.UNKNOWN);
+        }
+        Principal principal = new Principal(user.get(), key);
+        if (cache.size() >= CACHE_MAX) {
+            cache.clear(); // crude but bounded: a burst of distinct keys costs one round of lookups
+        }
+        cache.put(hash, new Cached(principal, now.plus(CACHE_TTL)));
+        return new Authenticated(principal);
+    }
+
+    /** Drops any reused lookup of the key {@code keyId} (called when it is revoked here). */
+    public void forget(String keyId) {
+        cache.values().removeIf(c -> c.principal().key().id().equals(keyId));
     }
 }

@@ -4,15 +4,22 @@ import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Function;
 
 /**
  * The gateway's meters, in one place so names and labels stay consistent. Labels are model ids, provider
- * ids, endpoints and outcomes: never keys, user ids or anything secret.
+ * ids, endpoints and outcomes: never keys, user ids or anything secret. Meters are looked up once per
+ * label combination and kept, so recording on the request path is a map hit, not a registry lookup.
  */
 public final class GatewayMetrics {
     private final MeterRegistry registry;
     private final AtomicInteger openStreams = new AtomicInteger();
+    private final Map<List<String>, Counter> counters = new ConcurrentHashMap<>();
+    private final Map<List<String>, Timer> timers = new ConcurrentHashMap<>();
 
     public GatewayMetrics(MeterRegistry registry) {
         this.registry = registry;
@@ -23,31 +30,42 @@ public final class GatewayMetrics {
         return registry;
     }
 
+    private Counter counter(List<String> key, Function<List<String>, Counter> make) {
+        return counters.computeIfAbsent(key, make);
+    }
+
+    private Timer timer(List<String> key, Function<List<String>, Timer> make) {
+        return timers.computeIfAbsent(key, make);
+    }
+
     /** One finished request at the edge. */
     public void request(String endpoint, String model, int status, Duration latency) {
-        Counter.builder("switchboard_requests").tag("endpoint", endpoint).tag("model", model)
-                .tag("status", Integer.toString(status)).register(registry).increment();
-        Timer.builder("switchboard_request_duration").tag("endpoint", endpoint).publishPercentileHistogram()
-                .register(registry).record(latency);
+        String s = Integer.toString(status);
+        counter(List.of("requests", endpoint, model, s), k -> Counter.builder("switchboard_requests")
+                .tag("endpoint", endpoint).tag("model", model).tag("status", s).register(registry)).increment();
+        timer(List.of("duration", endpoint), k -> Timer.builder("switchboard_request_duration")
+                .tag("endpoint", endpoint).publishPercentileHistogram().register(registry)).record(latency);
     }
 
     /** Time from request arrival to the first byte sent to the client. */
     public void timeToFirstByte(String endpoint, Duration ttfb) {
-        Timer.builder("switchboard_time_to_first_byte").tag("endpoint", endpoint).publishPercentileHistogram()
-                .register(registry).record(ttfb);
+        timer(List.of("ttfb", endpoint), k -> Timer.builder("switchboard_time_to_first_byte")
+                .tag("endpoint", endpoint).publishPercentileHistogram().register(registry)).record(ttfb);
     }
 
     /** One upstream attempt. */
     public void attempt(String provider, String outcome, Duration latency) {
-        Counter.builder("switchboard_upstream_attempts").tag("provider", provider).tag("outcome", outcome)
-                .register(registry).increment();
-        Timer.builder("switchboard_upstream_latency").tag("provider", provider).publishPercentileHistogram()
-                .register(registry).record(latency);
+        counter(List.of("attempts", provider, outcome), k -> Counter.builder("switchboard_upstream_attempts")
+                .tag("provider", provider).tag("outcome", outcome).register(registry)).increment();
+        timer(List.of("upstream", provider), k -> Timer.builder("switchboard_upstream_latency")
+                .tag("provider", provider).publishPercentileHistogram().register(registry)).record(latency);
     }
 
     public void tokens(String model, long input, long output) {
-        Counter.builder("switchboard_tokens").tag("model", model).tag("kind", "input").register(registry).increment(input);
-        Counter.builder("switchboard_tokens").tag("model", model).tag("kind", "output").register(registry).increment(output);
+        counter(List.of("tokens", model, "input"), k -> Counter.builder("switchboard_tokens")
+                .tag("model", model).tag("kind", "input").register(registry)).increment(input);
+        counter(List.of("tokens", model, "output"), k -> Counter.builder("switchboard_tokens")
+                .tag("model", model).tag("kind", "output").register(registry)).increment(output);
     }
 
     public void streamOpened() {

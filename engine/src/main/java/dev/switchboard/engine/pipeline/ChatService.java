@@ -77,8 +77,9 @@ public final class ChatService {
             while (next.isPresent()) {
                 StreamEvent event = renamed(next.get(), model);
                 seen.accept(event);
-                for (StreamEvent shown : presenter.present(event)) {
-                    sink.send(shown);
+                List<StreamEvent> shown = presenter.present(event);
+                for (int i = 0; i < shown.size(); i++) {
+                    sink.send(shown.get(i), i < shown.size() - 1 || source.hasBuffered());
                 }
                 if (event instanceof StreamEvent.StreamError || event instanceof StreamEvent.MessageStop) {
                     break;

@@ -51,7 +51,9 @@ public final class RequestShaper {
         if (max.isPresent() && max.getAsInt() > model.maxOutputTokens()) {
             b.maxTokens(model.maxOutputTokens());
         }
-        if (!model.capabilities().supportsReasoning()) {
+        if (model.capabilities().supportsReasoning()) {
+            b.reasoning(ReasoningFit.fit(request.reasoning(), model.reasoning()));
+        } else {
             Reasoning r = request.reasoning();
             b.reasoning(new Reasoning(Optional.empty(), Optional.empty(), OptionalInt.empty(), r.format(), r.exclude(),
                     Optional.empty()));

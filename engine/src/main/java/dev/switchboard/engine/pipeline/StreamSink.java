@@ -8,8 +8,17 @@ import dev.switchboard.model.StreamEvent;
  */
 public interface StreamSink {
 
-    /** Delivers one event; throws when the client is gone, which cancels the upstream request. */
+    /** Delivers one event now; throws when the client is gone, which cancels the upstream request. */
     void send(StreamEvent event) throws ClientGoneException;
+
+    /**
+     * Delivers one event; {@code moreReady} says further events are already at hand, so the sink may hold
+     * this one briefly and send them together (one network write for a burst instead of one per event).
+     * A sink must not hold an event once {@code moreReady} is false.
+     */
+    default void send(StreamEvent event, boolean moreReady) throws ClientGoneException {
+        send(event);
+    }
 
     /**
      * What to run when the sink learns, between events, that the client has gone (e.g. a heartbeat write

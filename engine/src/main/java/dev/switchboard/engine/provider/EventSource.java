@@ -18,6 +18,11 @@ public interface EventSource extends AutoCloseable {
      */
     Optional<StreamEvent> next();
 
+    /** Whether {@link #next()} can answer without waiting for the upstream (events already received). */
+    default boolean hasBuffered() {
+        return false;
+    }
+
     @Override
     void close();
 }

@@ -145,6 +145,11 @@ public final class HttpProviderAdapter implements ProviderAdapter {
         }
 
         @Override
+        public boolean hasBuffered() {
+            return !ready.isEmpty();
+        }
+
+        @Override
         public void close() {
             response.close();
         }

@@ -82,6 +82,11 @@ public final class SimulatorAdapter implements ProviderAdapter {
             }
 
             @Override
+            public boolean hasBuffered() {
+                return !events.isEmpty();
+            }
+
+            @Override
             public void close() {
                 events.clear();
             }

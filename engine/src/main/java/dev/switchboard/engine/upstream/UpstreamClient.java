@@ -74,7 +74,7 @@ public final class UpstreamClient implements AutoCloseable {
 
     private WebClient client(Duration connectTimeout) {
         return clients.computeIfAbsent(connectTimeout, t -> WebClient.builder()
-                .socketOptions(o -> o.connectTimeout(t))
+                .socketOptions(o -> o.connectTimeout(t).tcpNoDelay(true))
                 .connectionCacheSize(1024)
                 .followRedirects(false)
                 .build());

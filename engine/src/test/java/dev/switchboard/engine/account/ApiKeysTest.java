@@ -93,12 +93,27 @@ class ApiKeysTest {
     }
 
     @Test
-    void aRevokedKeyIsRejectedAtOnce() {
+    void aKeyRevokedHereIsRejectedAtOnce() {
         IssuedKey issued = keys.issue(alice.id(), NewKey.unrestricted("ci"));
         assertThat(keys.authenticate(issued.secret())).isInstanceOf(Authenticated.class);
 
         store.revokeKey(issued.key().id(), clock.instant());
+        keys.forget(issued.key().id());
 
+        assertThat(keys.authenticate(issued.secret())).isEqualTo(new Rejected(Reason.REVOKED));
+    }
+
+    @Test
+    void aKeyRevokedByAnotherInstanceIsRejectedOnceTheReusedLookupExpires() {
+        IssuedKey issued = keys.issue(alice.id(), NewKey.unrestricted("ci"));
+        assertThat(keys.authenticate(issued.secret())).isInstanceOf(Authenticated.class);
+        int lookups = store.hashLookups.get();
+
+        store.revokeKey(issued.key().id(), clock.instant());
+        assertThat(keys.authenticate(issued.secret())).isInstanceOf(Authenticated.class);
+        assertThat(store.hashLookups.get()).isEqualTo(lookups);
+
+        clock.advance(ApiKeys.CACHE_TTL);
         assertThat(keys.authenticate(issued.secret())).isEqualTo(new Rejected(Reason.REVOKED));
     }
 

@@ -25,6 +25,7 @@ public final class SseSink implements StreamSink, AutoCloseable {
     private final Optional<Heartbeats> heartbeats;
     private final byte[] heartbeat;
     private OutputStream out;
+    private boolean unflushed;
     private volatile long lastWriteNanos = System.nanoTime();
     private volatile Runnable onGone = () -> { };
     private volatile boolean gone;
@@ -45,6 +46,11 @@ public final class SseSink implements StreamSink, AutoCloseable {
 
     @Override
     public void send(StreamEvent event) throws ClientGoneException {
+        send(event, false);
+    }
+
+    @Override
+    public void send(StreamEvent event, boolean moreReady) throws ClientGoneException {
         byte[] bytes = writer.apply(event);
         try {
             synchronized (this) {
@@ -57,7 +63,11 @@ public final class SseSink implements StreamSink, AutoCloseable {
                 }
                 if (bytes.length > 0) {
                     out.write(bytes);
+                    unflushed = true;
+                }
+                if (unflushed && !moreReady) {
                     out.flush();
+                    unflushed = false;
                     lastWriteNanos = System.nanoTime();
                 }
             }

@@ -59,6 +59,9 @@ public final class HttpEdge implements AutoCloseable {
                 .port(port)
                 .backlog(4096)
                 .maxPayloadSize(MAX_BODY_BYTES)
+                // streamed events are small writes flushed one by one: Nagle would hold each behind the
+                // previous one's delayed ACK (about 40 ms per event)
+                .connectionOptions(o -> o.tcpNoDelay(true))
                 .shutdownHook(false)
                 .routing(routing)
                 .build()
