@@ -13,6 +13,7 @@ import dev.switchboard.engine.provider.HttpProviderAdapter;
 import dev.switchboard.engine.provider.OpenAiDialect;
 import dev.switchboard.engine.provider.ProviderAdapter;
 import dev.switchboard.engine.provider.SimulatorAdapter;
+import dev.switchboard.engine.responses.ResponsesService;
 import dev.switchboard.engine.route.FailoverRouter;
 import dev.switchboard.engine.upstream.UpstreamClient;
 import dev.switchboard.engine.upstream.Watchdog;
@@ -23,10 +24,12 @@ import dev.switchboard.server.api.ChatCompletionsApi;
 import dev.switchboard.server.api.Heartbeats;
 import dev.switchboard.server.api.ModelsApi;
 import dev.switchboard.server.api.OpsApi;
+import dev.switchboard.server.api.ResponsesApi;
 import dev.switchboard.server.config.GatewayConfig;
 import dev.switchboard.server.http.ErrorRenderer;
 import dev.switchboard.server.http.HttpEdge;
 import dev.switchboard.server.http.Route;
+import dev.switchboard.store.JdbcResponseStore;
 import dev.switchboard.wire.Json;
 import dev.switchboard.wire.openai.OpenAi;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
@@ -77,6 +80,8 @@ public final class GatewayApp implements AutoCloseable {
         Authenticator auth = new Authenticator(accounts.apiKeys());
         this.heartbeats = new Heartbeats(Duration.ofSeconds(10));
         ChatCompletionsApi completions = new ChatCompletionsApi(chat, auth, clock, heartbeats);
+        ResponsesApi responses = new ResponsesApi(
+                new ResponsesService(chat, new JdbcResponseStore(accounts.database()), clock), auth, heartbeats);
         ModelsApi models = new ModelsApi(config.catalog(), auth, clock.instant().getEpochSecond(), Optional.of(defaults));
         AdminApi admin = new AdminApi(accounts.admin(), accounts.adminKeys());
         DefaultsAdminApi adminDefaults = new DefaultsAdminApi(admin, defaults);
@@ -84,6 +89,11 @@ public final class GatewayApp implements AutoCloseable {
 
         List<Route> routes = new ArrayList<>();
         routes.add(new Route("POST", "/v1/chat/completions", ChatCompletionsApi.ENDPOINT, OPENAI_ERRORS, completions::handle));
+        routes.add(new Route("POST", "/v1/responses", "responses", OPENAI_ERRORS, responses::create));
+        routes.add(new Route("GET", "/v1/responses/{id}", "responses_get", OPENAI_ERRORS, responses::retrieve));
+        routes.add(new Route("DELETE", "/v1/responses/{id}", "responses_delete", OPENAI_ERRORS, responses::delete));
+        routes.add(new Route("GET", "/v1/responses/{id}/input_items", "responses_input_items", OPENAI_ERRORS,
+                responses::inputItems));
         routes.add(new Route("GET", "/v1/models", "models", OPENAI_ERRORS, models::list));
         routes.add(new Route("GET", "/api/models/{id}/allowed-params", "allowed_params", OPENAI_ERRORS, models::allowedParams));
         routes.add(new Route("POST", "/admin/v1/users", "admin", OPENAI_ERRORS, admin::createUser));

@@ -1,0 +1,104 @@
+package dev.switchboard.testkit.it.responses;
+
+import java.util.ArrayList;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Set;
+import java.util.stream.Stream;
+import org.junit.jupiter.params.provider.Arguments;
+
+/**
+ * The kinds of upstream a Responses conversation can run on in these tests, each as a gateway model id
+ * routed to a provider of that kind: the fake upstream speaking OpenAI, Anthropic or Gemini, and the
+ * in-process simulator. Every test parameterised over kinds runs for each kind in {@link #ENABLED}.
+ */
+enum UpstreamKind {
+    OPENAI("openai", "${UPSTREAM_OPENAI}"),
+    ANTHROPIC("anthropic", "${UPSTREAM}"),
+    GEMINI("gemini", "${UPSTREAM}"),
+    SIMULATOR("simulator", "");
+
+    /**
+     * The kinds the tests run on. The fake upstream already speaks Anthropic and Gemini, but the gateway
+     * has no provider adapter for {@code type: anthropic} or {@code type: gemini} yet (GatewayApp
+     * registers OpenAI and the simulator only). Once it does, add ANTHROPIC and GEMINI here: nothing
+     * else changes. (Every test was seen passing with all four kinds, against throwaway adapters built
+     * on wire.anthropic and wire.gemini.)
+     */
+    static final Set<UpstreamKind> ENABLED = EnumSet.of(OPENAI, SIMULATOR);
+
+    private final String type;
+    private final String baseUrl;
+
+    UpstreamKind(String type, String baseUrl) {
+        this.type = type;
+        this.baseUrl = baseUrl;
+    }
+
+    /** The gateway model id of this kind, optionally with a variant ({@code resp-openai-midfail}). */
+    String model(String... variant) {
+        return "resp-" + type + (variant.length == 0 ? "" : "-" + String.join("-", variant));
+    }
+
+    /**
+     * The upstream model name the fake sees for {@link #model}; its suffixes script the fake. Gemini's
+     * thinking variant also checks thought signatures as Gemini 3 does ({@code -strictsig}).
+     */
+    String upstreamModel(String... variant) {
+        String name = "up-" + type + (variant.length == 0 ? "" : "-" + String.join("-", variant));
+        return this == GEMINI && List.of(variant).contains(ResponsesIt.THINK) ? name + "-strictsig" : name;
+    }
+
+    /** Whether requests of this kind reach the fake upstream, where the test can read them. */
+    boolean recorded() {
+        return this != SIMULATOR;
+    }
+
+    /** Whether the fake signs this kind's reasoning and checks the signatures it gets back. */
+    boolean signsReasoning() {
+        return this == ANTHROPIC || this == GEMINI;
+    }
+
+    /** Whether the provider counts reasoning tokens apart (Anthropic's usage has no such count). */
+    boolean reportsReasoningTokens() {
+        return this != ANTHROPIC;
+    }
+
+    String provider() {
+        return "p-" + type;
+    }
+
+    /** The provider section of the test config. */
+    String providerYaml(String upstreamKey) {
+        if (this == SIMULATOR) {
+            return "  " + provider() + ":\n    type: simulator\n";
+        }
+        return "  " + provider() + ":\n    type: " + type + "\n    base_url: " + baseUrl + "\n    keys: [\"" + upstreamKey
+                + "\"]\n    timeouts: {connect: 1s, first_byte: 5s, idle: 5s, total: 20s}\n";
+    }
+
+    /** A model of this kind in the test config, able to take tools, images, reasoning and JSON output. */
+    String modelYaml(String... variant) {
+        return "  " + model(variant) + ":\n    context_length: 100000\n    max_output_tokens: 4096\n"
+                + "    supports_tools: true\n    supports_reasoning: true\n    supports_vision: true\n"
+                + "    supports_json: true\n    pricing: {input: 1, output: 2}\n"
+                + "    route: [{provider: " + provider() + ", model: " + (this == SIMULATOR ? "sim" : upstreamModel(variant))
+                + "}]\n";
+    }
+
+    static Stream<UpstreamKind> enabled() {
+        return Stream.of(values()).filter(ENABLED::contains);
+    }
+
+    /** Enabled kinds whose requests the test can read at the fake upstream. */
+    static Stream<UpstreamKind> recordedKinds() {
+        return enabled().filter(UpstreamKind::recorded);
+    }
+
+    /** Every ordered pair of two different enabled kinds: a conversation moving from the first to the second. */
+    static Stream<Arguments> moves() {
+        List<Arguments> out = new ArrayList<>();
+        enabled().forEach(from -> enabled().filter(to -> to != from).forEach(to -> out.add(Arguments.of(from, to))));
+        return out.stream();
+    }
+}

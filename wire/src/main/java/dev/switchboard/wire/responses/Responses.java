@@ -1,0 +1,160 @@
+package dev.switchboard.wire.responses;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.switchboard.model.ChatRequest;
+import dev.switchboard.model.ChatResponse;
+import dev.switchboard.model.ContentBlock;
+import dev.switchboard.model.GatewayError;
+import dev.switchboard.wire.Json;
+import dev.switchboard.wire.openai.OpenAi;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * The OpenAI Responses wire format (client side), both directions, as pure functions: no I/O, no clock,
+ * no randomness. Response ids, item ids and creation times are handed in ({@link ResponseHeader},
+ * {@link IdSource}); what is stored and how a chain is found is the engine's business.
+ *
+ * <p>Requests: {@link #fromClient} validates a body into a {@link ResponsesRequest}; {@link #withIds}
+ * gives its input items ids; {@link #toCanonical} turns the stored chain's items plus the request's
+ * items into one canonical {@link ChatRequest}. Answers: {@link #toClient} renders a complete answer,
+ * one {@link ResponsesStreamWriter} per stream renders events. Items are read and written by
+ * {@link #readItem}/{@link #writeItem}, the same way for input, output and storage, so provider state
+ * kept in reasoning items ({@code encrypted_content}) survives every round trip.
+ *
+ * <p>Client input that breaks the format's rules throws a 400 {@link dev.switchboard.model.GatewayException}
+ * whose {@code param} is the JSON path of the offending field.
+ */
+public final class Responses {
+    /** The format's name, for {@link dev.switchboard.model.Passthrough} and signature origins. */
+    public static final String FORMAT = "responses";
+
+    private Responses() {
+    }
+
+    /** Reads a request body. @throws dev.switchboard.model.GatewayException 400 on invalid input */
+    public static ResponsesRequest fromClient(JsonNode body) {
+        return RequestReader.read(body);
+    }
+
+    /** Parses and reads a request body; malformed JSON is a 400 too. */
+    public static ResponsesRequest fromClient(byte[] body) {
+        return RequestReader.read(Json.parse(body));
+    }
+
+    /** The items with an id each: ids the caller gave are kept, missing ones come from {@code ids}. */
+    public static List<Item> withIds(List<Item> items, IdSource ids) {
+        List<Item> out = new ArrayList<>(items.size());
+        for (Item i : items) {
+            out.add(i.id().isPresent() ? i : i.withId(ids.next(prefix(i))));
+        }
+        return out;
+    }
+
+    private static String prefix(Item i) {
+        return switch (i) {
+            case Item.Message m -> "msg";
+            case Item.FunctionCall c -> "fc";
+            case Item.FunctionCallOutput o -> "fco";
+            case Item.Reasoning r -> "rs";
+        };
+    }
+
+    /**
+     * The canonical request for {@code request} continuing a conversation whose earlier items are
+     * {@code history} (oldest first; empty for a new conversation): {@code instructions} then every
+     * system or developer message become the system blocks, the items the turns, the request's
+     * settings the rest.
+     *
+     * @throws dev.switchboard.model.GatewayException 400 when an input item repeats an item of the
+     *     history, a call has no output, an output answers no call, or nothing but system text is left
+     */
+    public static ChatRequest toCanonical(ResponsesRequest request, List<Item> history) {
+        List<Conversation.Located> items = new ArrayList<>();
+        history.forEach(i -> items.add(new Conversation.Located(i, Conversation.HISTORY)));
+        Set<String> earlier = new HashSet<>();
+        history.forEach(i -> i.id().ifPresent(earlier::add));
+        for (int i = 0; i < request.input().size(); i++) {
+            Item item = request.input().get(i);
+            // Callers that replay what previous_response_id already brings would send the model every turn twice.
+            if (item.id().filter(earlier::contains).isPresent()) {
+                throw GatewayError.invalid("input[" + i + "].id", "Duplicate item found with id "
+                        + item.id().get() + ": it is already part of the conversation behind `previous_response_id`; "
+                        + "remove it from `input`.").toException();
+            }
+            items.add(new Conversation.Located(item, "input[" + i + "]"));
+        }
+        Conversation.Result conversation = Conversation.build(items);
+        if (conversation.messages().isEmpty()) {
+            throw GatewayError.invalid("input", "`input` holds only system or developer messages; add a user "
+                    + "message.").toException();
+        }
+        List<ContentBlock> system = new ArrayList<>();
+        request.instructions().filter(s -> !s.isEmpty()).ifPresent(s -> system.add(ContentBlock.Text.of(s)));
+        system.addAll(conversation.system());
+        return request.settings().toBuilder().system(system).messages(conversation.messages()).build();
+    }
+
+    /** Renders a complete answer as a response object; {@code response.model()} is the model that answered. */
+    public static ObjectNode toClient(ChatResponse response, ResponseHeader header, IdSource ids) {
+        Outcome outcome = Outcome.of(response.stopReason());
+        return ResponseObject.build(header, response.model(), outcome.status(), outcome.incompleteReason(),
+                Optional.empty(), OutputItems.of(response.content(), "completed", ids), Optional.of(response.usage()));
+    }
+
+    /** A writer for one streamed answer. */
+    public static ResponsesStreamWriter streamWriter(ResponseHeader header, IdSource ids) {
+        return new ResponsesStreamWriter(header, ids);
+    }
+
+    /** The error envelope, the same as chat completions' ({@code code} is the status as text). */
+    public static ObjectNode errorBody(GatewayError error) {
+        return OpenAi.errorBody(error);
+    }
+
+    /** Reads one item (stored or sent); {@code path} names it in errors. */
+    public static Item readItem(JsonNode json, String path) {
+        return ItemReader.item(json, path);
+    }
+
+    /** Renders one item in the SDKs' shape. */
+    public static ObjectNode writeItem(Item item) {
+        return ItemWriter.write(item);
+    }
+
+    /** The {@code output} items of a response object, read back for continuing its conversation. */
+    public static List<Item> outputItems(JsonNode response) {
+        JsonNode output = response.path("output");
+        List<Item> out = new ArrayList<>();
+        for (int i = 0; i < output.size(); i++) {
+            out.add(ItemReader.item(output.get(i), "output[" + i + "]"));
+        }
+        return out;
+    }
+
+    /** {@code DELETE /v1/responses/{id}}'s answer. */
+    public static ObjectNode deleted(String id) {
+        ObjectNode o = Json.object();
+        o.put("id", id);
+        o.put("object", "response");
+        o.put("deleted", true);
+        return o;
+    }
+
+    /** A page of {@code GET /v1/responses/{id}/input_items}: {@code {object: list, data, first_id, last_id, has_more}}. */
+    public static ObjectNode itemList(List<Item> page, boolean hasMore) {
+        ObjectNode o = Json.object();
+        o.put("object", "list");
+        ArrayNode data = o.putArray("data");
+        page.forEach(i -> data.add(ItemWriter.write(i)));
+        o.put("first_id", page.isEmpty() ? null : page.getFirst().id().orElse(null));
+        o.put("last_id", page.isEmpty() ? null : page.getLast().id().orElse(null));
+        o.put("has_more", hasMore);
+        return o;
+    }
+}

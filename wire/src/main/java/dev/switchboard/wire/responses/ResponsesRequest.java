@@ -1,0 +1,46 @@
+package dev.switchboard.wire.responses;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.switchboard.model.ChatRequest;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * A validated {@code POST /v1/responses} body.
+ *
+ * @param model the model id as the caller gave it
+ * @param input the request's own input items (a string input is one user message); ids are empty
+ *     where the caller gave none, until the engine assigns them
+ * @param instructions system text for this request only (not inherited along a chain)
+ * @param previousResponseId the stored response this one continues, if any
+ * @param store whether the response is stored (default true)
+ * @param stream whether the caller wants server-sent events
+ * @param settings everything the canonical request takes except system blocks and turns (tools, tool
+ *     choice, sampling, limits, reasoning, output format, metadata...), which the engine completes
+ *     from the conversation with {@link Responses#toCanonical}
+ * @param echo the request's settings as the response object shows them ({@code tools},
+ *     {@code tool_choice}, {@code text}, {@code reasoning}, {@code metadata}...); a copy is returned
+ */
+public record ResponsesRequest(String model, List<Item> input, Optional<String> instructions,
+                               Optional<String> previousResponseId, boolean store, boolean stream,
+                               ChatRequest settings, ObjectNode echo) {
+    public ResponsesRequest {
+        Objects.requireNonNull(model, "model");
+        input = List.copyOf(input);
+        Objects.requireNonNull(instructions, "instructions");
+        Objects.requireNonNull(previousResponseId, "previousResponseId");
+        Objects.requireNonNull(settings, "settings");
+        echo = echo.deepCopy();
+    }
+
+    @Override
+    public ObjectNode echo() {
+        return echo.deepCopy();
+    }
+
+    /** This request with its input items replaced (the engine's copy with ids assigned). */
+    public ResponsesRequest withInput(List<Item> items) {
+        return new ResponsesRequest(model, items, instructions, previousResponseId, store, stream, settings, echo);
+    }
+}

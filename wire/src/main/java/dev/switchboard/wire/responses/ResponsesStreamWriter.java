@@ -1,0 +1,329 @@
+package dev.switchboard.wire.responses;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.switchboard.model.ContentBlock;
+import dev.switchboard.model.ContentBlock.RedactedThinking;
+import dev.switchboard.model.ContentBlock.Text;
+import dev.switchboard.model.ContentBlock.Thinking;
+import dev.switchboard.model.ContentBlock.ToolCall;
+import dev.switchboard.model.GatewayError;
+import dev.switchboard.model.Signature;
+import dev.switchboard.model.StopReason;
+import dev.switchboard.model.StreamEvent;
+import dev.switchboard.model.StreamEvent.Delta;
+import dev.switchboard.model.Usage;
+import dev.switchboard.wire.Json;
+import dev.switchboard.wire.sse.SseFrames;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * Renders one canonical event stream as a Responses event stream (D.4, CONTRACTS.md section 2). One
+ * instance per stream; not thread-safe.
+ *
+ * <p>Every event is an SSE frame whose {@code event:} name equals the payload's {@code type}, and carries
+ * {@code sequence_number} counting from 0. Order: {@code response.created} (always first) and
+ * {@code response.in_progress}; per canonical block one output item: {@code output_item.added}, then for
+ * text {@code content_part.added}, {@code output_text.delta}s, {@code output_text.done},
+ * {@code content_part.done}; for a trace {@code reasoning_summary_part.added},
+ * {@code reasoning_summary_text.delta}s, {@code reasoning_summary_text.done},
+ * {@code reasoning_summary_part.done} (only when it has text); for a call
+ * {@code function_call_arguments.delta}s and {@code .done}; then {@code output_item.done}. The stream
+ * ends with {@code response.completed} (or {@code response.incomplete}) holding the whole response and
+ * its usage. A {@link StreamEvent.StreamError} ends it with an {@code error} event and then
+ * {@code response.failed}. Nothing is written after the terminal event; there is no {@code [DONE]}.
+ *
+ * <p>The items and their ids are the same as {@link Responses#toClient} would give the accumulated
+ * answer, so {@link #terminalResponse()} is what the engine stores.
+ */
+public final class ResponsesStreamWriter {
+    private enum Kind { MESSAGE, REASONING, CALL, OPAQUE }
+
+    private final ResponseHeader header;
+    private final IdSource ids;
+    private int sequence;
+    private String model = "";
+    private boolean started;
+    private boolean finished;
+    private final List<Slot> output = new ArrayList<>();
+    private final Map<Integer, Slot> byBlock = new HashMap<>();
+    private StopReason stopReason = StopReason.END_TURN;
+    private Usage usage = Usage.EMPTY;
+    private Optional<ObjectNode> terminal = Optional.empty();
+
+    public ResponsesStreamWriter(ResponseHeader header, IdSource ids) {
+        this.header = header;
+        this.ids = ids;
+    }
+
+    /** True once the terminal event was written; later events produce nothing. */
+    public boolean finished() {
+        return finished;
+    }
+
+    /** The response object of the terminal event ({@code completed}, {@code incomplete} or {@code failed}). */
+    public Optional<ObjectNode> terminalResponse() {
+        return terminal.map(ObjectNode::deepCopy);
+    }
+
+    /**
+     * The response as far as it got, with status {@code cancelled}, for a stream that ended without a
+     * terminal event because the client went away: unfinished items are {@code incomplete}.
+     */
+    public ObjectNode cancelled() {
+        return ResponseObject.build(header, model, "cancelled", Optional.empty(), Optional.empty(), snapshot(),
+                Optional.of(usage));
+    }
+
+    /** The SSE frames for {@code event}; empty when it shows nothing in this format. */
+    public String write(StreamEvent event) {
+        if (finished) {
+            return "";
+        }
+        StringBuilder out = new StringBuilder();
+        if (!started && !(event instanceof StreamEvent.MessageStart)) {
+            // Events before MessageStart break the canonical order; the client still gets created first.
+            start(out, new StreamEvent.MessageStart("", "", Usage.EMPTY));
+        }
+        switch (event) {
+            case StreamEvent.MessageStart s -> {
+                if (!started) {
+                    start(out, s);
+                }
+            }
+            case StreamEvent.BlockStart s -> blockStart(out, s.index(), s.block());
+            case StreamEvent.BlockDelta d -> blockDelta(out, d.index(), d.delta());
+            case StreamEvent.BlockStop s -> {
+                Slot slot = byBlock.remove(s.index());
+                if (slot != null) {
+                    finish(out, slot);
+                }
+            }
+            case StreamEvent.MessageDelta d -> {
+                stopReason = d.stopReason();
+                usage = usage.merge(d.usage());
+            }
+            case StreamEvent.MessageStop s -> complete(out);
+            case StreamEvent.StreamError e -> fail(out, e.error());
+        }
+        return out.toString();
+    }
+
+    /** {@link #write} as UTF-8 bytes. */
+    public byte[] writeBytes(StreamEvent event) {
+        return write(event).getBytes(StandardCharsets.UTF_8);
+    }
+
+    private void start(StringBuilder out, StreamEvent.MessageStart s) {
+        started = true;
+        model = s.model();
+        usage = usage.merge(s.usage());
+        ObjectNode snapshot = ResponseObject.build(header, model, "in_progress", Optional.empty(), Optional.empty(),
+                List.of(), Optional.empty());
+        emit(out, event("response.created").set("response", snapshot));
+        emit(out, event("response.in_progress").set("response", snapshot.deepCopy()));
+    }
+
+    private void blockStart(StringBuilder out, int index, ContentBlock block) {
+        Slot slot = switch (block) {
+            case Text t -> new Slot(Kind.MESSAGE, ids.next("msg"), output.size(), t.signature());
+            case Thinking t -> new Slot(Kind.REASONING, ids.next("rs"), output.size(), t.signature());
+            case ToolCall c -> {
+                Slot s = new Slot(Kind.CALL, ids.next("fc"), output.size(), c.signature());
+                s.callId = c.id();
+                s.name = c.name();
+                yield s;
+            }
+            case RedactedThinking r -> {
+                Slot s = new Slot(Kind.OPAQUE, ids.next("rs"), output.size(), Optional.empty());
+                s.payload = Optional.of(new ReasoningPayload.Redacted(r.data(), r.origin()));
+                yield s;
+            }
+            default -> null;
+        };
+        if (slot == null) {
+            return;
+        }
+        output.add(slot);
+        byBlock.put(index, slot);
+        emit(out, event("response.output_item.added").put("output_index", slot.outputIndex)
+                .set("item", ItemWriter.write(slot.item("in_progress"))));
+        if (slot.kind == Kind.MESSAGE) {
+            emit(out, slotEvent("response.content_part.added", slot).put("content_index", 0)
+                    .set("part", ItemWriter.part(new Part.OutputText(""))));
+        }
+        String initial = switch (block) {
+            case Text t -> t.text();
+            case Thinking t -> t.text();
+            case ToolCall c -> c.argumentsJson();
+            default -> "";
+        };
+        append(out, slot, initial);
+    }
+
+    private void blockDelta(StringBuilder out, int index, Delta delta) {
+        Slot slot = byBlock.get(index);
+        if (slot == null) {
+            return;
+        }
+        switch (delta) {
+            case Delta.TextDelta t -> append(out, slot, t.text());
+            case Delta.ThinkingDelta t -> append(out, slot, t.text());
+            case Delta.ArgumentsDelta a -> append(out, slot, a.partialJson());
+            case Delta.SignatureDelta s -> slot.signature = Optional.of(s.signature());
+        }
+    }
+
+    private void append(StringBuilder out, Slot slot, String piece) {
+        if (piece.isEmpty()) {
+            return;
+        }
+        slot.text.append(piece);
+        switch (slot.kind) {
+            case MESSAGE -> emit(out, slotEvent("response.output_text.delta", slot).put("content_index", 0)
+                    .put("delta", piece).set("logprobs", Json.array()));
+            case REASONING -> {
+                if (!slot.summaryOpen) {
+                    slot.summaryOpen = true;
+                    emit(out, slotEvent("response.reasoning_summary_part.added", slot).put("summary_index", 0)
+                            .set("part", ItemWriter.summaryText("")));
+                }
+                emit(out, slotEvent("response.reasoning_summary_text.delta", slot).put("summary_index", 0)
+                        .put("delta", piece));
+            }
+            case CALL -> emit(out, slotEvent("response.function_call_arguments.delta", slot).put("delta", piece));
+            case OPAQUE -> {
+                // Redacted reasoning has no text to stream.
+            }
+        }
+    }
+
+    private void finish(StringBuilder out, Slot slot) {
+        String text = slot.text.toString();
+        switch (slot.kind) {
+            case MESSAGE -> {
+                emit(out, slotEvent("response.output_text.done", slot).put("content_index", 0).put("text", text)
+                        .set("logprobs", Json.array()));
+                emit(out, slotEvent("response.content_part.done", slot).put("content_index", 0)
+                        .set("part", ItemWriter.part(new Part.OutputText(text))));
+            }
+            case REASONING -> {
+                if (slot.summaryOpen) {
+                    emit(out, slotEvent("response.reasoning_summary_text.done", slot).put("summary_index", 0)
+                            .put("text", text));
+                    emit(out, slotEvent("response.reasoning_summary_part.done", slot).put("summary_index", 0)
+                            .set("part", ItemWriter.summaryText(text)));
+                }
+            }
+            case CALL -> emit(out, slotEvent("response.function_call_arguments.done", slot).put("name", slot.name)
+                    .put("arguments", text));
+            case OPAQUE -> { }
+        }
+        slot.done = true;
+        emit(out, event("response.output_item.done").put("output_index", slot.outputIndex)
+                .set("item", ItemWriter.write(slot.item("completed"))));
+        // A signature that sat on a text or a call travels in a reasoning item right after it (see OutputItems).
+        if (slot.signature.isPresent() && (slot.kind == Kind.MESSAGE || slot.kind == Kind.CALL)) {
+            Signature sig = slot.signature.get();
+            Slot carrier = new Slot(Kind.OPAQUE, ids.next("rs"), output.size(), Optional.empty());
+            carrier.payload = Optional.of(slot.kind == Kind.CALL ? new ReasoningPayload.OnCall(slot.callId, sig)
+                    : new ReasoningPayload.OnText(sig));
+            output.add(carrier);
+            emit(out, event("response.output_item.added").put("output_index", carrier.outputIndex)
+                    .set("item", ItemWriter.write(carrier.item("in_progress"))));
+            carrier.done = true;
+            emit(out, event("response.output_item.done").put("output_index", carrier.outputIndex)
+                    .set("item", ItemWriter.write(carrier.item("completed"))));
+        }
+    }
+
+    private void complete(StringBuilder out) {
+        for (Slot slot : List.copyOf(byBlock.values())) {
+            finish(out, slot);
+        }
+        byBlock.clear();
+        Outcome outcome = Outcome.of(stopReason);
+        ObjectNode response = ResponseObject.build(header, model, outcome.status(), outcome.incompleteReason(),
+                Optional.empty(), snapshot(), Optional.of(usage));
+        String type = outcome.status().equals("completed") ? "response.completed" : "response.incomplete";
+        emit(out, event(type).set("response", response));
+        terminal = Optional.of(response);
+        finished = true;
+    }
+
+    private void fail(StringBuilder out, GatewayError e) {
+        ObjectNode error = event("error");
+        error.put("code", Integer.toString(e.status()));
+        error.put("message", e.message());
+        error.put("param", e.param().orElse(null));
+        // Flat, as OpenAI sends it: the SDKs turn any event with a top-level "error" object into an
+        // exception, and the caller would then never see response.failed.
+        emit(out, error);
+        ObjectNode response = ResponseObject.build(header, model, "failed", Optional.empty(), Optional.of(e), snapshot(),
+                Optional.of(usage));
+        emit(out, event("response.failed").set("response", response));
+        terminal = Optional.of(response);
+        finished = true;
+    }
+
+    /** The output so far: finished items as they were sent, unfinished ones as {@code incomplete}. */
+    private List<Item> snapshot() {
+        List<Item> items = new ArrayList<>(output.size());
+        for (Slot s : output) {
+            items.add(s.item(s.done ? "completed" : "incomplete"));
+        }
+        return items;
+    }
+
+    private ObjectNode slotEvent(String type, Slot slot) {
+        return event(type).put("item_id", slot.itemId).put("output_index", slot.outputIndex);
+    }
+
+    private static ObjectNode event(String type) {
+        return Json.object().put("type", type);
+    }
+
+    private void emit(StringBuilder out, ObjectNode event) {
+        event.put("sequence_number", sequence++);
+        out.append(SseFrames.event(event.get("type").textValue(), Json.write(event)));
+    }
+
+    /** One output item under construction. */
+    private static final class Slot {
+        final Kind kind;
+        final String itemId;
+        final int outputIndex;
+        final StringBuilder text = new StringBuilder();
+        Optional<Signature> signature;
+        Optional<ReasoningPayload> payload = Optional.empty();
+        String callId = "";
+        String name = "";
+        boolean summaryOpen;
+        boolean done;
+
+        Slot(Kind kind, String itemId, int outputIndex, Optional<Signature> signature) {
+            this.kind = kind;
+            this.itemId = itemId;
+            this.outputIndex = outputIndex;
+            this.signature = signature;
+        }
+
+        Item item(String status) {
+            boolean adding = status.equals("in_progress");
+            return switch (kind) {
+                case MESSAGE -> new Item.Message(Optional.of(itemId), Item.Role.ASSISTANT,
+                        adding ? List.of() : List.of(new Part.OutputText(text.toString())), status);
+                case REASONING -> OutputItems.reasoning(itemId, new Thinking(adding ? "" : text.toString(),
+                        adding ? Optional.empty() : signature));
+                case CALL -> new Item.FunctionCall(Optional.of(itemId), callId, name, adding ? "" : text.toString(),
+                        status);
+                case OPAQUE -> new Item.Reasoning(Optional.of(itemId), List.of(), List.of(),
+                        payload.map(ReasoningPayload::encode));
+            };
+        }
+    }
+}
