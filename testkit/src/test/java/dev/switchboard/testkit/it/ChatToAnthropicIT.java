@@ -333,4 +333,18 @@ class ChatToAnthropicIT {
         assertThat(error.path("code").asText()).isEqualTo("529");
         assertThat(It.upstreamModels(gateway)).containsExactly("up-cut-midfail");
     }
+
+    @Test
+    void aThinkingBudgetFromAChatCompletionsClientBecomesAnthropicThinkingAndItsTraceMessageReasoning() {
+        ChatCompletion completion = client.chat().completions().create(It.ask("claude-chat", "Think first").toBuilder()
+                .putAdditionalBodyProperty("thinking", JsonValue.from(Map.of("type", "enabled", "budget_tokens", 1024)))
+                .build());
+
+        assertThat(extra(completion.choices().getFirst().message()._additionalProperties(), "reasoning")).isEqualTo(TRACE);
+        // spec 2.4 rule 4: reasoning_tokens only when the upstream reports them, and this one does not
+        assertThat(completion.usage().orElseThrow().completionTokensDetails()).isEmpty();
+        JsonNode sent = gateway.upstream().received("up-claude").getFirst().json();
+        assertThat(sent.path("thinking")).isEqualTo(It.json("{\"type\":\"enabled\",\"budget_tokens\":1024}"));
+        assertThat(sent.path("max_tokens").asInt()).isEqualTo(4096);
+    }
 }
