@@ -100,6 +100,15 @@ class MessagesFailoverIT {
     }
 
     @Test
+    void aStreamThatNeverStartedFailsAsAPlain503NotAnEmptyStream() {
+        ServiceUnavailableException e = assertThrows(ServiceUnavailableException.class,
+                () -> MessagesIt.stream(client, MessagesIt.ask("claude-dead", "hi")));
+
+        assertThat(e.body().convert(JsonNode.class).path("type").asText()).isEqualTo("error");
+        assertThat(It.upstreamModels(gateway)).containsExactly("up-dead-fail529", "up-gone-fail503");
+    }
+
+    @Test
     void anUpstreamErrorMidStreamIsAnErrorEventInTheEnvelopeAndTheStreamEnds() {
         HttpResponse<String> response = It.post(gateway, "/v1/messages", MessagesIt.headers(gateway.apiKey()),
                 "{\"model\":\"claude-midfail\",\"max_tokens\":100,\"stream\":true,"
