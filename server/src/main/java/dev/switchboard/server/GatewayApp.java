@@ -9,6 +9,7 @@ import dev.switchboard.engine.media.ImageFetcher;
 import dev.switchboard.engine.media.ImageInliner;
 import dev.switchboard.engine.metrics.GatewayMetrics;
 import dev.switchboard.engine.pipeline.ChatService;
+import dev.switchboard.engine.provider.AnthropicDialect;
 import dev.switchboard.engine.provider.HttpProviderAdapter;
 import dev.switchboard.engine.provider.OpenAiDialect;
 import dev.switchboard.engine.provider.ProviderAdapter;
@@ -22,6 +23,7 @@ import dev.switchboard.server.admin.DefaultsAdminApi;
 import dev.switchboard.server.api.Authenticator;
 import dev.switchboard.server.api.ChatCompletionsApi;
 import dev.switchboard.server.api.Heartbeats;
+import dev.switchboard.server.api.MessagesApi;
 import dev.switchboard.server.api.ModelsApi;
 import dev.switchboard.server.api.OpsApi;
 import dev.switchboard.server.api.ResponsesApi;
@@ -71,6 +73,7 @@ public final class GatewayApp implements AutoCloseable {
         this.upstream = new UpstreamClient(watchdog);
         Map<ProviderType, ProviderAdapter> adapters = new EnumMap<>(ProviderType.class);
         adapters.put(ProviderType.OPENAI, new HttpProviderAdapter(new OpenAiDialect(), upstream));
+        adapters.put(ProviderType.ANTHROPIC, new HttpProviderAdapter(new AnthropicDialect(), upstream));
         adapters.put(ProviderType.SIMULATOR, new SimulatorAdapter());
         FailoverRouter router = new FailoverRouter(config.catalog(), adapters, metrics);
         ModelDefaults defaults = new ModelDefaults(accounts.defaults(), accounts::userExists, config.catalog(), clock);
@@ -82,6 +85,7 @@ public final class GatewayApp implements AutoCloseable {
         ChatCompletionsApi completions = new ChatCompletionsApi(chat, auth, clock, heartbeats);
         ResponsesApi responses = new ResponsesApi(
                 new ResponsesService(chat, new JdbcResponseStore(accounts.database()), clock), auth, heartbeats);
+        MessagesApi messages = new MessagesApi(chat, auth, heartbeats);
         ModelsApi models = new ModelsApi(config.catalog(), auth, clock.instant().getEpochSecond(), Optional.of(defaults));
         AdminApi admin = new AdminApi(accounts.admin(), accounts.adminKeys());
         DefaultsAdminApi adminDefaults = new DefaultsAdminApi(admin, defaults);
@@ -94,6 +98,9 @@ public final class GatewayApp implements AutoCloseable {
         routes.add(new Route("DELETE", "/v1/responses/{id}", "responses_delete", OPENAI_ERRORS, responses::delete));
         routes.add(new Route("GET", "/v1/responses/{id}/input_items", "responses_input_items", OPENAI_ERRORS,
                 responses::inputItems));
+        routes.add(new Route("POST", "/v1/messages", MessagesApi.ENDPOINT, MessagesApi.ERRORS, messages::create));
+        routes.add(new Route("POST", "/v1/messages/count_tokens", MessagesApi.COUNT_TOKENS_ENDPOINT, MessagesApi.ERRORS,
+                messages::countTokens));
         routes.add(new Route("GET", "/v1/models", "models", OPENAI_ERRORS, models::list));
         routes.add(new Route("GET", "/api/models/{id}/allowed-params", "allowed_params", OPENAI_ERRORS, models::allowedParams));
         routes.add(new Route("POST", "/admin/v1/users", "admin", OPENAI_ERRORS, admin::createUser));

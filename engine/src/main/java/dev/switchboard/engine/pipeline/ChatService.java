@@ -161,10 +161,17 @@ public final class ChatService {
     }
 
     /**
-     * The requested model then the usable fallbacks, each at most once, in order, keyed by model id, each
-     * with the request as it will be sent to that model.
+     * The estimated prompt size of {@code request} for {@code count_tokens}: about four characters per
+     * token over system, messages and tools (spec 4, 8). The model must exist and be one the caller may
+     * use, as for a chat; nothing reaches an upstream and nothing is billed (the trace records no usage).
      */
-    private Map<String, ChatRequest> candidates(Caller caller, ChatRequest request, RequestTrace trace) {
+    public long countTokens(Caller caller, ChatRequest request, RequestTrace trace) {
+        primary(caller, request, trace);
+        return TokenEstimator.ofPrompt(request);
+    }
+
+    /** The requested model, when it exists and the caller's key and plan allow it. */
+    private ModelEntry primary(Caller caller, ChatRequest request, RequestTrace trace) {
         trace.modelAsked(request.model());
         ModelEntry primary = catalog.resolve(request.model())
                 .orElseThrow(() -> GatewayError.modelNotFound(request.model()).toException());
@@ -176,6 +183,15 @@ public final class ChatService {
             throw GatewayError.forbidden("model_access_denied",
                     "The model '" + request.model() + "' is not included in your plan (" + caller.plan() + ").").toException();
         }
+        return primary;
+    }
+
+    /**
+     * The requested model then the usable fallbacks, each at most once, in order, keyed by model id, each
+     * with the request as it will be sent to that model.
+     */
+    private Map<String, ChatRequest> candidates(Caller caller, ChatRequest request, RequestTrace trace) {
+        ModelEntry primary = primary(caller, request, trace);
         Map<String, ChatRequest> out = new LinkedHashMap<>();
         out.put(primary.id(), prepare(caller, request, primary, trace));
         for (String id : request.fallbackModels()) {

@@ -13,8 +13,9 @@ import java.util.List;
  * and {@link AnthropicUpstreamStreamParser} (from an upstream), one instance per stream.
  *
  * <p>Client side ({@code POST /v1/messages} of the gateway): {@link #fromClient}, {@link #toClient},
- * {@link #errorBody}. Upstream side (toward an api.anthropic.com-style provider): {@link #toUpstream},
- * {@link #requiredBetas}, {@link #fromUpstream}, {@link #errorFromUpstream}, {@link #isPrefillRejection}.
+ * {@link #errorBody}, and {@link #fromClientCountTokens} for {@code POST /v1/messages/count_tokens}.
+ * Upstream side (toward an api.anthropic.com-style provider): {@link #toUpstream}, {@link #requiredBetas},
+ * {@link #fromUpstream}, {@link #errorFromUpstream}, {@link #isPrefillRejection}.
  */
 public final class Anthropic {
     /** The format name used for {@code Signature}, {@code Opaque}, {@code Passthrough} and {@code RedactedThinking} origins. */
@@ -31,6 +32,17 @@ public final class Anthropic {
      */
     public static ChatRequest fromClient(JsonNode body) {
         return ClientRequestReader.read(body);
+    }
+
+    /**
+     * Reads a client's {@code POST /v1/messages/count_tokens} body: {@code model}, {@code messages} and the
+     * optional {@code system}, {@code tools}, {@code tool_choice} and {@code thinking}, under the same rules
+     * as {@link #fromClient}, except that {@code max_tokens} is not required (B.7).
+     *
+     * @throws dev.switchboard.model.GatewayException 400 {@code invalid_request_error} naming the field
+     */
+    public static ChatRequest fromClientCountTokens(JsonNode body) {
+        return ClientRequestReader.readForCounting(body);
     }
 
     /** A complete answer as an Anthropic {@code message} object (spec 2.8). */

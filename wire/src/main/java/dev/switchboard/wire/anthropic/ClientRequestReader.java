@@ -51,6 +51,18 @@ final class ClientRequestReader {
     }
 
     static ChatRequest read(JsonNode body) {
+        return read(body, true);
+    }
+
+    /**
+     * A {@code count_tokens} body (wire-formats B.7): the same fields, but {@code max_tokens} is not part
+     * of it, so it is optional here (still checked when present).
+     */
+    static ChatRequest readForCounting(JsonNode body) {
+        return read(body, false);
+    }
+
+    private static ChatRequest read(JsonNode body, boolean maxTokensRequired) {
         if (!(body instanceof ObjectNode root)) {
             throw GatewayError.invalidRequest("The request body must be a JSON object.").toException();
         }
@@ -60,7 +72,7 @@ final class ClientRequestReader {
 
         ChatRequest.Builder b = ChatRequest.builder(Fields.requireNonEmptyString(root, "model", "model"));
         OptionalInt maxTokens = Fields.optInt(root, "max_tokens", "max_tokens", 0, Integer.MAX_VALUE);
-        if (maxTokens.isEmpty()) {
+        if (maxTokens.isEmpty() && maxTokensRequired) {
             throw Fields.invalid("max_tokens", "`max_tokens` is required.");
         }
         b.maxTokens(maxTokens);

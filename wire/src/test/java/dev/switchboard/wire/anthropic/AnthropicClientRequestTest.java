@@ -116,4 +116,17 @@ class AnthropicClientRequestTest {
         assertThat(Anthropic.fromClient(Json.parse("{\"model\":\"m\",\"max_tokens\":0,\"messages\":[{\"role\":\"user\",\"content\":\"q\"}]}"))
                 .maxTokens()).hasValue(0);
     }
+
+    @Test
+    void countTokensBodiesNeedNoMaxTokensButMessagesMustStillHoldAMessage() {
+        ChatRequest r = Anthropic.fromClientCountTokens(Json.parse("{\"model\":\"m\",\"system\":\"be brief\","
+                + "\"messages\":[{\"role\":\"user\",\"content\":\"q\"}]}"));
+
+        assertThat(r.maxTokens()).isEmpty();
+        assertThat(r.system()).hasSize(1);
+        assertThatThrownBy(() -> Anthropic.fromClient(Json.parse("{\"model\":\"m\",\"messages\":[{\"role\":\"user\",\"content\":\"q\"}]}")))
+                .isInstanceOfSatisfying(GatewayException.class, e -> assertThat(e.error().param()).hasValue("max_tokens"));
+        assertThatThrownBy(() -> Anthropic.fromClientCountTokens(Json.parse("{\"model\":\"m\",\"messages\":[]}")))
+                .isInstanceOfSatisfying(GatewayException.class, e -> assertThat(e.error().param()).hasValue("messages"));
+    }
 }

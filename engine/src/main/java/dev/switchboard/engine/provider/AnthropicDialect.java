@@ -1,0 +1,93 @@
+package dev.switchboard.engine.provider;
+
+import dev.switchboard.engine.catalog.ProviderConfig;
+import dev.switchboard.engine.upstream.HttpCall;
+import dev.switchboard.model.ChatRequest;
+import dev.switchboard.model.ChatResponse;
+import dev.switchboard.model.GatewayError;
+import dev.switchboard.model.StreamEvent;
+import dev.switchboard.wire.Json;
+import dev.switchboard.wire.anthropic.Anthropic;
+import dev.switchboard.wire.anthropic.AnthropicUpstreamStreamParser;
+import java.net.URI;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * Anthropic-style upstreams: {@code POST {base_url}/v1/messages} (the base URL is what Anthropic's own
+ * SDK is given, e.g. {@code https://api.anthropic.com}) with {@code x-api-key: <provider key>},
+ * {@code anthropic-version: 2023-06-01} and, when the request needs them, {@code anthropic-beta}. The
+ * caller's own key is never sent: only the provider's, plus the provider's configured static headers.
+ * {@code max_tokens}, which Anthropic requires, defaults to the model's {@code max_output_tokens}.
+ */
+public final class AnthropicDialect implements Dialect {
+    /** The API version the wire package's translation is written against (wire-formats B). */
+    static final String VERSION = "2023-06-01";
+
+    @Override
+    public HttpCall call(Attempt attempt, boolean stream) {
+        ProviderConfig provider = attempt.provider();
+        ChatRequest request = attempt.request();
+        Map<String, String> headers = new LinkedHashMap<>();
+        String configuredBetas = "";
+        for (Map.Entry<String, String> h : provider.headers().entrySet()) {
+            if (h.getKey().equalsIgnoreCase("anthropic-beta")) {
+                configuredBetas = h.getValue(); // merged below with what this request needs
+            } else {
+                headers.put(h.getKey(), h.getValue());
+            }
+        }
+        if (!attempt.apiKey().isEmpty()) {
+            headers.put("x-api-key", attempt.apiKey());
+        }
+        headers.put("anthropic-version", VERSION);
+        betas(configuredBetas, Anthropic.requiredBetas(request)).ifPresent(b -> headers.put("anthropic-beta", b));
+        byte[] body = Json.writeBytes(Anthropic.toUpstream(request, attempt.upstreamModel(), stream,
+                attempt.model().maxOutputTokens()));
+        return new HttpCall(endpoint(provider.baseUrl()), headers, body, stream);
+    }
+
+    /** The configured betas plus the required ones, each once, comma-separated as Anthropic reads them. */
+    static Optional<String> betas(String configured, List<String> required) {
+        Set<String> all = new LinkedHashSet<>();
+        Arrays.stream(configured.split(",")).map(String::trim).filter(s -> !s.isEmpty()).forEach(all::add);
+        all.addAll(required);
+        return all.isEmpty() ? Optional.empty() : Optional.of(String.join(",", all));
+    }
+
+    static URI endpoint(URI base) {
+        String s = base.toString();
+        return URI.create((s.endsWith("/") ? s.substring(0, s.length() - 1) : s) + "/v1/messages");
+    }
+
+    @Override
+    public ChatResponse response(byte[] body) {
+        return Anthropic.fromUpstream(Json.parse(body));
+    }
+
+    @Override
+    public StreamParser streamParser() {
+        AnthropicUpstreamStreamParser parser = new AnthropicUpstreamStreamParser();
+        return new StreamParser() {
+            @Override
+            public List<StreamEvent> onEvent(Optional<String> event, String data) {
+                return parser.onEvent(event, data);
+            }
+
+            @Override
+            public List<StreamEvent> onEnd() {
+                return parser.onEnd();
+            }
+        };
+    }
+
+    @Override
+    public GatewayError error(int status, byte[] body) {
+        return Anthropic.errorFromUpstream(status, body);
+    }
+}
