@@ -6,8 +6,10 @@ import dev.switchboard.engine.account.ApiKeys;
 import dev.switchboard.engine.account.DemoBootstrap;
 import dev.switchboard.engine.account.Passwords;
 import dev.switchboard.engine.account.Users;
+import dev.switchboard.engine.defaults.DefaultsStore;
 import dev.switchboard.store.Database;
 import dev.switchboard.store.JdbcAccountStore;
+import dev.switchboard.store.JdbcDefaultsStore;
 import java.time.Clock;
 import java.util.Optional;
 
@@ -21,10 +23,13 @@ public final class Accounts implements AutoCloseable {
     private final AdminKeys adminKeys;
     private final AdminService admin;
     private final DemoBootstrap demo;
+    private final JdbcAccountStore store;
+    private final DefaultsStore defaults;
 
     public Accounts(String databaseUrl, Optional<String> configuredAdminKey, Clock clock) {
         this.database = Database.open(databaseUrl);
-        JdbcAccountStore store = new JdbcAccountStore(database);
+        this.store = new JdbcAccountStore(database);
+        this.defaults = new JdbcDefaultsStore(database);
         this.apiKeys = new ApiKeys(store, clock);
         Users users = new Users(store, new Passwords(), clock);
         this.adminKeys = new AdminKeys(store, configuredAdminKey, clock);
@@ -50,6 +55,16 @@ public final class Accounts implements AutoCloseable {
 
     public DemoBootstrap demo() {
         return demo;
+    }
+
+    /** Whether a user with this id exists. */
+    public boolean userExists(String userId) {
+        return store.findUser(userId).isPresent();
+    }
+
+    /** Saved per-model default parameters. */
+    public DefaultsStore defaults() {
+        return defaults;
     }
 
     @Override

@@ -3,6 +3,10 @@ package dev.switchboard.server;
 import dev.switchboard.engine.account.DemoBootstrap;
 import dev.switchboard.engine.account.IssuedKey;
 import dev.switchboard.engine.catalog.ProviderType;
+import dev.switchboard.engine.defaults.ModelDefaults;
+import dev.switchboard.engine.media.FetchLimits;
+import dev.switchboard.engine.media.ImageFetcher;
+import dev.switchboard.engine.media.ImageInliner;
 import dev.switchboard.engine.metrics.GatewayMetrics;
 import dev.switchboard.engine.pipeline.ChatService;
 import dev.switchboard.engine.provider.AnthropicDialect;
@@ -16,6 +20,7 @@ import dev.switchboard.engine.route.FailoverRouter;
 import dev.switchboard.engine.upstream.UpstreamClient;
 import dev.switchboard.engine.upstream.Watchdog;
 import dev.switchboard.server.admin.AdminApi;
+import dev.switchboard.server.admin.DefaultsAdminApi;
 import dev.switchboard.server.api.Authenticator;
 import dev.switchboard.server.api.ChatCompletionsApi;
 import dev.switchboard.server.api.GeminiModelsApi;
@@ -77,28 +82,31 @@ public final class GatewayApp implements AutoCloseable {
         adapters.put(ProviderType.SIMULATOR, new SimulatorAdapter());
         adapters.put(ProviderType.GEMINI, new HttpProviderAdapter(new GeminiDialect(), upstream));
         FailoverRouter router = new FailoverRouter(config.catalog(), adapters, metrics);
-        ChatService chat = new ChatService(config.catalog(), router, metrics);
+        ModelDefaults defaults = new ModelDefaults(accounts.defaults(), accounts::userExists, config.catalog(), clock);
+        ImageInliner images = new ImageInliner(new ImageFetcher(FetchLimits.DEFAULT));
+        ChatService chat = new ChatService(config.catalog(), router, metrics, defaults.lookup(), images);
 
         Authenticator auth = new Authenticator(accounts.apiKeys());
         this.heartbeats = new Heartbeats(Duration.ofSeconds(10));
         ChatCompletionsApi completions = new ChatCompletionsApi(chat, auth, clock, heartbeats);
-        MessagesApi messages = new MessagesApi(chat, auth, heartbeats);
         ResponsesApi responses = new ResponsesApi(
                 new ResponsesService(chat, new JdbcResponseStore(accounts.database()), clock), auth, heartbeats);
-        ModelsApi models = new ModelsApi(config.catalog(), auth, clock.instant().getEpochSecond());
+        MessagesApi messages = new MessagesApi(chat, auth, heartbeats);
+        ModelsApi models = new ModelsApi(config.catalog(), auth, clock.instant().getEpochSecond(), Optional.of(defaults));
         AdminApi admin = new AdminApi(accounts.admin(), accounts.adminKeys());
+        DefaultsAdminApi adminDefaults = new DefaultsAdminApi(admin, defaults);
         OpsApi ops = new OpsApi(accounts.database(), registry);
 
         List<Route> routes = new ArrayList<>();
         routes.add(new Route("POST", "/v1/chat/completions", ChatCompletionsApi.ENDPOINT, OPENAI_ERRORS, completions::handle));
-        routes.add(new Route("POST", "/v1/messages", MessagesApi.ENDPOINT, MessagesApi.ERRORS, messages::create));
-        routes.add(new Route("POST", "/v1/messages/count_tokens", MessagesApi.COUNT_TOKENS_ENDPOINT, MessagesApi.ERRORS,
-                messages::countTokens));
         routes.add(new Route("POST", "/v1/responses", "responses", OPENAI_ERRORS, responses::create));
         routes.add(new Route("GET", "/v1/responses/{id}", "responses_get", OPENAI_ERRORS, responses::retrieve));
         routes.add(new Route("DELETE", "/v1/responses/{id}", "responses_delete", OPENAI_ERRORS, responses::delete));
         routes.add(new Route("GET", "/v1/responses/{id}/input_items", "responses_input_items", OPENAI_ERRORS,
                 responses::inputItems));
+        routes.add(new Route("POST", "/v1/messages", MessagesApi.ENDPOINT, MessagesApi.ERRORS, messages::create));
+        routes.add(new Route("POST", "/v1/messages/count_tokens", MessagesApi.COUNT_TOKENS_ENDPOINT, MessagesApi.ERRORS,
+                messages::countTokens));
         routes.add(new Route("GET", "/v1/models", "models", OPENAI_ERRORS, models::list));
         routes.add(new Route("GET", "/api/models/{id}/allowed-params", "allowed_params", OPENAI_ERRORS, models::allowedParams));
         routes.add(new Route("POST", "/admin/v1/users", "admin", OPENAI_ERRORS, admin::createUser));
@@ -115,6 +123,9 @@ public final class GatewayApp implements AutoCloseable {
             GenerateContentApi generate = new GenerateContentApi(chat, auth, heartbeats, version + "/models/");
             routes.add(new Route("POST", version + "/models/*", GenerateContentApi.ENDPOINT, GEMINI_ERRORS, generate::handle));
         }
+        routes.add(new Route("PUT", "/admin/v1/users/{id}/defaults/{model}", "admin", OPENAI_ERRORS, adminDefaults::put));
+        routes.add(new Route("GET", "/admin/v1/users/{id}/defaults/{model}", "admin", OPENAI_ERRORS, adminDefaults::get));
+        routes.add(new Route("DELETE", "/admin/v1/users/{id}/defaults/{model}", "admin", OPENAI_ERRORS, adminDefaults::delete));
         routes.add(new Route("GET", "/health", "health", OPENAI_ERRORS, ops::health));
         routes.add(new Route("GET", "/ready", "ready", OPENAI_ERRORS, ops::ready));
         routes.add(new Route("GET", "/metrics", "metrics", OPENAI_ERRORS, ops::metrics));

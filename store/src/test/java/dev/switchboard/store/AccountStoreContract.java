@@ -307,11 +307,29 @@ abstract class AccountStoreContract {
     }
 
     @Test
-    void aRevocationIsSeenAtOnceByAnotherInstance() {
+    void aRevocationIsSeenByAnotherInstanceOnceItsReusedLookupExpires() {
         Clock clock = Clock.systemUTC();
+        java.util.concurrent.atomic.AtomicReference<java.time.Duration> shift =
+                new java.util.concurrent.atomic.AtomicReference<>(java.time.Duration.ZERO);
+        Clock thereClock = new Clock() {
+            @Override
+            public java.time.ZoneId getZone() {
+                return java.time.ZoneOffset.UTC;
+            }
+
+            @Override
+            public Clock withZone(java.time.ZoneId zone) {
+                return this;
+            }
+
+            @Override
+            public java.time.Instant instant() {
+                return clock.instant().plus(shift.get());
+            }
+        };
         JdbcAccountStore otherStore = new JdbcAccountStore(open());
         ApiKeys here = new ApiKeys(store, clock);
-        ApiKeys there = new ApiKeys(otherStore, clock);
+        ApiKeys there = new ApiKeys(otherStore, thereClock);
         AdminService admin = new AdminService(store, new Users(store, new Passwords(1), clock), here, clock);
         User alice = admin.createUser(new AdminService.CreateUser(Optional.of("alice"), Optional.empty(), Optional.empty(),
                 Optional.empty(), Optional.of("3")));
@@ -324,6 +342,9 @@ abstract class AccountStoreContract {
 
         admin.revokeKey(issued.key().id());
 
+        assertThat(here.authenticate(issued.secret()))
+                .isEqualTo(new Authentication.Rejected(Authentication.Reason.REVOKED));
+        shift.set(ApiKeys.CACHE_TTL);
         assertThat(there.authenticate(issued.secret()))
                 .isEqualTo(new Authentication.Rejected(Authentication.Reason.REVOKED));
     }

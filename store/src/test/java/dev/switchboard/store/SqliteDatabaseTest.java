@@ -42,7 +42,7 @@ class SqliteDatabaseTest {
             while (rs.next()) {
                 versions.append(rs.getString(1)).append(' ');
             }
-            assertThat(versions.toString().strip()).isEqualTo("1 2 3");
+            assertThat(versions.toString().strip()).isEqualTo("1 2 3 4");
         }
     }
 

@@ -19,7 +19,7 @@ import java.util.regex.Pattern;
 final class TestClient {
 
     static final ObjectMapper JSON = new ObjectMapper();
-    static final Duration DEFAULT_TIMEOUT = Duration.ofSeconds(5);
+    static final Duration DEFAULT_TIMEOUT = Duration.ofSeconds(15); // generous: CI machines can be heavily loaded
 
     // SSE as OpenAI sends it: only data lines, each event ended by a blank line, nothing else.
     private static final Pattern SSE_EVENT = Pattern.compile("data: ([^\n]*)\n\n");

@@ -20,6 +20,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.function.Function;
+import java.util.function.UnaryOperator;
 import java.util.regex.Pattern;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -54,14 +55,30 @@ public final class FailoverRouter {
     /** A complete answer from the first candidate that gives one. */
     public Answer<ChatResponse> complete(List<ModelEntry> candidates, Function<ModelEntry, ChatRequest> shape,
                                          AttemptLog log) {
-        return run(candidates, shape, log,
+        return complete(candidates, shape, UnaryOperator.identity(), log);
+    }
+
+    /**
+     * As {@link #complete(List, Function, AttemptLog)}, with {@code prepare} applied to each attempt just
+     * before its upstream call (e.g. fetching image bytes for a provider that needs them). A
+     * {@link GatewayException} from it ends the loop and reaches the caller.
+     */
+    public Answer<ChatResponse> complete(List<ModelEntry> candidates, Function<ModelEntry, ChatRequest> shape,
+                                         UnaryOperator<Attempt> prepare, AttemptLog log) {
+        return run(candidates, shape, prepare, log,
                 (adapter, attempt) -> adapter.complete(attempt));
     }
 
     /** A stream from the first candidate whose first event arrives. */
     public Answer<OpenStream> stream(List<ModelEntry> candidates, Function<ModelEntry, ChatRequest> shape,
                                      AttemptLog log) {
-        return run(candidates, shape, log, (adapter, attempt) -> {
+        return stream(candidates, shape, UnaryOperator.identity(), log);
+    }
+
+    /** As {@link #stream(List, Function, AttemptLog)}, with {@code prepare} applied to each attempt first. */
+    public Answer<OpenStream> stream(List<ModelEntry> candidates, Function<ModelEntry, ChatRequest> shape,
+                                     UnaryOperator<Attempt> prepare, AttemptLog log) {
+        return run(candidates, shape, prepare, log, (adapter, attempt) -> {
             EventSource source = adapter.stream(attempt);
             try {
                 Optional<StreamEvent> first = source.next();
@@ -84,8 +101,8 @@ public final class FailoverRouter {
         T attempt(ProviderAdapter adapter, Attempt attempt);
     }
 
-    private <T> Answer<T> run(List<ModelEntry> candidates, Function<ModelEntry, ChatRequest> shape, AttemptLog log,
-                              Call<T> call) {
+    private <T> Answer<T> run(List<ModelEntry> candidates, Function<ModelEntry, ChatRequest> shape,
+                              UnaryOperator<Attempt> prepare, AttemptLog log, Call<T> call) {
         boolean allRateLimited = true;
         Optional<Duration> retryAfter = Optional.empty();
         for (ModelEntry model : candidates) {
@@ -103,7 +120,8 @@ public final class FailoverRouter {
                             throw UpstreamFailure.of(UpstreamFailure.Kind.PROTOCOL,
                                     "provider type " + provider.type().wire() + " is not available in this build");
                         }
-                        T value = call.attempt(adapter, new Attempt(request, model, provider, target, KeyRing.key(provider, slot)));
+                        T value = call.attempt(adapter,
+                                prepare.apply(new Attempt(request, model, provider, target, KeyRing.key(provider, slot))));
                         record(log, model, provider, target, slot, true, "ok", start);
                         return new Answer<>(model, target, value);
                     } catch (UpstreamFailure f) {

@@ -46,6 +46,17 @@ public final class TokenEstimator {
         return ofChars(chars) + flat;
     }
 
+    /** One message on its own (rounded up on its own, so a sum over messages never underestimates {@link #ofPrompt}). */
+    public static long ofMessage(Message m) {
+        long chars = 0;
+        long flat = 0;
+        for (ContentBlock b : m.content()) {
+            chars += chars(b);
+            flat += flat(b);
+        }
+        return ofChars(chars) + flat;
+    }
+
     private static long chars(ContentBlock b) {
         return switch (b) {
             case ContentBlock.Text t -> t.text().length();

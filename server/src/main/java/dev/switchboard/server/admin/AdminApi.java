@@ -36,7 +36,8 @@ public final class AdminApi {
         this.adminKeys = adminKeys;
     }
 
-    private void authorize(Exchange ex) {
+    /** Refuses the exchange (401) unless it carries the admin key; shared with the other admin handlers. */
+    void authorize(Exchange ex) {
         Optional<String> presented = ex.header("authorization")
                 .filter(h -> h.regionMatches(true, 0, "Bearer ", 0, 7)).map(h -> h.substring(7).trim());
         if (presented.isEmpty()) {

@@ -34,7 +34,7 @@ public final class MessagesApi {
     public static final ErrorRenderer ERRORS = e -> Json.writeBytes(Anthropic.errorBody(e));
 
     /** Anthropic's own keep-alive, which its SDKs know and skip, rather than an SSE comment. */
-    private static final byte[] PING = AnthropicClientStreamWriter.ping().getBytes(StandardCharsets.UTF_8);
+    static final String HEARTBEAT = AnthropicClientStreamWriter.ping();
 
     private final ChatService chat;
     private final Authenticator auth;
@@ -58,7 +58,8 @@ public final class MessagesApi {
             return;
         }
         AnthropicClientStreamWriter writer = new AnthropicClientStreamWriter();
-        try (SseSink sink = new SseSink(ex, writer::writeBytes, Optional.of(heartbeats), PING)) {
+        try (SseSink sink = new SseSink(ex, writer::writeBytes, Optional.of(heartbeats),
+                HEARTBEAT.getBytes(StandardCharsets.UTF_8))) {
             chat.stream(caller, request, trace, sink);
         }
     }

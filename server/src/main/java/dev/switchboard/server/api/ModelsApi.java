@@ -8,11 +8,15 @@ import dev.switchboard.engine.catalog.Catalog;
 import dev.switchboard.engine.catalog.ModelEntry;
 import dev.switchboard.engine.catalog.Pricing;
 import dev.switchboard.engine.catalog.ProviderType;
+import dev.switchboard.engine.defaults.ModelDefaults;
+import dev.switchboard.engine.defaults.ParamDefaults;
 import dev.switchboard.engine.pipeline.Caller;
 import dev.switchboard.model.GatewayError;
 import dev.switchboard.server.http.Exchange;
 import dev.switchboard.wire.Json;
 import java.math.BigDecimal;
+import java.util.Optional;
+import java.util.Set;
 
 /**
  * Model discovery: {@code GET /v1/models} in the OpenAI list shape plus each model's capability flags,
@@ -24,11 +28,17 @@ public final class ModelsApi {
     private final Authenticator auth;
     /** Models carry no creation date in config; a fixed epoch keeps the field present for SDKs that require it. */
     private final long created;
+    private final Optional<ModelDefaults> defaults;
 
     public ModelsApi(Catalog catalog, Authenticator auth, long startedEpochSeconds) {
+        this(catalog, auth, startedEpochSeconds, Optional.empty());
+    }
+
+    public ModelsApi(Catalog catalog, Authenticator auth, long startedEpochSeconds, Optional<ModelDefaults> defaults) {
         this.catalog = catalog;
         this.auth = auth;
         this.created = startedEpochSeconds;
+        this.defaults = defaults;
     }
 
     public void list(Exchange ex) {
@@ -78,17 +88,32 @@ public final class ModelsApi {
         return v.scale() < 0 ? v.setScale(0) : v;
     }
 
-    /** Public: which parameters a model allows (derived from its flags and its providers' types). */
+    /**
+     * Public: which parameters a model allows (derived from its flags and its providers' types), and which
+     * of those can be saved as per-model defaults ({@code defaultable_params}). A request that presents an
+     * API key also gets that caller's saved defaults for the model ({@code defaults}, an empty object when
+     * none are saved): what requests without those parameters will be sent, unless they say
+     * {@code ignore_defaults}. A presented key that is invalid is a 401, as anywhere else.
+     */
     public void allowedParams(Exchange ex) {
         String id = ex.pathParam("id");
         ModelEntry m = catalog.resolve(id).orElseThrow(() -> GatewayError.modelNotFound(id).toException());
+        Optional<Caller> caller = Credentials.BEARER.presented(ex).isPresent()
+                ? Optional.of(auth.authenticate(ex, Credentials.BEARER, "models")) : Optional.empty();
         ObjectNode body = Json.object();
         body.put("id", m.id());
         ArrayNode params = body.putArray("allowed_params");
-        AllowedParams.of(m, catalog).forEach(params::add);
+        Set<String> allowed = AllowedParams.of(m, catalog);
+        allowed.forEach(params::add);
         ArrayNode types = body.putArray("provider_types");
         for (ProviderType t : AllowedParams.providerTypes(m, catalog)) {
             types.add(t.wire());
+        }
+        ArrayNode defaultable = body.putArray("defaultable_params");
+        allowed.stream().filter(ParamDefaults.NAMES::contains).forEach(defaultable::add);
+        if (caller.isPresent() && defaults.isPresent()) {
+            body.set("defaults", defaults.get().get(caller.get().userId(), m.id())
+                    .map(saved -> Json.parse(saved.paramsJson())).orElseGet(Json::object));
         }
         ex.respond(200, "application/json", Json.writeBytes(body));
     }

@@ -206,6 +206,14 @@ final class It {
         return send(b.build());
     }
 
+    static HttpResponse<String> put(TestGateway gateway, String path, Map<String, String> headers, String body) {
+        HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(gateway.baseUrl() + path))
+                .timeout(Duration.ofSeconds(15))
+                .PUT(HttpRequest.BodyPublishers.ofString(body));
+        headers.forEach(b::header);
+        return send(b.build());
+    }
+
     static HttpResponse<String> delete(TestGateway gateway, String path, Map<String, String> headers) {
         HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(gateway.baseUrl() + path))
                 .timeout(Duration.ofSeconds(15)).DELETE();

@@ -257,4 +257,18 @@ class MessagesToolsIT {
 
         assertThat(e.body().convert(JsonNode.class).path("error").path("message").asText()).contains("signature");
     }
+
+    @Test
+    void aReasoningTraceFromAnOpenAiUpstreamIsAThinkingBlockWithoutASignature() {
+        Message message = client.messages().create(MessagesIt.ask("gpt-think", "Think first").toBuilder()
+                .maxTokens(2048).enabledThinking(1024).build());
+
+        assertThat(MessagesIt.types(message)).containsExactly("thinking", "text");
+        assertThat(message.content().getFirst().asThinking().thinking())
+                .isEqualTo("Let me think about this request step by step before answering.");
+        // an OpenAI-compatible trace has no Anthropic signature to show, and none is made up
+        assertThat(message.content().getFirst().asThinking().signature()).isEmpty();
+        // Anthropic's thinking object is never sent to an OpenAI-compatible upstream
+        assertThat(gateway.upstream().received("up-gpt-reasoning").getFirst().json().has("thinking")).isFalse();
+    }
 }

@@ -10,8 +10,10 @@ import dev.switchboard.model.GatewayError;
 import dev.switchboard.wire.Json;
 import dev.switchboard.wire.openai.OpenAi;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 
 /**
  * The OpenAI Responses wire format (client side), both directions, as pure functions: no I/O, no clock,
@@ -69,14 +71,23 @@ public final class Responses {
      * system or developer message become the system blocks, the items the turns, the request's
      * settings the rest.
      *
-     * @throws dev.switchboard.model.GatewayException 400 when a call has no output, an output answers no
-     *     call, or nothing but system text is left to send
+     * @throws dev.switchboard.model.GatewayException 400 when an input item repeats an item of the
+     *     history, a call has no output, an output answers no call, or nothing but system text is left
      */
     public static ChatRequest toCanonical(ResponsesRequest request, List<Item> history) {
         List<Conversation.Located> items = new ArrayList<>();
         history.forEach(i -> items.add(new Conversation.Located(i, Conversation.HISTORY)));
+        Set<String> earlier = new HashSet<>();
+        history.forEach(i -> i.id().ifPresent(earlier::add));
         for (int i = 0; i < request.input().size(); i++) {
-            items.add(new Conversation.Located(request.input().get(i), "input[" + i + "]"));
+            Item item = request.input().get(i);
+            // Callers that replay what previous_response_id already brings would send the model every turn twice.
+            if (item.id().filter(earlier::contains).isPresent()) {
+                throw GatewayError.invalid("input[" + i + "].id", "Duplicate item found with id "
+                        + item.id().get() + ": it is already part of the conversation behind `previous_response_id`; "
+                        + "remove it from `input`.").toException();
+            }
+            items.add(new Conversation.Located(item, "input[" + i + "]"));
         }
         Conversation.Result conversation = Conversation.build(items);
         if (conversation.messages().isEmpty()) {

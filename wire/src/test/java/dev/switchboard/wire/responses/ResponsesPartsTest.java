@@ -1,10 +1,12 @@
 package dev.switchboard.wire.responses;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.switchboard.model.ChatRequest;
 import dev.switchboard.model.ContentBlock;
+import dev.switchboard.model.GatewayException;
 import dev.switchboard.model.Signature;
 import dev.switchboard.model.StopReason;
 import dev.switchboard.model.StreamEvent;
@@ -54,6 +56,23 @@ class ResponsesPartsTest {
         ChatRequest c = Responses.toCanonical(r, List.of());
         assertThat(c.messages().get(1).content()).containsExactly(
                 new ContentBlock.ToolCall("call_1", "f", "{}", Optional.of(new Signature("gemini", "CiQB"))));
+    }
+
+    @Test
+    void anInputItemThatRepeatsTheHistoryIsRefused() {
+        List<Item> history = Responses.withIds(request("{\"model\":\"m\",\"input\":\"first\"}").input(), p -> p + "_old");
+        ResponsesRequest again = request("""
+                {"model": "m", "previous_response_id": "resp_1",
+                 "input": [{"type": "message", "id": "msg_new", "role": "user", "content": "fine"},
+                           {"type": "message", "id": "msg_old", "role": "user", "content": "first"}]}
+                """);
+        assertThatThrownBy(() -> Responses.toCanonical(again, history))
+                .isInstanceOfSatisfying(GatewayException.class, e -> {
+                    assertThat(e.error().param()).contains("input[1].id");
+                    assertThat(e.error().message()).contains("Duplicate item found with id msg_old");
+                });
+        assertThat(Responses.toCanonical(request("{\"model\":\"m\",\"input\":\"next\"}"), history).messages())
+                .extracting(dev.switchboard.model.Message::text).containsExactly("first", "next");
     }
 
     @Test

@@ -39,6 +39,8 @@ final class ResponsesIt {
     /** Model variants every kind has: plain, thinking, and (for fakes) cut mid-stream. */
     static final String THINK = "reasoning";
     static final String MIDFAIL = "midfail";
+    /** The OpenAI fake reports half of such a prompt as read from its cache. */
+    static final String CACHE = "cache";
 
     static final String CONFIG = config();
 
@@ -59,6 +61,7 @@ final class ResponsesIt {
                 yaml.append(k.modelYaml(MIDFAIL));
             }
         }
+        yaml.append(UpstreamKind.OPENAI.modelYaml(CACHE));
         yaml.append("""
                   resp-signed:
                     context_length: 100000
@@ -166,8 +169,6 @@ final class ResponsesIt {
         try {
             return JSON.readTree(ObjectMappers.jsonMapper().writeValueAsString(sdkObject));
         } catch (JsonProcessingException e) {
-            throw new UncheckedIOException(e);
-        } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
     }

@@ -137,6 +137,14 @@ class ResponsesStateIT {
     }
 
     @Test
+    void cacheReadsOfTheUpstreamShowAsCachedTokens() {
+        Response r = sdk().responses().create(ask(UpstreamKind.OPENAI.model(ResponsesIt.CACHE),
+                "A prompt long enough to have a cached half.").build());
+        var usage = r.usage().orElseThrow();
+        assertThat(usage.inputTokensDetails().cachedTokens()).isPositive().isLessThanOrEqualTo(usage.inputTokens());
+    }
+
+    @Test
     void badInputIsA400NamingTheField() throws Exception {
         for (var c : Map.of(
                 "{\"model\":\"m\",\"input\":\"x\",\"tools\":[{\"type\":\"web_search\"}]}", "tools[0].type",

@@ -1,0 +1,20 @@
+package dev.switchboard.engine.defaults;
+
+import java.util.Optional;
+
+/**
+ * The storage port for saved per-model defaults, keyed by (user id, model id). Shared by every gateway
+ * instance: each method is atomic, and a read sees every write committed before it started (nothing is
+ * cached). Storage failures surface as unchecked exceptions of the implementation.
+ */
+public interface DefaultsStore {
+
+    /** Saves or replaces the defaults of {@code defaults.userId()} for {@code defaults.modelId()}; the user must exist. */
+    void put(SavedDefaults defaults);
+
+    /** The saved defaults, if any. */
+    Optional<SavedDefaults> find(String userId, String modelId);
+
+    /** Removes them; whether there were any. */
+    boolean delete(String userId, String modelId);
+}

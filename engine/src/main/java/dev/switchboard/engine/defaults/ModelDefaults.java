@@ -1,0 +1,91 @@
+package dev.switchboard.engine.defaults;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.switchboard.engine.catalog.Catalog;
+import dev.switchboard.engine.catalog.ModelEntry;
+import dev.switchboard.model.GatewayError;
+import dev.switchboard.wire.Json;
+import java.time.Clock;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.function.Predicate;
+
+/**
+ * Saved per-model default parameters per user (the admin API's {@code /users/{id}/defaults/{model}}), and
+ * their lookup by the chat pipeline. A model may be named by an alias; defaults are always stored under
+ * the canonical model id, so every alias of a model shares them.
+ */
+public final class ModelDefaults {
+    /** Finds the defaults the pipeline should apply; {@link #NONE} finds none. */
+    @FunctionalInterface
+    public interface Lookup {
+        Lookup NONE = (userId, modelId) -> Optional.empty();
+
+        /** The saved defaults of {@code userId} for the canonical {@code modelId}, parsed. */
+        Optional<ParamDefaults> find(String userId, String modelId);
+    }
+
+    private final DefaultsStore store;
+    private final Predicate<String> userExists;
+    private final Catalog catalog;
+    private final Clock clock;
+
+    /**
+     * @param userExists whether a user id names a user (the account store's {@code findUser(id).isPresent()})
+     */
+    public ModelDefaults(DefaultsStore store, Predicate<String> userExists, Catalog catalog, Clock clock) {
+        this.store = Objects.requireNonNull(store, "store");
+        this.userExists = Objects.requireNonNull(userExists, "userExists");
+        this.catalog = Objects.requireNonNull(catalog, "catalog");
+        this.clock = Objects.requireNonNull(clock, "clock");
+    }
+
+    /**
+     * Validates and saves (replacing earlier ones) the defaults of a user for a model.
+     *
+     * @throws dev.switchboard.model.GatewayException 404 for an unknown user or model, 400 naming the field
+     *         for an invalid parameter
+     */
+    public SavedDefaults save(String userId, String model, JsonNode params) {
+        ModelEntry m = model(userId, model);
+        ParamDefaults.parse(params);
+        ObjectNode kept = Json.object();
+        // a null means "not set", as in a request: not worth storing
+        params.properties().forEach(e -> {
+            if (!e.getValue().isNull()) {
+                kept.set(e.getKey(), e.getValue());
+            }
+        });
+        SavedDefaults saved = new SavedDefaults(userId, m.id(), Json.write(kept), clock.instant());
+        store.put(saved);
+        return saved;
+    }
+
+    /** The saved defaults; 404 for an unknown user or model. */
+    public Optional<SavedDefaults> get(String userId, String model) {
+        return store.find(userId, model(userId, model).id());
+    }
+
+    /** What {@link #clear} did: the canonical model id, and whether there were defaults to remove. */
+    public record Cleared(String userId, String modelId, boolean removed) {
+    }
+
+    /** Removes the saved defaults. 404 for an unknown user or model. */
+    public Cleared clear(String userId, String model) {
+        String id = model(userId, model).id();
+        return new Cleared(userId, id, store.delete(userId, id));
+    }
+
+    /** The lookup the pipeline uses. */
+    public Lookup lookup() {
+        return (userId, modelId) -> store.find(userId, modelId).map(s -> ParamDefaults.parseStored(s.paramsJson()));
+    }
+
+    private ModelEntry model(String userId, String model) {
+        if (!userExists.test(userId)) {
+            throw GatewayError.notFound("No user with id '" + userId + "'.").toException();
+        }
+        return catalog.resolve(model).orElseThrow(() -> GatewayError.modelNotFound(model).toException());
+    }
+}

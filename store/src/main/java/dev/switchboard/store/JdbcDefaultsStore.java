@@ -1,0 +1,67 @@
+package dev.switchboard.store;
+
+import dev.switchboard.engine.defaults.DefaultsStore;
+import dev.switchboard.engine.defaults.SavedDefaults;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.time.Instant;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * {@link DefaultsStore} on SQLite or PostgreSQL (schema in {@code db/migration/V4__model_defaults.sql}).
+ * The save is one upsert statement ({@code INSERT ... ON CONFLICT DO UPDATE}, the same syntax on both), so
+ * two instances saving at once leave one complete row, never two or a mix.
+ */
+public final class JdbcDefaultsStore implements DefaultsStore {
+    private final Sql sql;
+
+    public JdbcDefaultsStore(Database database) {
+        this.sql = new Sql(Objects.requireNonNull(database, "database").dataSource());
+    }
+
+    @Override
+    public void put(SavedDefaults d) {
+        sql.read("save model defaults", c -> {
+            try (PreparedStatement s = c.prepareStatement("INSERT INTO model_defaults (user_id, model_id, params, updated_at)"
+                    + " VALUES (?, ?, ?, ?) ON CONFLICT (user_id, model_id)"
+                    + " DO UPDATE SET params = excluded.params, updated_at = excluded.updated_at")) {
+                s.setString(1, d.userId());
+                s.setString(2, d.modelId());
+                s.setString(3, d.paramsJson());
+                s.setLong(4, d.updatedAt().toEpochMilli());
+                s.executeUpdate();
+            }
+            return null;
+        });
+    }
+
+    @Override
+    public Optional<SavedDefaults> find(String userId, String modelId) {
+        return sql.read("find model defaults", c -> {
+            try (PreparedStatement s = c.prepareStatement(
+                    "SELECT params, updated_at FROM model_defaults WHERE user_id = ? AND model_id = ?")) {
+                s.setString(1, userId);
+                s.setString(2, modelId);
+                try (ResultSet rs = s.executeQuery()) {
+                    if (!rs.next()) {
+                        return Optional.empty();
+                    }
+                    return Optional.of(new SavedDefaults(userId, modelId, rs.getString("params"),
+                            Instant.ofEpochMilli(rs.getLong("updated_at"))));
+                }
+            }
+        });
+    }
+
+    @Override
+    public boolean delete(String userId, String modelId) {
+        return sql.read("delete model defaults", c -> {
+            try (PreparedStatement s = c.prepareStatement("DELETE FROM model_defaults WHERE user_id = ? AND model_id = ?")) {
+                s.setString(1, userId);
+                s.setString(2, modelId);
+                return s.executeUpdate() > 0;
+            }
+        });
+    }
+}

@@ -1,0 +1,185 @@
+package dev.switchboard.testkit.it;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+import com.anthropic.client.AnthropicClient;
+import com.anthropic.core.JsonValue;
+import com.anthropic.errors.BadRequestException;
+import com.anthropic.errors.ServiceUnavailableException;
+import com.anthropic.models.messages.Message;
+import com.anthropic.models.messages.MessageCreateParams;
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.switchboard.testkit.GatewayExtension;
+import dev.switchboard.testkit.RecordedRequest;
+import dev.switchboard.testkit.TestGateway;
+import java.net.http.HttpResponse;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/**
+ * Failover, caller fallbacks, in-band stream errors and assistant prefill through {@code POST /v1/messages},
+ * judged by the official Anthropic Java SDK (and raw HTTP where the SDK hides the frames).
+ */
+class MessagesFailoverIT {
+    @RegisterExtension
+    static final GatewayExtension GATEWAY = new GatewayExtension(MessagesIt.CONFIG);
+
+    private static TestGateway gateway;
+    private static AnthropicClient client;
+
+    @BeforeAll
+    static void connect() {
+        gateway = GATEWAY.gateway();
+        gateway.upstream().requireKey(MessagesIt.UPSTREAM_KEY);
+        client = MessagesIt.client(gateway);
+    }
+
+    private static Message streamed(MessageCreateParams params) {
+        return MessagesIt.accumulate(MessagesIt.stream(client, params));
+    }
+
+    private static MessageCreateParams prefilled(String model) {
+        return MessageCreateParams.builder().model(model).maxTokens(200)
+                .addUserMessage("Write a haiku about autumn")
+                .addAssistantMessage("Autumn leaves")
+                .build();
+    }
+
+    @Test
+    void anOverloadedAnthropicTargetFailsOverToTheNextPlainAndStreamed() {
+        Message plain = client.messages().create(MessagesIt.ask("claude-failover", "hi"));
+        Message stream = streamed(MessagesIt.ask("claude-failover", "hi"));
+
+        assertThat(plain.model().asString()).isEqualTo("claude-failover");
+        assertThat(MessagesIt.text(plain)).isEqualTo("Hello from up-claude-rescue! You said: hi");
+        assertThat(MessagesIt.text(stream)).isEqualTo(MessagesIt.text(plain));
+        assertThat(It.upstreamModels(gateway))
+                .containsExactly("up-busy-fail529", "up-claude-rescue", "up-busy-fail529", "up-claude-rescue");
+    }
+
+    @Test
+    void aPoolMixingFormatsFailsOverFromAnthropicToOpenAi() {
+        Message message = streamed(MessagesIt.ask("claude-cross", "hi"));
+
+        assertThat(message.model().asString()).isEqualTo("claude-cross");
+        assertThat(MessagesIt.text(message)).isEqualTo("Hello from up-gpt-rescue! You said: hi");
+        assertThat(It.upstreamModels(gateway)).containsExactly("up-down-fail503", "up-gpt-rescue");
+    }
+
+    @Test
+    void callerFallbacksAnswerWhenThePrimaryPoolIsExhaustedAndTheResponseNamesTheFallback() {
+        MessageCreateParams params = MessagesIt.ask("claude-dead", "hi").toBuilder()
+                .putAdditionalBodyProperty("fallbacks", JsonValue.from(List.of(Map.of("model", "gpt-backup"))))
+                .build();
+
+        Message plain = client.messages().create(params);
+        Message stream = streamed(params);
+
+        assertThat(plain.model().asString()).isEqualTo("gpt-backup");
+        assertThat(stream.model().asString()).isEqualTo("gpt-backup");
+        assertThat(MessagesIt.text(plain)).isEqualTo("Hello from up-backup! You said: hi");
+        assertThat(It.upstreamModels(gateway)).containsExactly("up-dead-fail529", "up-gone-fail503", "up-backup",
+                "up-dead-fail529", "up-gone-fail503", "up-backup");
+    }
+
+    @Test
+    void whenEverythingFailsTheSdkGetsA503NamingTheAttempts() {
+        ServiceUnavailableException e = assertThrows(ServiceUnavailableException.class,
+                () -> client.messages().create(MessagesIt.ask("claude-dead", "hi")));
+
+        JsonNode body = e.body().convert(JsonNode.class);
+        assertThat(body.path("type").asText()).isEqualTo("error");
+        assertThat(body.path("error").path("type").asText()).isEqualTo("api_error");
+        assertThat(body.path("error").path("code").asText()).isEqualTo("503");
+        assertThat(body.path("error").path("message").asText()).contains("claude").contains("gpt")
+                .doesNotContain(MessagesIt.UPSTREAM_KEY);
+    }
+
+    @Test
+    void aStreamThatNeverStartedFailsAsAPlain503NotAnEmptyStream() {
+        ServiceUnavailableException e = assertThrows(ServiceUnavailableException.class,
+                () -> MessagesIt.stream(client, MessagesIt.ask("claude-dead", "hi")));
+
+        assertThat(e.body().convert(JsonNode.class).path("type").asText()).isEqualTo("error");
+        assertThat(It.upstreamModels(gateway)).containsExactly("up-dead-fail529", "up-gone-fail503");
+    }
+
+    @Test
+    void anUpstreamErrorMidStreamIsAnErrorEventInTheEnvelopeAndTheStreamEnds() {
+        HttpResponse<String> response = It.post(gateway, "/v1/messages", MessagesIt.headers(gateway.apiKey()),
+                "{\"model\":\"claude-midfail\",\"max_tokens\":100,\"stream\":true,"
+                        + "\"messages\":[{\"role\":\"user\",\"content\":\"tell me a long story\"}]}");
+
+        assertThat(response.statusCode()).isEqualTo(200);
+        List<String> names = response.body().lines().filter(l -> l.startsWith("event:")).map(l -> l.substring(6).strip()).toList();
+        assertThat(names.getFirst()).isEqualTo("message_start");
+        assertThat(names.getLast()).isEqualTo("error");
+        assertThat(names).doesNotContain("message_stop");
+        JsonNode error = It.json(It.sseData(response.body()).getLast());
+        assertThat(error.path("type").asText()).isEqualTo("error");
+        assertThat(error.path("error").path("message").asText()).isEqualTo("Overloaded");
+        assertThat(error.path("error").path("code").asText()).isEqualTo("529");
+        // after the first frame the client has seen this provider's answer: no silent switch to another
+        assertThat(It.upstreamModels(gateway)).containsExactly("up-cut-midfail");
+    }
+
+    @Test
+    void aStreamThatEndsBeforeItsFirstEventFailsOverInvisibly() {
+        Message message = streamed(MessagesIt.ask("claude-empty", "hi"));
+
+        assertThat(MessagesIt.text(message)).isEqualTo("Hello from up-claude-saved! You said: hi");
+        assertThat(It.upstreamModels(gateway)).containsExactly("up-void-empty", "up-claude-saved");
+    }
+
+    @Test
+    void aNonRetryableRefusalReachesTheClientWithTheUpstreamsMessageAndStopsTheFailover() {
+        BadRequestException e = assertThrows(BadRequestException.class,
+                () -> client.messages().create(MessagesIt.ask("claude-picky", "hi")));
+
+        assertThat(e.body().convert(JsonNode.class).path("error").path("message").asText())
+                .contains("scripted failure 400");
+        assertThat(It.upstreamModels(gateway)).containsExactly("up-picky-fail400");
+    }
+
+    @Test
+    void aTrailingAssistantTurnIsSentAsNativePrefill() {
+        Message message = client.messages().create(prefilled("claude-chat"));
+
+        assertThat(MessagesIt.text(message)).isNotBlank();
+        List<RecordedRequest> sent = gateway.upstream().received("up-claude");
+        assertThat(sent).hasSize(1);
+        JsonNode last = sent.getFirst().json().path("messages").get(1);
+        assertThat(last.path("role").asText()).isEqualTo("assistant");
+        assertThat(last.toString()).contains("Autumn leaves");
+    }
+
+    @Test
+    void aProviderRefusingPrefillIsRetriedOnceWithTheRewriteAndTheAnswerIsTheContinuationOnly() {
+        prefillRewrite(false);
+    }
+
+    @Test
+    void aProviderRefusingPrefillIsRetriedOnceWithTheRewriteWhenStreamedToo() {
+        prefillRewrite(true);
+    }
+
+    private void prefillRewrite(boolean stream) {
+        Message message = stream ? streamed(prefilled("claude-noprefill")) : client.messages().create(prefilled("claude-noprefill"));
+
+        // the fake quotes the last user text; after the rewrite that is the request for the continuation
+        assertThat(MessagesIt.text(message)).startsWith("Hello from up-strict-noprefill! You said: ")
+                .doesNotStartWith("Autumn leaves");
+        List<RecordedRequest> sent = gateway.upstream().received("up-strict-noprefill");
+        assertThat(sent).hasSize(2);
+        JsonNode refused = sent.get(0).json().path("messages");
+        assertThat(refused.get(refused.size() - 1).path("role").asText()).isEqualTo("assistant");
+        JsonNode rewritten = sent.get(1).json().path("messages");
+        JsonNode last = rewritten.get(rewritten.size() - 1);
+        assertThat(last.path("role").asText()).isEqualTo("user");
+        assertThat(last.toString()).contains("Autumn leaves").contains("Write a haiku about autumn");
+    }
+}
