@@ -94,6 +94,7 @@ final class MatrixReport {
                     .append(im.client() == null ? "Every client" : im.client().title)
                     .append(" → ").append(im.upstream() == null ? "every upstream" : im.upstream().title)
                     .append(", ").append(im.feature().id).append(": ").append(im.reason()).append('\n');
+            observed(im).forEach(line -> md.append("   - Observed: ").append(line).append('\n'));
         }
         md.append('\n');
 
@@ -106,15 +107,27 @@ final class MatrixReport {
             md.append("## Failures\n\n");
             for (Outcome o : failing) {
                 md.append("- **").append(o.cell()).append("**: ");
-                md.append(o.passed() ? "listed as impossible, but passes"
-                        : String.join("; ", o.failures().stream().filter(f -> !f.startsWith("client request:")
-                                && !f.startsWith("answer:") && !f.startsWith("upstream request:")).toList()));
+                md.append(o.passed() ? "listed as impossible, but passes" : reasons(o));
                 md.append('\n');
             }
             md.append('\n');
         }
         md.append("✓ passes · ✗ fails · n/a cannot pass by nature (the footnote says why).\n");
         return md.toString();
+    }
+
+    /** What the cells of an impossibility came to, each distinct first failure once, in a stable order. */
+    private List<String> observed(Impossibility im) {
+        return outcomes.values().stream().filter(o -> o.impossible().filter(im::equals).isPresent())
+                .map(o -> o.ran() ? (o.failures().isEmpty() ? "passes" : reasons(o))
+                        : "not sent (" + reasons(o) + ")")
+                .distinct().sorted().toList();
+    }
+
+    /** What went wrong in a cell, without the request and answer excerpts that follow it. */
+    private static String reasons(Outcome o) {
+        return String.join("; ", o.failures().stream().filter(f -> !f.startsWith("client request:")
+                && !f.startsWith("answer:") && !f.startsWith("upstream request:")).toList());
     }
 
     private String mark(Outcome o) {
