@@ -14,7 +14,6 @@ import dev.switchboard.model.ContentBlock.ToolCall;
 import dev.switchboard.model.ContentBlock.ToolResult;
 import dev.switchboard.model.MediaSource;
 import dev.switchboard.model.Message;
-import dev.switchboard.model.Reasoning;
 import dev.switchboard.model.ResponseFormat;
 import dev.switchboard.model.Role;
 import dev.switchboard.model.Sampling;
@@ -43,12 +42,7 @@ import java.util.Optional;
  *       file id, documents by URL (the engine fetches those into bytes first), other formats' opaque
  *       blocks.</li>
  *   <li>Service-only fields ({@code models}, {@code transforms}, {@code reasoning}, {@code thinking},
- *       {@code ignore_defaults}, {@code skill(s)}) are never sent. {@code reasoning_effort} is the effort when
- *       one was asked for; thinking switched on without one (a budget, {@code on} or {@code auto}, as the
- *       messages and content-parts formats ask) becomes the effort that budget stands for (below 2048
- *       {@code low}, below 4096 {@code medium}, else {@code high}; {@code medium} without a budget), since
- *       this format has no other way to ask for reasoning (spec 2.4); nothing when thinking is off or no
- *       control was given.</li>
+ *       {@code ignore_defaults}, {@code skill(s)}) are never sent; {@code reasoning_effort} only when set.</li>
  *   <li>Pass-through fields of the {@code openai} format are added last and never override a field
  *       rendered from the canonical request.</li>
  * </ul>
@@ -76,7 +70,7 @@ final class UpstreamRequestWriter {
             req.parallelToolCalls().ifPresent(p -> o.put("parallel_tool_calls", p));
         }
         responseFormat(o, req.responseFormat());
-        reasoningEffort(req.reasoning()).ifPresent(e -> o.put("reasoning_effort", e));
+        req.reasoning().effort().ifPresent(e -> o.put("reasoning_effort", e.wire()));
         if (stream) {
             o.put("stream", true);
             // Without it OpenAI sends no usage at all on a stream; billing needs it.
@@ -317,22 +311,5 @@ final class UpstreamRequestWriter {
                 js.put("strict", s.strict());
             }
         }
-    }
-
-    /** The {@code reasoning_effort} of the controls: the effort, or the one a thinking switch or budget stands for. */
-    static Optional<String> reasoningEffort(Reasoning r) {
-        if (r.effort().isPresent()) {
-            return r.effort().map(Reasoning.Effort::wire);
-        }
-        boolean on = r.mode().filter(m -> m != Reasoning.Mode.OFF).isPresent()
-                || r.mode().isEmpty() && r.budgetTokens().isPresent() && r.budgetTokens().getAsInt() > 0;
-        if (!on) {
-            return Optional.empty();
-        }
-        int budget = r.budgetTokens().orElse(2048);
-        Reasoning.Effort effort = budget < 2048 ? Reasoning.Effort.LOW
-                : budget < 4096 ? Reasoning.Effort.MEDIUM
-                : Reasoning.Effort.HIGH;
-        return Optional.of(effort.wire());
     }
 }

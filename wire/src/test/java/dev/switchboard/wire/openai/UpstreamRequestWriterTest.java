@@ -19,8 +19,6 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalInt;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.CsvSource;
 
 class UpstreamRequestWriterTest {
 
@@ -97,33 +95,9 @@ class UpstreamRequestWriterTest {
         assertThat(o.path("max_tokens").asInt()).isEqualTo(5);
         assertThat(o.path("service_tier").asText()).isEqualTo("flex");
         for (String f : List.of("models", "transforms", "reasoning", "thinking", "thinking_budget", "ignore_defaults",
-                "skill", "skills", "stream", "stream_options")) {
+                "skill", "skills", "reasoning_effort", "stream", "stream_options")) {
             assertThat(o.has(f)).as(f).isFalse();
         }
-        assertThat(o.path("reasoning_effort").asText()).isEqualTo("low"); // thinking on, budget 100
-    }
-
-    @ParameterizedTest(name = "{0}")
-    @CsvSource(delimiter = '|', nullValues = "-", value = {
-        // case                        | effort | mode | budget | reasoning_effort
-        "an effort is sent as it is    | HIGH   | OFF  | 500    | high",
-        "nothing asked: nothing sent   | -      | -    | -      | -",
-        "off: nothing sent             | -      | OFF  | 3000   | -",
-        "on without budget is medium   | -      | ON   | -      | medium",
-        "auto is medium                | -      | AUTO | -      | medium",
-        "small budget is low           | -      | ON   | 1024   | low",
-        "budget alone switches it on   | -      | -    | 2048   | medium",
-        "large budget is high          | -      | ON   | 4096   | high",
-        "zero budget alone is off      | -      | -    | 0      | -",
-    })
-    void thinkingWithoutAnEffortBecomesTheEffortItStandsFor(String name, String effort, String mode, Integer budget,
-                                                           String expected) {
-        Reasoning r = new Reasoning(Optional.ofNullable(effort).map(Reasoning.Effort::valueOf),
-                Optional.ofNullable(mode).map(Reasoning.Mode::valueOf),
-                budget == null ? OptionalInt.empty() : OptionalInt.of(budget), Reasoning.Format.SEPARATE, false,
-                Optional.empty());
-        JsonNode o = OpenAi.toUpstream(base().reasoning(r).build(), "u", false);
-        assertThat(o.has("reasoning_effort") ? o.path("reasoning_effort").asText() : null).isEqualTo(expected);
     }
 
     @Test
