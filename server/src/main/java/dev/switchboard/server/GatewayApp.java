@@ -10,6 +10,7 @@ import dev.switchboard.engine.media.ImageInliner;
 import dev.switchboard.engine.metrics.GatewayMetrics;
 import dev.switchboard.engine.pipeline.ChatService;
 import dev.switchboard.engine.provider.AnthropicDialect;
+import dev.switchboard.engine.provider.GeminiDialect;
 import dev.switchboard.engine.provider.HttpProviderAdapter;
 import dev.switchboard.engine.provider.OpenAiDialect;
 import dev.switchboard.engine.provider.ProviderAdapter;
@@ -22,6 +23,8 @@ import dev.switchboard.server.admin.AdminApi;
 import dev.switchboard.server.admin.DefaultsAdminApi;
 import dev.switchboard.server.api.Authenticator;
 import dev.switchboard.server.api.ChatCompletionsApi;
+import dev.switchboard.server.api.GeminiModelsApi;
+import dev.switchboard.server.api.GenerateContentApi;
 import dev.switchboard.server.api.Heartbeats;
 import dev.switchboard.server.api.MessagesApi;
 import dev.switchboard.server.api.ModelsApi;
@@ -33,6 +36,7 @@ import dev.switchboard.server.http.HttpEdge;
 import dev.switchboard.server.http.Route;
 import dev.switchboard.store.JdbcResponseStore;
 import dev.switchboard.wire.Json;
+import dev.switchboard.wire.gemini.Gemini;
 import dev.switchboard.wire.openai.OpenAi;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
@@ -50,6 +54,7 @@ import java.util.Optional;
  */
 public final class GatewayApp implements AutoCloseable {
     private static final ErrorRenderer OPENAI_ERRORS = e -> Json.writeBytes(OpenAi.errorBody(e));
+    private static final ErrorRenderer GEMINI_ERRORS = e -> Json.writeBytes(Gemini.errorBody(e));
 
     private final GatewayConfig config;
     private final Accounts accounts;
@@ -75,6 +80,7 @@ public final class GatewayApp implements AutoCloseable {
         adapters.put(ProviderType.OPENAI, new HttpProviderAdapter(new OpenAiDialect(), upstream));
         adapters.put(ProviderType.ANTHROPIC, new HttpProviderAdapter(new AnthropicDialect(), upstream));
         adapters.put(ProviderType.SIMULATOR, new SimulatorAdapter());
+        adapters.put(ProviderType.GEMINI, new HttpProviderAdapter(new GeminiDialect(), upstream));
         FailoverRouter router = new FailoverRouter(config.catalog(), adapters, metrics);
         ModelDefaults defaults = new ModelDefaults(accounts.defaults(), accounts::userExists, config.catalog(), clock);
         ImageInliner images = new ImageInliner(new ImageFetcher(FetchLimits.DEFAULT));
@@ -111,6 +117,15 @@ public final class GatewayApp implements AutoCloseable {
         routes.add(new Route("PUT", "/admin/v1/users/{id}/defaults/{model}", "admin", OPENAI_ERRORS, adminDefaults::put));
         routes.add(new Route("GET", "/admin/v1/users/{id}/defaults/{model}", "admin", OPENAI_ERRORS, adminDefaults::get));
         routes.add(new Route("DELETE", "/admin/v1/users/{id}/defaults/{model}", "admin", OPENAI_ERRORS, adminDefaults::delete));
+        // Content-parts (Gemini) endpoints. Model ids may contain '/', so each route takes a whole prefix and
+        // the handler reads {model}:{method} itself; the same calls are served under /v1 (spec 9).
+        GeminiModelsApi geminiModels = new GeminiModelsApi(config.catalog(), auth, "/v1beta/models/");
+        routes.add(new Route("GET", "/v1beta/models", "models", GEMINI_ERRORS, geminiModels::list));
+        routes.add(new Route("GET", "/v1beta/models/*", "models", GEMINI_ERRORS, geminiModels::get));
+        for (String version : List.of("/v1beta", "/v1")) {
+            GenerateContentApi generate = new GenerateContentApi(chat, auth, heartbeats, version + "/models/");
+            routes.add(new Route("POST", version + "/models/*", GenerateContentApi.ENDPOINT, GEMINI_ERRORS, generate::handle));
+        }
         routes.add(new Route("GET", "/health", "health", OPENAI_ERRORS, ops::health));
         routes.add(new Route("GET", "/ready", "ready", OPENAI_ERRORS, ops::ready));
         routes.add(new Route("GET", "/metrics", "metrics", OPENAI_ERRORS, ops::metrics));

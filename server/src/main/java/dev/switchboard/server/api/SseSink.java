@@ -9,9 +9,11 @@ import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.Optional;
 import java.util.function.Function;
+import java.util.function.Supplier;
 
 /**
- * Delivers a committed stream to the client as server-sent events in the client's format. The response
+ * Delivers a committed stream to the client as server-sent events in the client's format (or, for
+ * Google's JSON-array stream, another incremental framing with its own content type). The response
  * (status 200 and headers) starts with the first event, never earlier, so that failover before it stays
  * invisible. Each event is flushed at once; a failed write means the client left. While the stream is
  * open, {@link Heartbeats} may write a heartbeat between events: writes are serialised on this object.
@@ -24,6 +26,8 @@ public final class SseSink implements StreamSink, AutoCloseable {
     private final Function<StreamEvent, byte[]> writer;
     private final Optional<Heartbeats> heartbeats;
     private final byte[] heartbeat;
+    private final String contentType;
+    private final Supplier<byte[]> trailer;
     private OutputStream out;
     private boolean unflushed;
     private volatile long lastWriteNanos = System.nanoTime();
@@ -38,10 +42,24 @@ public final class SseSink implements StreamSink, AutoCloseable {
     /** A sink that takes part in {@code heartbeats}, writing {@code heartbeat} bytes when quiet. */
     public SseSink(Exchange exchange, Function<StreamEvent, byte[]> writer, Optional<Heartbeats> heartbeats,
                    byte[] heartbeat) {
+        this(exchange, writer, heartbeats, heartbeat, "text/event-stream; charset=utf-8", () -> new byte[0]);
+    }
+
+    /**
+     * A sink for a stream framed otherwise than as SSE (Google's incrementally written JSON array):
+     * {@code contentType} is the response's, {@code heartbeat} must be valid anywhere between two writes
+     * of {@code writer} (whitespace, for JSON), and {@code trailer} gives the bytes that close the body when
+     * the writer did not (e.g. a JSON array's {@code ]}); it is called once, on {@link #close()}, and only
+     * when the response was started.
+     */
+    public SseSink(Exchange exchange, Function<StreamEvent, byte[]> writer, Optional<Heartbeats> heartbeats,
+                   byte[] heartbeat, String contentType, Supplier<byte[]> trailer) {
         this.exchange = exchange;
         this.writer = writer;
         this.heartbeats = heartbeats;
         this.heartbeat = heartbeat.clone();
+        this.contentType = contentType;
+        this.trailer = trailer;
     }
 
     @Override
@@ -58,7 +76,7 @@ public final class SseSink implements StreamSink, AutoCloseable {
                     throw new IOException("client connection closed");
                 }
                 if (out == null) {
-                    out = exchange.openStream(200, "text/event-stream; charset=utf-8");
+                    out = exchange.openStream(200, contentType);
                     heartbeats.ifPresent(h -> h.register(this));
                 }
                 if (bytes.length > 0) {
@@ -109,6 +127,10 @@ public final class SseSink implements StreamSink, AutoCloseable {
         if (out != null) {
             try {
                 synchronized (this) {
+                    byte[] last = gone ? new byte[0] : trailer.get();
+                    if (last.length > 0) {
+                        out.write(last);
+                    }
                     out.close();
                 }
             } catch (IOException | RuntimeException ignored) {

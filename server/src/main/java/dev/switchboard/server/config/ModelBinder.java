@@ -4,6 +4,7 @@ import dev.switchboard.engine.catalog.Capabilities;
 import dev.switchboard.engine.catalog.ModelEntry;
 import dev.switchboard.engine.catalog.Pricing;
 import dev.switchboard.engine.catalog.ReasoningProfile;
+import dev.switchboard.engine.catalog.ReasoningProfile.EffortAs;
 import dev.switchboard.engine.catalog.ReasoningProfile.Family;
 import dev.switchboard.engine.catalog.RouteTarget;
 import dev.switchboard.model.Reasoning.Effort;
@@ -31,7 +32,8 @@ import java.util.Set;
  *       (natively or through a forced tool), and those that cannot call tools usually cannot do either;</li>
  *   <li>{@code reasoning} defaults to family {@code always} when {@code supports_reasoning} is true (it
  *       never sends a hard "thinking off" that an always-reasoning upstream would reject) and to
- *       {@code none} otherwise; {@code efforts} default to low, medium, high;</li>
+ *       {@code none} otherwise; {@code efforts} default to low, medium, high; {@code effort_as} is unset
+ *       (the adapter decides how an effort reaches the upstream);</li>
  *   <li>cache prices default to the usual ratios of the input price
  *       ({@link Pricing#withDefaultCacheRatios});</li>
  *   <li>a route entry without {@code model} uses the model id as the upstream name;</li>
@@ -43,7 +45,7 @@ final class ModelBinder {
     static final List<String> KEYS = List.of("display_name", "owned_by", "aliases", "context_length", "max_output_tokens",
             "supports_reasoning", "supports_vision", "supports_tools", "supports_caching", "supports_json", "reasoning",
             "pricing", "plans", "route");
-    static final List<String> REASONING_KEYS = List.of("family", "efforts");
+    static final List<String> REASONING_KEYS = List.of("family", "efforts", "effort_as");
     static final List<String> PRICING_KEYS = List.of("input", "output", "cache_read", "cache_write_5m", "cache_write_1h");
     static final List<String> ROUTE_KEYS = List.of("provider", "model");
     static final List<Effort> DEFAULT_EFFORTS = List.of(Effort.LOW, Effort.MEDIUM, Effort.HIGH);
@@ -172,7 +174,27 @@ final class ModelBinder {
             }
         }
         List<Effort> efforts = efforts(r, fam);
-        return new ReasoningProfile(fam, efforts);
+        return new ReasoningProfile(fam, efforts, effortAs(r, fam));
+    }
+
+    private Optional<EffortAs> effortAs(Fields r, Family family) {
+        Optional<Scalar> given = r.scalar("effort_as", "effort_as: budget");
+        if (given.isEmpty()) {
+            return Optional.empty();
+        }
+        String t = given.get().text().trim().toLowerCase(Locale.ROOT);
+        List<String> names = Arrays.stream(EffortAs.values()).map(x -> x.name().toLowerCase(Locale.ROOT)).toList();
+        if (!names.contains(t)) {
+            problems.add(given.get(), "unknown effort_as '" + given.get().text() + "' in " + r.where() + " (expected budget (a token "
+                    + "budget, e.g. Gemini 2.5 thinkingBudget) or level (a named level, e.g. Gemini 3 thinkingLevel)"
+                    + Suggestions.hint(t, names) + ")");
+            return Optional.empty();
+        }
+        if (family == Family.NONE) {
+            problems.add(given.get(), r.where() + " sets effort_as but its family is none (remove effort_as)");
+            return Optional.empty();
+        }
+        return Optional.of(EffortAs.valueOf(t.toUpperCase(Locale.ROOT)));
     }
 
     private Optional<Family> family(Scalar s, Fields r) {

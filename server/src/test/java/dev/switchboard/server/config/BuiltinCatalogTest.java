@@ -55,6 +55,16 @@ class BuiltinCatalogTest {
     }
 
     @Test
+    void shippedGemini25ModelsTakeATokenBudgetForAnEffort() {
+        var catalog = shippedStrict().catalog();
+
+        for (String id : List.of("gemini-2.5-pro", "gemini-2.5-flash", "gemini-2.5-flash-lite")) {
+            assertThat(catalog.resolve(id).orElseThrow().reasoning().effortAs()).as(id)
+                    .contains(dev.switchboard.engine.catalog.ReasoningProfile.EffortAs.BUDGET);
+        }
+    }
+
+    @Test
     void vendorModelsGoToTheVendorFirst() {
         var catalog = shippedStrict().catalog();
 

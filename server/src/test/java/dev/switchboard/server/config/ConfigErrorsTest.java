@@ -313,6 +313,25 @@ class ConfigErrorsTest {
     }
 
     @Test
+    void unknownEffortAs() {
+        ConfigProblem p = problem(withModel("    supports_reasoning: true\n    reasoning: {family: always, effort_as: levels}\n" + M2_OK));
+
+        assertThat(p.line()).isEqualTo(15);
+        assertThat(p.message()).startsWith("unknown effort_as 'levels' in reasoning of model 'm2' (expected budget (a token budget")
+                .endsWith("did you mean 'level'?)");
+    }
+
+    @Test
+    void effortAsBindsAndIsOptional() {
+        GatewayConfig c = ConfigTesting.parse(withModel("    supports_reasoning: true\n    reasoning: {family: always, effort_as: BUDGET}\n"
+                + M2_OK));
+
+        assertThat(c.catalog().resolve("m2").orElseThrow().reasoning().effortAs())
+                .contains(dev.switchboard.engine.catalog.ReasoningProfile.EffortAs.BUDGET);
+        assertThat(c.catalog().resolve("m1").orElseThrow().reasoning().effortAs()).isEmpty();
+    }
+
+    @Test
     void reasoningFamilyMustAgreeWithTheFlag() {
         ConfigProblem on = problem(withModel("    supports_reasoning: true\n    reasoning: {family: none}\n" + M2_OK));
         ConfigProblem off = problem(withModel("    reasoning: {family: hybrid}\n" + M2_OK));

@@ -1,0 +1,94 @@
+package dev.switchboard.engine.provider;
+
+import dev.switchboard.engine.catalog.ProviderConfig;
+import dev.switchboard.engine.catalog.ReasoningProfile.EffortAs;
+import dev.switchboard.engine.upstream.HttpCall;
+import dev.switchboard.model.ChatResponse;
+import dev.switchboard.model.GatewayError;
+import dev.switchboard.model.StreamEvent;
+import dev.switchboard.wire.Json;
+import dev.switchboard.wire.gemini.Gemini;
+import dev.switchboard.wire.gemini.GeminiUpstreamOptions;
+import dev.switchboard.wire.gemini.GeminiUpstreamOptions.EffortMapping;
+import dev.switchboard.wire.gemini.GeminiUpstreamStreamParser;
+import java.net.URI;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.regex.Pattern;
+
+/**
+ * Google's Gemini API: {@code POST {base_url}/v1beta/models/{model}:generateContent}, streamed as
+ * {@code :streamGenerateContent?alt=sse} (server-sent events, which {@link HttpProviderAdapter} reads;
+ * without {@code alt=sse} Google sends one JSON array), with {@code x-goog-api-key: <provider key>}. The
+ * key travels in a header, never in the URL, so it cannot end up in a log line that prints a URL.
+ *
+ * <p>How a reasoning effort is expressed depends on the model generation (Google rejects the other shape
+ * or both together): the model's configured {@code reasoning.effort_as} decides; without it, an upstream
+ * model named {@code gemini-1...} or {@code gemini-2...} gets a {@code thinkingBudget} and any other name a
+ * {@code thinkingLevel} (Gemini 3 onwards, the newest generation being the likeliest unknown).
+ */
+public final class GeminiDialect implements Dialect {
+    /** Gemini generations before 3 take only {@code thinkingBudget}; the name is a last resort when config is silent. */
+    private static final Pattern BUDGET_GENERATION = Pattern.compile("gemini-[12](?![0-9]).*");
+
+    @Override
+    public HttpCall call(Attempt attempt, boolean stream) {
+        ProviderConfig provider = attempt.provider();
+        Map<String, String> headers = new LinkedHashMap<>(provider.headers());
+        if (!attempt.apiKey().isEmpty()) {
+            headers.put("x-goog-api-key", attempt.apiKey());
+        }
+        byte[] body = Json.writeBytes(Gemini.toUpstream(attempt.request(), options(attempt)));
+        return new HttpCall(endpoint(provider.baseUrl(), attempt.upstreamModel(), stream), headers, body, stream);
+    }
+
+    static GeminiUpstreamOptions options(Attempt attempt) {
+        EffortAs as = attempt.model().reasoning().effortAs().orElseGet(() -> byName(attempt.upstreamModel()));
+        return new GeminiUpstreamOptions(as == EffortAs.BUDGET ? EffortMapping.THINKING_BUDGET : EffortMapping.THINKING_LEVEL);
+    }
+
+    /** The generation guess from a name such as {@code gemini-2.5-pro}, {@code models/gemini-2.0-flash} or {@code gemini-3-pro-preview}. */
+    static EffortAs byName(String upstreamModel) {
+        String name = upstreamModel.substring(upstreamModel.lastIndexOf('/') + 1);
+        return BUDGET_GENERATION.matcher(name).matches() ? EffortAs.BUDGET : EffortAs.LEVEL;
+    }
+
+    /**
+     * {@code base} is what Google's SDKs take as base URL, without the API version: the path brings
+     * {@code /v1beta}. A base that already ends in {@code /v1beta} (a common slip) is not doubled.
+     */
+    static URI endpoint(URI base, String upstreamModel, boolean stream) {
+        String s = base.toString();
+        s = s.endsWith("/") ? s.substring(0, s.length() - 1) : s;
+        s = s.endsWith("/v1beta") ? s.substring(0, s.length() - "/v1beta".length()) : s;
+        return URI.create(s + Gemini.path(upstreamModel, stream));
+    }
+
+    @Override
+    public ChatResponse response(byte[] body) {
+        return Gemini.fromUpstream(Json.parse(body));
+    }
+
+    @Override
+    public StreamParser streamParser() {
+        GeminiUpstreamStreamParser parser = new GeminiUpstreamStreamParser();
+        return new StreamParser() {
+            @Override
+            public List<StreamEvent> onEvent(Optional<String> event, String data) {
+                return parser.onEvent(event, data);
+            }
+
+            @Override
+            public List<StreamEvent> onEnd() {
+                return parser.onEnd();
+            }
+        };
+    }
+
+    @Override
+    public GatewayError error(int status, byte[] body) {
+        return Gemini.errorFromUpstream(status, body);
+    }
+}

@@ -1,0 +1,96 @@
+package dev.switchboard.server.api;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.switchboard.engine.pipeline.RequestTrace;
+import dev.switchboard.model.ContentBlock;
+import dev.switchboard.model.StreamEvent;
+import dev.switchboard.model.Usage;
+import dev.switchboard.server.http.Exchange;
+import dev.switchboard.wire.gemini.GeminiClientStreamWriter;
+import java.io.ByteArrayOutputStream;
+import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.Optional;
+import org.junit.jupiter.api.Test;
+
+/** The JSON-array framing of a content-parts stream: its content type, a heartbeat that keeps the JSON valid, and the closing trailer. */
+class SseSinkTest {
+
+    /** An exchange that records the streamed body. */
+    private static final class RecordingExchange implements Exchange {
+        final ByteArrayOutputStream body = new ByteArrayOutputStream();
+        String contentType;
+
+        @Override public String method() { return "POST"; }
+        @Override public String path() { return "/v1beta/models/m:streamGenerateContent"; }
+        @Override public Optional<String> header(String name) { return Optional.empty(); }
+        @Override public Optional<String> query(String name) { return Optional.empty(); }
+        @Override public String pathParam(String name) { return ""; }
+        @Override public byte[] body() { return new byte[0]; }
+        @Override public String requestId() { return "req_test"; }
+        @Override public void header(String name, String value) { }
+        @Override public void respond(int status, String contentType, byte[] body) { throw new AssertionError("not streamed"); }
+
+        @Override
+        public OutputStream openStream(int status, String contentType) {
+            this.contentType = contentType;
+            return body;
+        }
+
+        @Override public boolean committed() { return contentType != null; }
+        @Override public Optional<RequestTrace> trace() { return Optional.empty(); }
+        @Override public void trace(RequestTrace trace) { }
+    }
+
+    @Test
+    void aJsonArrayStreamStaysValidJsonWithHeartbeatsAndIsClosedByTheTrailerWhenTheWriterWasCutShort() throws Exception {
+        RecordingExchange ex = new RecordingExchange();
+        GeminiClientStreamWriter writer = new GeminiClientStreamWriter(GeminiClientStreamWriter.Mode.JSON_ARRAY, "m");
+        try (Heartbeats heartbeats = new Heartbeats(Duration.ofHours(1));
+             SseSink sink = new SseSink(ex, writer::writeBytes, Optional.of(heartbeats), GenerateContentApi.JSON_HEARTBEAT,
+                     writer.contentType() + "; charset=utf-8", () -> writer.finish().getBytes(StandardCharsets.UTF_8))) {
+            sink.send(new StreamEvent.MessageStart("r1", "m", Usage.EMPTY));
+            sink.send(new StreamEvent.BlockStart(0, ContentBlock.Text.of("")));
+            sink.heartbeatIfQuiet(System.nanoTime() + 1, 0);
+            sink.send(new StreamEvent.BlockDelta(0, new StreamEvent.Delta.TextDelta("Hello")));
+            sink.heartbeatIfQuiet(System.nanoTime() + 1, 0);
+            sink.send(new StreamEvent.BlockDelta(0, new StreamEvent.Delta.TextDelta(" there")));
+            // no MessageStop: the stream stops short, as after an unexpected failure
+        }
+
+        String text = ex.body.toString(StandardCharsets.UTF_8);
+        assertThat(ex.contentType).isEqualTo("application/json; charset=utf-8");
+        assertThat(text).as("the heartbeat went out between elements").contains("\n,");
+        var array = new ObjectMapper().readTree(text);
+        assertThat(array.isArray()).isTrue();
+        assertThat(array).hasSize(2);
+        assertThat(array.get(1).at("/candidates/0/content/parts/0/text").asText()).isEqualTo(" there");
+    }
+
+    @Test
+    void aFinishedWriterAddsNothingOnClose() throws Exception {
+        RecordingExchange ex = new RecordingExchange();
+        GeminiClientStreamWriter writer = new GeminiClientStreamWriter(GeminiClientStreamWriter.Mode.JSON_ARRAY, "m");
+        try (SseSink sink = new SseSink(ex, writer::writeBytes, Optional.empty(), GenerateContentApi.JSON_HEARTBEAT,
+                writer.contentType(), () -> writer.finish().getBytes(StandardCharsets.UTF_8))) {
+            sink.send(new StreamEvent.MessageStart("r1", "m", Usage.EMPTY));
+            sink.send(new StreamEvent.MessageStop());
+        }
+
+        assertThat(new ObjectMapper().readTree(ex.body.toString(StandardCharsets.UTF_8))).hasSize(1);
+    }
+
+    @Test
+    void nothingIsWrittenWhenTheStreamNeverStarted() {
+        RecordingExchange ex = new RecordingExchange();
+        GeminiClientStreamWriter writer = new GeminiClientStreamWriter(GeminiClientStreamWriter.Mode.JSON_ARRAY, "m");
+        new SseSink(ex, writer::writeBytes, Optional.empty(), GenerateContentApi.JSON_HEARTBEAT, writer.contentType(),
+                () -> writer.finish().getBytes(StandardCharsets.UTF_8)).close();
+
+        assertThat(ex.committed()).isFalse();
+        assertThat(ex.body.size()).isZero();
+    }
+}
