@@ -114,6 +114,9 @@ public final class GatewayApp implements AutoCloseable {
         routes.add(new Route("POST", "/admin/v1/users/{id}/credits", "admin", OPENAI_ERRORS, admin::addCredits));
         routes.add(new Route("POST", "/admin/v1/users/{id}/keys", "admin", OPENAI_ERRORS, admin::createKey));
         routes.add(new Route("DELETE", "/admin/v1/keys/{id}", "admin", OPENAI_ERRORS, admin::revokeKey));
+        routes.add(new Route("PUT", "/admin/v1/users/{id}/defaults/{model}", "admin", OPENAI_ERRORS, adminDefaults::put));
+        routes.add(new Route("GET", "/admin/v1/users/{id}/defaults/{model}", "admin", OPENAI_ERRORS, adminDefaults::get));
+        routes.add(new Route("DELETE", "/admin/v1/users/{id}/defaults/{model}", "admin", OPENAI_ERRORS, adminDefaults::delete));
         // Content-parts (Gemini) endpoints. Model ids may contain '/', so each route takes a whole prefix and
         // the handler reads {model}:{method} itself; the same calls are served under /v1 (spec 9).
         GeminiModelsApi geminiModels = new GeminiModelsApi(config.catalog(), auth, "/v1beta/models/");
@@ -123,9 +126,6 @@ public final class GatewayApp implements AutoCloseable {
             GenerateContentApi generate = new GenerateContentApi(chat, auth, heartbeats, version + "/models/");
             routes.add(new Route("POST", version + "/models/*", GenerateContentApi.ENDPOINT, GEMINI_ERRORS, generate::handle));
         }
-        routes.add(new Route("PUT", "/admin/v1/users/{id}/defaults/{model}", "admin", OPENAI_ERRORS, adminDefaults::put));
-        routes.add(new Route("GET", "/admin/v1/users/{id}/defaults/{model}", "admin", OPENAI_ERRORS, adminDefaults::get));
-        routes.add(new Route("DELETE", "/admin/v1/users/{id}/defaults/{model}", "admin", OPENAI_ERRORS, adminDefaults::delete));
         routes.add(new Route("GET", "/health", "health", OPENAI_ERRORS, ops::health));
         routes.add(new Route("GET", "/ready", "ready", OPENAI_ERRORS, ops::ready));
         routes.add(new Route("GET", "/metrics", "metrics", OPENAI_ERRORS, ops::metrics));

@@ -33,8 +33,19 @@ final class ReasoningFit {
             return new Reasoning(Optional.empty(), Optional.of(Reasoning.Mode.OFF), r.budgetTokens(), r.format(),
                     r.exclude(), r.summary());
         }
-        return new Reasoning(effort.map(e -> nearest(e, accepted)), mode, r.budgetTokens(), r.format(), r.exclude(),
+        // An effort asks for reasoning: providers with an on/off switch (Claude, Gemini) need it on. A budget
+        // without an effort gets the level it implies, for providers that take levels only (OpenAI).
+        Optional<Effort> level = effort.or(() -> r.budgetTokens().isPresent()
+                ? Optional.of(fromBudget(r.budgetTokens().getAsInt())) : Optional.empty());
+        Optional<Reasoning.Mode> switched = mode.isEmpty() && (effort.isPresent() || r.budgetTokens().isPresent())
+                ? Optional.of(Reasoning.Mode.ON) : mode;
+        return new Reasoning(level.map(e -> nearest(e, accepted)), switched, r.budgetTokens(), r.format(), r.exclude(),
                 r.summary());
+    }
+
+    /** The effort level a thinking budget corresponds to (about 2k, 8k and more tokens). */
+    static Effort fromBudget(int budget) {
+        return budget <= 2048 ? Effort.LOW : budget <= 8192 ? Effort.MEDIUM : Effort.HIGH;
     }
 
     /** The accepted level closest to {@code wanted} in the ordering of {@link Effort}; ties go to the higher one. */

@@ -5,7 +5,6 @@ import dev.switchboard.engine.upstream.HttpCall;
 import dev.switchboard.model.ChatRequest;
 import dev.switchboard.model.ChatResponse;
 import dev.switchboard.model.GatewayError;
-import dev.switchboard.model.StreamEvent;
 import dev.switchboard.wire.Json;
 import dev.switchboard.wire.anthropic.Anthropic;
 import dev.switchboard.wire.anthropic.AnthropicUpstreamStreamParser;
@@ -73,17 +72,7 @@ public final class AnthropicDialect implements Dialect {
     @Override
     public StreamParser streamParser() {
         AnthropicUpstreamStreamParser parser = new AnthropicUpstreamStreamParser();
-        return new StreamParser() {
-            @Override
-            public List<StreamEvent> onEvent(Optional<String> event, String data) {
-                return parser.onEvent(event, data);
-            }
-
-            @Override
-            public List<StreamEvent> onEnd() {
-                return parser.onEnd();
-            }
-        };
+        return StreamParser.of(parser::onEvent, parser::onEnd);
     }
 
     @Override

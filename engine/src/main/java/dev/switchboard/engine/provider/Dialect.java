@@ -6,6 +6,8 @@ import dev.switchboard.model.GatewayError;
 import dev.switchboard.model.StreamEvent;
 import java.util.List;
 import java.util.Optional;
+import java.util.function.BiFunction;
+import java.util.function.Supplier;
 
 /**
  * What an HTTP provider adapter needs to know about one upstream wire format: how to build the call
@@ -33,5 +35,21 @@ public interface Dialect {
 
         /** The upstream closed the stream. */
         List<StreamEvent> onEnd();
+
+        /** A parser from a wire format's two functions (its stream parser's methods). */
+        static StreamParser of(BiFunction<Optional<String>, String, List<StreamEvent>> onEvent,
+                               Supplier<List<StreamEvent>> onEnd) {
+            return new StreamParser() {
+                @Override
+                public List<StreamEvent> onEvent(Optional<String> event, String data) {
+                    return onEvent.apply(event, data);
+                }
+
+                @Override
+                public List<StreamEvent> onEnd() {
+                    return onEnd.get();
+                }
+            };
+        }
     }
 }

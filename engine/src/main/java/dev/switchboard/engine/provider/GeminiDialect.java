@@ -5,7 +5,6 @@ import dev.switchboard.engine.catalog.ReasoningProfile.EffortAs;
 import dev.switchboard.engine.upstream.HttpCall;
 import dev.switchboard.model.ChatResponse;
 import dev.switchboard.model.GatewayError;
-import dev.switchboard.model.StreamEvent;
 import dev.switchboard.wire.Json;
 import dev.switchboard.wire.gemini.Gemini;
 import dev.switchboard.wire.gemini.GeminiUpstreamOptions;
@@ -13,9 +12,7 @@ import dev.switchboard.wire.gemini.GeminiUpstreamOptions.EffortMapping;
 import dev.switchboard.wire.gemini.GeminiUpstreamStreamParser;
 import java.net.URI;
 import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.regex.Pattern;
 
 /**
@@ -74,17 +71,7 @@ public final class GeminiDialect implements Dialect {
     @Override
     public StreamParser streamParser() {
         GeminiUpstreamStreamParser parser = new GeminiUpstreamStreamParser();
-        return new StreamParser() {
-            @Override
-            public List<StreamEvent> onEvent(Optional<String> event, String data) {
-                return parser.onEvent(event, data);
-            }
-
-            @Override
-            public List<StreamEvent> onEnd() {
-                return parser.onEnd();
-            }
-        };
+        return StreamParser.of(parser::onEvent, parser::onEnd);
     }
 
     @Override

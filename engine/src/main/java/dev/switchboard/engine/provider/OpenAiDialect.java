@@ -4,16 +4,13 @@ import dev.switchboard.engine.catalog.ProviderConfig;
 import dev.switchboard.engine.upstream.HttpCall;
 import dev.switchboard.model.ChatResponse;
 import dev.switchboard.model.GatewayError;
-import dev.switchboard.model.StreamEvent;
 import dev.switchboard.wire.Json;
 import dev.switchboard.wire.openai.OpenAi;
 import dev.switchboard.wire.openai.OpenAiUpstreamOptions;
 import dev.switchboard.wire.openai.OpenAiUpstreamStreamParser;
 import java.net.URI;
 import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 
 /**
  * OpenAI-compatible upstreams (OpenAI, OpenRouter, vLLM, DeepSeek...): {@code POST {base_url}/chat/completions}
@@ -66,17 +63,7 @@ public final class OpenAiDialect implements Dialect {
     @Override
     public StreamParser streamParser() {
         OpenAiUpstreamStreamParser parser = new OpenAiUpstreamStreamParser();
-        return new StreamParser() {
-            @Override
-            public List<StreamEvent> onEvent(Optional<String> event, String data) {
-                return parser.onData(data);
-            }
-
-            @Override
-            public List<StreamEvent> onEnd() {
-                return parser.onEnd();
-            }
-        };
+        return StreamParser.of((event, data) -> parser.onData(data), parser::onEnd);
     }
 
     @Override

@@ -50,6 +50,18 @@ class ReasoningFitTest {
     }
 
     @Test
+    void anEffortSwitchesThinkingOnAndABudgetImpliesALevel() {
+        Reasoning fromEffort = ReasoningFit.fit(effort(Effort.HIGH), HYBRID);
+        assertThat(fromEffort.mode()).contains(Reasoning.Mode.ON);
+        Reasoning budgetOnly = new Reasoning(Optional.empty(), Optional.empty(), OptionalInt.of(10_000),
+                Reasoning.Format.SEPARATE, false, Optional.empty());
+        Reasoning fitted = ReasoningFit.fit(budgetOnly, HYBRID);
+        assertThat(fitted.effort()).contains(Effort.HIGH);
+        assertThat(fitted.budgetTokens()).hasValue(10_000);
+        assertThat(fitted.mode()).contains(Reasoning.Mode.ON);
+    }
+
+    @Test
     void budgetsAndOnPassThrough() {
         Reasoning on = ReasoningFit.fit(mode(Reasoning.Mode.ON), ALWAYS);
         assertThat(on.mode()).contains(Reasoning.Mode.ON);

@@ -1,0 +1,286 @@
+#!/usr/bin/env bash
+# Load test of the gateway against a static nginx upstream on loopback: requests per second, latency,
+# latency added over calling the upstream directly, and the gateway's CPU time per request.
+#
+#   bench/load/run.sh [--out DIR] [--repeats 3] [--duration 15] [--warmup 3] [--initial-warmup 20]
+#                     [--conns "1 32 128"] [--modes "json sse"] [--threads 2]
+#                     [--cpu-gateway LIST] [--cpu-upstream LIST] [--cpu-loadgen LIST]
+#                     [--java-opts "..."] [--heap 512m] [--log-level INFO]
+#                     [--max-foreign 0.15] [--gate-wait 120] [--retries 2]
+#                     [--upstream-port 18180] [--gateway-port 18190] [--rebuild] [--max-lifetime 7200]
+#
+# What it does: builds server/target/switchboard.jar if it is missing; starts nginx (1 worker) with
+# bench/load/upstream-nginx.conf; writes a gateway config whose two models, bench-json and bench-sse,
+# route to that nginx through an openai-type provider each; creates a user and an API key with the CLI
+# (`switchboard users create`, `keys create`); starts the gateway (-Xmx512m); checks every target and
+# mode answers correctly; warms the gateway up; then, per repeat (target order reversed on even
+# repeats), per mode and connection count, runs wrk against `direct` (nginx) and `gateway`.
+#
+# Per run it records wrk's req/s and latency percentiles, and from /proc the CPU time (utime+stime) of
+# the gateway JVM, of nginx, of wrk, and of everything else on the machine. Before each run it waits
+# (up to --gate-wait s) until other processes plus VM steal use at most --max-foreign cores; a run
+# during which they used more is measured again (--retries) and the least disturbed attempt is kept.
+#
+# Output in --out (default /tmp/switchboard-bench/<timestamp>): summary.md (also printed),
+# results.jsonl (one line per run), env.txt, gateway.log, config.yaml, wrk/ (raw wrk output).
+# Every process started here listens on 127.0.0.1 only, is bounded by `timeout --max-lifetime`, and is
+# stopped by PID on exit.
+set -euo pipefail
+
+HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+ROOT="$(cd "$HERE/../.." && pwd)"
+LIB="$HERE/loadlib.py"
+
+OUT=""; DUR=15; WARM=3; INIT_WARM=20; REPEATS=3; CONNS="1 32 128"; MODES="json sse"; THREADS=2
+CPU_GATEWAY=""; CPU_UPSTREAM=""; CPU_LOADGEN=""; JAVA_OPTS=""; HEAP=512m; LOG_LEVEL=INFO
+MAX_FOREIGN=0.15; GATE_WAIT=120; RETRIES=2; UP_PORT=18180; GW_PORT=18190; REBUILD=""; MAX_LIFETIME=7200
+
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --out) OUT="$2"; shift 2 ;;
+    --repeats) REPEATS="$2"; shift 2 ;;
+    --duration) DUR="$2"; shift 2 ;;
+    --warmup) WARM="$2"; shift 2 ;;
+    --initial-warmup) INIT_WARM="$2"; shift 2 ;;
+    --conns) CONNS="$2"; shift 2 ;;
+    --modes) MODES="$2"; shift 2 ;;
+    --threads) THREADS="$2"; shift 2 ;;
+    --cpu-gateway) CPU_GATEWAY="$2"; shift 2 ;;
+    --cpu-upstream) CPU_UPSTREAM="$2"; shift 2 ;;
+    --cpu-loadgen) CPU_LOADGEN="$2"; shift 2 ;;
+    --java-opts) JAVA_OPTS="$2"; shift 2 ;;
+    --heap) HEAP="$2"; shift 2 ;;
+    --log-level) LOG_LEVEL="$2"; shift 2 ;;
+    --max-foreign) MAX_FOREIGN="$2"; shift 2 ;;
+    --gate-wait) GATE_WAIT="$2"; shift 2 ;;
+    --retries) RETRIES="$2"; shift 2 ;;
+    --upstream-port) UP_PORT="$2"; shift 2 ;;
+    --gateway-port) GW_PORT="$2"; shift 2 ;;
+    --rebuild) REBUILD=1; shift ;;
+    --max-lifetime) MAX_LIFETIME="$2"; shift 2 ;;
+    -h|--help) sed -n '2,29p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    *) echo "unknown argument: $1 (see --help)" >&2; exit 2 ;;
+  esac
+done
+
+OUT="${OUT:-/tmp/switchboard-bench/$(date +%Y%m%d-%H%M%S)}"
+log() { printf '[%s] %s\n' "$(date +%H:%M:%S)" "$*" >&2; }
+die() { log "error: $*"; exit 1; }
+
+# ---- tools ------------------------------------------------------------------------------------------
+missing=()
+for t in wrk nginx python3 curl taskset timeout; do command -v "$t" >/dev/null 2>&1 || missing+=("$t"); done
+[ "${#missing[@]}" -eq 0 ] || die "missing tools: ${missing[*]} (Debian/Ubuntu: apt-get install wrk nginx-light python3 curl util-linux)"
+
+java_ok() { [[ -x "$1/bin/java" ]] && "$1/bin/java" -version 2>&1 | grep -Eq 'version "(2[1-9]|[3-9][0-9])'; }
+if [[ -z "${JAVA_HOME:-}" ]] || ! java_ok "$JAVA_HOME"; then
+  JAVA_HOME=""
+  if command -v java >/dev/null 2>&1; then
+    sys="$(dirname "$(dirname "$(readlink -f "$(command -v java)")")")"
+    java_ok "$sys" && JAVA_HOME="$sys"
+  fi
+  if [[ -z "$JAVA_HOME" ]]; then
+    for candidate in /usr/lib/jvm/*; do java_ok "$candidate" && { JAVA_HOME="$candidate"; break; }; done
+  fi
+  [[ -n "$JAVA_HOME" ]] || die "needs a JDK 21 or newer (set JAVA_HOME)"
+  export JAVA_HOME
+fi
+JAVA="$JAVA_HOME/bin/java"
+
+JAR="$ROOT/server/target/switchboard.jar"
+if [[ ! -f "$JAR" || -n "$REBUILD" ]]; then
+  log "building $JAR"
+  (cd "$ROOT" && timeout 1800 ./mvnw -B -q -DskipTests -pl server -am package) >&2
+fi
+
+for p in "$UP_PORT" "$GW_PORT"; do
+  if ss -ltnH "sport = :$p" 2>/dev/null | grep -q .; then die "port $p is in use (--upstream-port / --gateway-port)"; fi
+done
+
+mkdir -p "$OUT/upstream/tmp" "$OUT/gateway" "$OUT/wrk"
+OUT="$(cd "$OUT" && pwd)"
+RES="$OUT/results.jsonl"
+: > "$RES"
+
+# ---- processes, stopped by PID on exit -------------------------------------------------------------
+UP_TIMEOUT_PID=""; UP_MASTER=""; GW_TIMEOUT_PID=""; GW_PID=""; CLEANED=""
+stop_pid() { # pid seconds: TERM (QUIT for nginx is passed as $3), wait, then KILL
+  local pid="$1" secs="$2" sig="${3:-TERM}"
+  [ -n "$pid" ] || return 0
+  kill -"$sig" "$pid" 2>/dev/null || return 0
+  for _ in $(seq 1 $((secs * 10))); do kill -0 "$pid" 2>/dev/null || return 0; sleep 0.1; done
+  kill -KILL "$pid" 2>/dev/null || true
+}
+cleanup() {
+  [ -n "$CLEANED" ] && return 0
+  CLEANED=1
+  set +e
+  stop_pid "$GW_PID" 15
+  stop_pid "$GW_TIMEOUT_PID" 2
+  stop_pid "$UP_MASTER" 5 QUIT
+  stop_pid "$UP_TIMEOUT_PID" 2
+  wait 2>/dev/null
+}
+trap cleanup EXIT
+trap 'cleanup; exit 143' TERM INT
+
+# ---- upstream: nginx in the foreground under timeout --------------------------------------------------
+sed -e "s/__PORT__/$UP_PORT/g" -e 's/^daemon on;/daemon off;/' "$HERE/upstream-nginx.conf" > "$OUT/upstream/nginx.conf"
+cp "$HERE/sse-body.txt" "$OUT/upstream/sse-body.txt"
+timeout 20 nginx -p "$OUT/upstream" -c "$OUT/upstream/nginx.conf" -t -q
+up_pin=(); [ -n "$CPU_UPSTREAM" ] && up_pin=(taskset -c "$CPU_UPSTREAM")
+timeout "$MAX_LIFETIME" "${up_pin[@]}" nginx -p "$OUT/upstream" -c "$OUT/upstream/nginx.conf" \
+  > "$OUT/upstream/stdout.log" 2>&1 &
+UP_TIMEOUT_PID=$!
+for _ in $(seq 1 100); do
+  curl -fsS --max-time 1 "http://127.0.0.1:$UP_PORT/healthz" >/dev/null 2>&1 && break
+  sleep 0.1
+done
+UP_MASTER="$(cat "$OUT/upstream/nginx.pid" 2>/dev/null || true)"
+[ -n "$UP_MASTER" ] || die "nginx did not start, see $OUT/upstream/error.log"
+UP_WORKER="$(pgrep -P "$UP_MASTER" | head -n1)"
+UP_PIDS="$UP_MASTER,$UP_WORKER"
+log "upstream nginx on 127.0.0.1:$UP_PORT (master $UP_MASTER, worker $UP_WORKER)"
+
+# ---- gateway config, user and key ---------------------------------------------------------------------
+GW_DIR="$OUT/gateway"
+cat > "$GW_DIR/config.yaml" <<EOF
+# Written by bench/load/run.sh: two models on a static nginx upstream, one per reply kind.
+listen: 127.0.0.1:$GW_PORT
+database: sqlite:$GW_DIR/bench.db
+admin_key: sk-admin-bench-not-secret-0123456789abcdef
+providers:
+  bench-json:
+    type: openai
+    base_url: http://127.0.0.1:$UP_PORT/json/v1
+    keys: ["sk-upstream-bench-dummy"]
+  bench-sse:
+    type: openai
+    base_url: http://127.0.0.1:$UP_PORT/sse/v1
+    keys: ["sk-upstream-bench-dummy"]
+models:
+  bench-json:
+    context_length: 128000
+    max_output_tokens: 16384
+    pricing: {input: 0.15, output: 0.60}
+    route: [{provider: bench-json, model: gpt-4o-mini}]
+  bench-sse:
+    context_length: 128000
+    max_output_tokens: 16384
+    pricing: {input: 0.15, output: 0.60}
+    route: [{provider: bench-sse, model: gpt-4o-mini}]
+EOF
+cp "$GW_DIR/config.yaml" "$OUT/config.yaml"
+cli() { (cd "$GW_DIR" && SWITCHBOARD_LOG_LEVEL=WARN timeout 120 "$JAVA" -jar "$JAR" --config "$GW_DIR/config.yaml" "$@"); }
+cli users create --name bench --balance-usd 1000000 > "$GW_DIR/user.json" || die "users create failed: $(cat "$GW_DIR/user.json")"
+USER_ID="$(python3 "$LIB" cli-json "$GW_DIR/user.json" id)"
+cli keys create "$USER_ID" --name bench > "$GW_DIR/key.json" || die "keys create failed"
+KEY="$(python3 "$LIB" cli-json "$GW_DIR/key.json" key)"
+log "user $USER_ID, key $(python3 "$LIB" cli-json "$GW_DIR/key.json" prefix)…"
+
+# ---- gateway ------------------------------------------------------------------------------------------
+gw_pin=(); [ -n "$CPU_GATEWAY" ] && gw_pin=(taskset -c "$CPU_GATEWAY")
+# shellcheck disable=SC2086  # JAVA_OPTS is a list of JVM flags
+(cd "$GW_DIR" && SWITCHBOARD_LOG_LEVEL="$LOG_LEVEL" exec timeout "$MAX_LIFETIME" "${gw_pin[@]}" \
+  "$JAVA" -Xmx"$HEAP" $JAVA_OPTS -jar "$JAR" --config "$GW_DIR/config.yaml") > "$OUT/gateway.log" 2>&1 &
+GW_TIMEOUT_PID=$!
+for _ in $(seq 1 600); do
+  curl -fsS --max-time 1 "http://127.0.0.1:$GW_PORT/health" >/dev/null 2>&1 && break
+  kill -0 "$GW_TIMEOUT_PID" 2>/dev/null || die "gateway exited, see $OUT/gateway.log"
+  sleep 0.1
+done
+GW_PID="$(pgrep -P "$GW_TIMEOUT_PID" | head -n1)"
+[ -n "$GW_PID" ] || die "gateway did not start, see $OUT/gateway.log"
+log "gateway pid $GW_PID on 127.0.0.1:$GW_PORT$( [ -n "$CPU_GATEWAY" ] && echo ", cpus $CPU_GATEWAY")"
+
+# ---- targets ------------------------------------------------------------------------------------------
+url() { # target mode
+  if [ "$1" = direct ]; then echo "http://127.0.0.1:$UP_PORT/$2/v1/chat/completions"
+  else echo "http://127.0.0.1:$GW_PORT/v1/chat/completions"; fi
+}
+body() { if [ "$1" = json ]; then echo "$HERE/bodies/chat.json"; else echo "$HERE/bodies/chat-stream.json"; fi; }
+auth() { if [ "$1" = direct ]; then echo "Authorization: Bearer sk-bench-dummy"; else echo "Authorization: Bearer $KEY"; fi; }
+
+for t in direct gateway; do
+  for m in $MODES; do
+    f="$OUT/wrk/check-$t-$m.out"
+    code="$(curl -s -o "$f" -w '%{http_code}' --max-time 10 -X POST -H 'Content-Type: application/json' \
+      -H "$(auth "$t")" --data-binary @"$(body "$m")" "$(url "$t" "$m")" || true)"
+    ok=""
+    if [ "$code" = 200 ]; then
+      if [ "$m" = json ] && grep -q '"chatcmpl-bench0001"' "$f" && grep -q '"total_tokens":260' "$f"; then ok=1; fi
+      if [ "$m" = sse ] && [ "$(grep -c '^data: ' "$f")" -ge 21 ] && grep -q '^data: \[DONE\]' "$f"; then ok=1; fi
+    fi
+    [ -n "$ok" ] || die "check $t/$m failed: HTTP $code, body in $f"
+    log "check $t/$m: HTTP $code, $(wc -c < "$f") bytes, ok"
+  done
+done
+
+{
+  echo "date: $(date -u +%Y-%m-%dT%H:%M:%SZ)"
+  echo "machine: $(nproc) CPUs ($(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //')), $(free -m | awk '/Mem:/{print $2}') MiB, kernel $(uname -r)"
+  echo "load average at start: $(cut -d' ' -f1-3 /proc/loadavg)"
+  echo "java: $("$JAVA" -version 2>&1 | head -n1), flags: -Xmx$HEAP $JAVA_OPTS"
+  echo "gateway: $(cd "$ROOT" && git rev-parse --short HEAD 2>/dev/null || echo '?')$(cd "$ROOT" && git diff --quiet HEAD 2>/dev/null || echo ' (uncommitted changes)'), jar $(date -u -r "$JAR" +%Y-%m-%dT%H:%M:%SZ), log level $LOG_LEVEL"
+  echo "wrk: $(wrk -v 2>&1 | head -n1)"
+  echo "nginx: $(nginx -v 2>&1 | sed 's/^nginx version: //'), 1 worker"
+  echo "settings: repeats=$REPEATS duration=${DUR}s warmup=${WARM}s initial_warmup=${INIT_WARM}s conns='$CONNS' modes='$MODES' threads=$THREADS max_foreign=$MAX_FOREIGN gate_wait=${GATE_WAIT}s retries=$RETRIES"
+  echo "pinning: gateway=${CPU_GATEWAY:-none} upstream=${CPU_UPSTREAM:-none} loadgen=${CPU_LOADGEN:-none}"
+  echo "pids: gateway $GW_PID, nginx $UP_PIDS"
+} > "$OUT/env.txt"
+
+wrk_plain() { # target mode conns seconds (warm-up, not recorded)
+  local th="$THREADS"; [ "$3" -lt "$th" ] && th="$3"
+  local pin=(); [ -n "$CPU_LOADGEN" ] && pin=(taskset -c "$CPU_LOADGEN")
+  BENCH_BODY="$(body "$2")" BENCH_OUT="$OUT/wrk/warm.json" timeout $(($4 + 30)) "${pin[@]}" \
+    wrk -t"$th" -c"$3" -d"$4s" --timeout 10s -s "$HERE/post.lua" -H "$(auth "$1")" "$(url "$1" "$2")" > /dev/null
+}
+
+if [ "$INIT_WARM" -gt 0 ]; then
+  for m in $MODES; do
+    log "warming up the gateway: $m, 32 connections, ${INIT_WARM}s"
+    wrk_plain gateway "$m" 32 "$INIT_WARM"
+  done
+fi
+
+measure() { # target mode conns rep
+  local a gate interf
+  for a in $(seq 1 $((RETRIES + 1))); do
+    gate="$(python3 "$LIB" gate --pids "$GW_PID,$UP_PIDS" --max-foreign "$MAX_FOREIGN" --max-wait "$GATE_WAIT")"
+    if python3 -c "import sys; sys.exit(0 if ${gate%% *} > 3 else 1)"; then
+      log "waited ${gate%% *}s for other processes to quieten (now ${gate##* } cores)"
+    fi
+    if [ "$WARM" -gt 0 ]; then wrk_plain "$1" "$2" "$3" "$WARM"; fi
+    python3 "$LIB" measure --out "$RES" --tmp "$OUT/wrk" --target "$1" --mode "$2" --conns "$3" --rep "$4" \
+      --attempt "$a" --duration "$DUR" --threads "$THREADS" --url "$(url "$1" "$2")" --body "$(body "$2")" \
+      --lua "$HERE/post.lua" --header "$(auth "$1")" --gw-pids "$GW_PID" --up-pids "$UP_PIDS" \
+      ${CPU_LOADGEN:+--loadgen-cpus "$CPU_LOADGEN"}
+    log "$(python3 "$LIB" brief "$RES")"
+    interf="$(tail -n1 "$RES" | python3 -c 'import json,sys; r=json.load(sys.stdin); print(r["foreign_cores"]+r["steal_cores"])')"
+    if python3 -c "import sys; sys.exit(0 if $interf <= $MAX_FOREIGN else 1)"; then return 0; fi
+    if [ "$a" -le "$RETRIES" ]; then log "other processes took $interf cores during that run: measuring again"
+    else log "other processes took $interf cores during that run: kept, flagged"; fi
+  done
+}
+
+for rep in $(seq 1 "$REPEATS"); do
+  order="direct gateway"; [ $((rep % 2)) -eq 0 ] && order="gateway direct"
+  for m in $MODES; do
+    for c in $CONNS; do
+      for t in $order; do measure "$t" "$m" "$c" "$rep"; done
+    done
+  done
+done
+
+echo "gateway RSS at the end: $(awk '/VmRSS/{print $2" "$3}' "/proc/$GW_PID/status" 2>/dev/null || echo '?')" >> "$OUT/env.txt"
+{
+  echo "# Switchboard load test"
+  echo
+  echo '```'
+  cat "$OUT/env.txt"
+  echo '```'
+  echo
+  python3 "$LIB" summarize "$RES" --max-foreign "$MAX_FOREIGN" --target-us 150
+} > "$OUT/summary.md"
+cat "$OUT/summary.md"
+log "results in $OUT"
