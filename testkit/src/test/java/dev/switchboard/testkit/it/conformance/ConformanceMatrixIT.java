@@ -242,7 +242,7 @@ class ConformanceMatrixIT {
     }
 
     @AfterAll
-    static void writeReport() throws IOException {
+    static void writeReport() {
         Duration took = Duration.ofNanos(System.nanoTime() - startedNanos);
         int total = Mode.values().length * Client.values().length * Upstream.values().length * Feature.values().length;
         MatrixReport report = new MatrixReport(OUTCOMES, IMPOSSIBLE);
@@ -258,8 +258,17 @@ class ConformanceMatrixIT {
         }
         Path docs = Path.of(System.getProperty("basedir", System.getProperty("user.dir"))).resolve("../docs")
                 .toAbsolutePath().normalize();
-        if (Files.isDirectory(docs)) {
-            Files.writeString(docs.resolve("conformance.md"), report.markdown(), StandardCharsets.UTF_8);
+        Path file = docs.resolve("conformance.md");
+        String markdown = report.markdown();
+        try {
+            if (Files.isDirectory(docs)
+                    && !(Files.exists(file) && Files.readString(file, StandardCharsets.UTF_8).equals(markdown))) {
+                Files.writeString(file, markdown, StandardCharsets.UTF_8);
+                System.out.println("[conformance] wrote " + file);
+            }
+        } catch (IOException e) {
+            // A read-only checkout still gets the verdict: the cells pass or fail on their own.
+            System.out.println("[conformance] could not write " + file + ": " + e);
         }
     }
 }
