@@ -78,6 +78,9 @@ final class UpstreamRequestWriter {
         effort(r.reasoning()).ifPresent(e -> output.put("effort", e));
         if (r.responseFormat() instanceof ResponseFormat.JsonSchema schema) {
             output.putObject("format").put("type", "json_schema").set("schema", schema.schema().deepCopy());
+        } else if (r.responseFormat() instanceof ResponseFormat.JsonObject) {
+            // Anthropic has no schema-less JSON mode; "a JSON object" is exactly the schema {"type": "object"}
+            output.putObject("format").put("type", "json_schema").putObject("schema").put("type", "object");
         }
         if (!output.isEmpty()) {
             body.set("output_config", output);

@@ -231,7 +231,6 @@ class AnthropicUpstreamRequestTest {
                 .sampling(new Sampling(Optional.empty(), Optional.empty(), OptionalInt.empty(), Optional.of(0.5),
                         Optional.of(0.5), OptionalLong.of(7)))
                 .passthrough(new dev.switchboard.model.Passthrough("openai", java.util.Map.of("logprobs", Json.parse("true"))))
-                .responseFormat(ResponseFormat.JSON_OBJECT)
                 .stream(true)
                 .build();
 
@@ -239,6 +238,14 @@ class AnthropicUpstreamRequestTest {
 
         assertThat(Json.write(body)).isEqualTo("{\"model\":\"claude-x\",\"max_tokens\":333,"
                 + "\"messages\":[{\"role\":\"user\",\"content\":\"hi\"}],\"stream\":true}");
+    }
+
+    @Test
+    void aSchemaLessJsonModeBecomesStructuredOutputForAnyObject() {
+        ObjectNode body = Anthropic.toUpstream(base().responseFormat(ResponseFormat.JSON_OBJECT).build(), "claude-x", false, 333);
+
+        assertThat(Json.write(body.path("output_config")))
+                .isEqualTo("{\"format\":{\"type\":\"json_schema\",\"schema\":{\"type\":\"object\"}}}");
     }
 
     @Test

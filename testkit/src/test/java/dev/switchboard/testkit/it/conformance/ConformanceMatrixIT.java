@@ -44,10 +44,7 @@ class ConformanceMatrixIT {
     static final List<Impossibility> IMPOSSIBLE = List.of(
             new Impossibility(Client.MESSAGES, null, Feature.JSON,
                     "The Messages format has no schema-less JSON mode: `output_config.format` takes only "
-                            + "`json_schema` (see the schema column)."),
-            new Impossibility(null, Upstream.ANTHROPIC, Feature.JSON,
-                    "Anthropic's API has no schema-less JSON mode: structured output (`output_config.format`) "
-                            + "needs a JSON Schema, so \"any JSON object\" cannot be asked for."));
+                            + "`json_schema` (see the schema column)."));
 
     /** The trace the fake upstream reasons with whenever a request asks it to. */
     static final String FAKE_REASONING = "Let me think about this request step by step before answering.";
