@@ -7,6 +7,10 @@ import dev.switchboard.engine.catalog.ModelEntry;
 import dev.switchboard.model.GatewayError;
 import dev.switchboard.wire.Json;
 import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.function.Predicate;
@@ -26,6 +30,17 @@ public final class ModelDefaults {
         Optional<ParamDefaults> find(String userId, String modelId);
     }
 
+    /**
+     * How long the pipeline reuses a lookup: every chat request would otherwise cost a store query. Saving
+     * or clearing through this instance takes effect here at once; other instances see it within this time.
+     */
+    public static final Duration CACHE_TTL = Duration.ofSeconds(1);
+    private static final int CACHE_MAX = 10_000;
+
+    private record Cached(Optional<ParamDefaults> defaults, Instant until) {
+    }
+
+    private final Map<String, Cached> cache = new ConcurrentHashMap<>();
     private final DefaultsStore store;
     private final Predicate<String> userExists;
     private final Catalog catalog;
@@ -59,6 +74,7 @@ public final class ModelDefaults {
         });
         SavedDefaults saved = new SavedDefaults(userId, m.id(), Json.write(kept), clock.instant());
         store.put(saved);
+        cache.remove(key(userId, m.id()));
         return saved;
     }
 
@@ -74,12 +90,31 @@ public final class ModelDefaults {
     /** Removes the saved defaults. 404 for an unknown user or model. */
     public Cleared clear(String userId, String model) {
         String id = model(userId, model).id();
-        return new Cleared(userId, id, store.delete(userId, id));
+        boolean removed = store.delete(userId, id);
+        cache.remove(key(userId, id));
+        return new Cleared(userId, id, removed);
     }
 
     /** The lookup the pipeline uses. */
     public Lookup lookup() {
-        return (userId, modelId) -> store.find(userId, modelId).map(s -> ParamDefaults.parseStored(s.paramsJson()));
+        return (userId, modelId) -> {
+            Instant now = clock.instant();
+            String key = key(userId, modelId);
+            Cached hit = cache.get(key);
+            if (hit != null && now.isBefore(hit.until())) {
+                return hit.defaults();
+            }
+            Optional<ParamDefaults> found = store.find(userId, modelId).map(s -> ParamDefaults.parseStored(s.paramsJson()));
+            if (cache.size() >= CACHE_MAX) {
+                cache.clear();
+            }
+            cache.put(key, new Cached(found, now.plus(CACHE_TTL)));
+            return found;
+        };
+    }
+
+    private static String key(String userId, String modelId) {
+        return userId + '\n' + modelId;
     }
 
     private ModelEntry model(String userId, String model) {

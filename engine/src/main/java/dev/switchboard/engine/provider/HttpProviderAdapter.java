@@ -26,6 +26,8 @@ public final class HttpProviderAdapter implements ProviderAdapter {
     /** Error bodies are read only this far: enough for any provider's message. */
     private static final int MAX_ERROR_BODY = 64 * 1024;
     private static final int READ_BUFFER = 8 * 1024;
+    /** How much of a finished stream's tail is read to keep its connection; more than that is not worth it. */
+    private static final int MAX_DRAIN = 64 * 1024;
 
     private final Dialect dialect;
     private final UpstreamClient client;
@@ -104,6 +106,7 @@ public final class HttpProviderAdapter implements ProviderAdapter {
         private final Deque<StreamEvent> ready = new ArrayDeque<>();
         private final byte[] buffer = new byte[READ_BUFFER];
         private boolean ended;
+        private boolean finished;
 
         SseEventSource(UpstreamResponse response, Dialect.StreamParser parser) {
             this.response = response;
@@ -141,7 +144,11 @@ public final class HttpProviderAdapter implements ProviderAdapter {
                     throw ProviderAdapter.protocolError("unreadable stream event: " + e.getMessage());
                 }
             }
-            return Optional.ofNullable(ready.poll());
+            StreamEvent event = ready.poll();
+            if (event instanceof StreamEvent.MessageStop) {
+                finished = true;
+            }
+            return Optional.ofNullable(event);
         }
 
         @Override
@@ -151,7 +158,30 @@ public final class HttpProviderAdapter implements ProviderAdapter {
 
         @Override
         public void close() {
-            response.close();
+            if (finished && !ended) {
+                // Only the end of the body is left (a [DONE] line, the last chunk marker). Reading it lets
+                // the connection go back to the pool instead of being closed: a new TCP connection per
+                // streamed answer costs more CPU than the whole translation. Done off the caller's thread
+                // so the client's stream ends now; the attempt's idle timeout bounds a provider that
+                // lingers, and the drain is capped.
+                Thread.ofVirtual().name("switchboard-drain").start(this::drainThenClose);
+            } else {
+                response.close();
+            }
+        }
+
+        private void drainThenClose() {
+            try {
+                int total = 0;
+                int n;
+                while (total < MAX_DRAIN && (n = in.read(buffer)) >= 0) {
+                    total += n;
+                }
+            } catch (IOException e) {
+                // the provider closed first: nothing to reuse
+            } finally {
+                response.close();
+            }
         }
     }
 }

@@ -4,6 +4,7 @@ import dev.switchboard.engine.catalog.Timeouts;
 import io.helidon.http.HeaderNames;
 import io.helidon.webclient.api.HttpClientRequest;
 import io.helidon.webclient.api.HttpClientResponse;
+import io.helidon.webclient.api.Proxy;
 import io.helidon.webclient.api.WebClient;
 import java.io.IOException;
 import java.io.InputStream;
@@ -77,6 +78,8 @@ public final class UpstreamClient implements AutoCloseable {
                 .socketOptions(o -> o.connectTimeout(t).tcpNoDelay(true))
                 .connectionCacheSize(1024)
                 .followRedirects(false)
+                // no per-request system proxy discovery: upstreams are reached directly
+                .proxy(Proxy.noProxy())
                 .build());
     }
 
