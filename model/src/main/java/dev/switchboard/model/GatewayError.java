@@ -2,6 +2,7 @@ package dev.switchboard.model;
 
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
 
 /**
  * An error as the caller will see it: HTTP status, the {@code type} slug of the spec's error envelope, a
@@ -16,6 +17,14 @@ public record GatewayError(int status, String type, String message, Optional<Str
         if (status < 400 || status > 599) {
             throw new IllegalArgumentException("error status must be 4xx or 5xx: " + status);
         }
+    }
+
+    /** HTTP statuses after which another attempt (another provider or key) may succeed (CONTRACTS.md §1). */
+    public static final Set<Integer> RETRYABLE_STATUSES = Set.of(408, 409, 425, 429, 500, 502, 503, 504, 529);
+
+    /** Whether an upstream answering {@code status} is worth another attempt elsewhere. */
+    public static boolean retryableStatus(int status) {
+        return RETRYABLE_STATUSES.contains(status);
     }
 
     /** 400 naming the offending field. */

@@ -18,7 +18,7 @@ public final class UpstreamFailure extends RuntimeException {
     public enum Kind { CONNECT, FIRST_BYTE_TIMEOUT, IDLE_TIMEOUT, TOTAL_TIMEOUT, RESET, HTTP_STATUS, EMPTY_STREAM, PROTOCOL }
 
     /** HTTP statuses worth another target: the next provider may well succeed. */
-    public static final Set<Integer> RETRYABLE_STATUSES = Set.of(408, 409, 425, 429, 500, 502, 503, 504, 529);
+    public static final Set<Integer> RETRYABLE_STATUSES = GatewayError.RETRYABLE_STATUSES;
 
     private final Kind kind;
     private final int status;

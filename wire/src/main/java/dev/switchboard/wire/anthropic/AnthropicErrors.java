@@ -7,7 +7,6 @@ import dev.switchboard.wire.Json;
 import java.io.IOException;
 import java.util.Locale;
 import java.util.Optional;
-import java.util.Set;
 import java.util.regex.Pattern;
 
 /**
@@ -22,8 +21,6 @@ import java.util.regex.Pattern;
  * kept verbatim, the type translated to the spec's slug by status, retryable per CONTRACTS 1.
  */
 final class AnthropicErrors {
-    /** CONTRACTS 1: statuses worth another target. */
-    static final Set<Integer> RETRYABLE = Set.of(408, 409, 425, 429, 500, 502, 503, 504, 529);
 
     /** A refusal that names prefill: "does not support assistant message prefill", "prefill ... not allowed". */
     private static final Pattern REFUSAL = Pattern.compile("does not support|not supported|not allowed|unsupported");
@@ -55,7 +52,7 @@ final class AnthropicErrors {
         }
         return new GatewayError(shown, slug(shown),
                 message.orElse("The Anthropic upstream answered HTTP " + status + " without an error message."),
-                Optional.empty(), RETRYABLE.contains(shown));
+                Optional.empty(), GatewayError.retryableStatus(shown));
     }
 
     /** An in-band {@code event: error} payload; its status comes from Anthropic's error type. */
@@ -65,7 +62,7 @@ final class AnthropicErrors {
         String message = error.path("message").isTextual() && !error.path("message").textValue().isBlank()
                 ? error.path("message").textValue()
                 : "The Anthropic upstream reported an error mid-stream.";
-        return new GatewayError(status, slug(status), message, Optional.empty(), RETRYABLE.contains(status));
+        return new GatewayError(status, slug(status), message, Optional.empty(), GatewayError.retryableStatus(status));
     }
 
     /** The HTTP status Anthropic uses for each of its error types (wire-formats B.8). */

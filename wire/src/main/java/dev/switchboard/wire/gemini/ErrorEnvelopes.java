@@ -27,8 +27,6 @@ import java.util.regex.Pattern;
  * <p>From Google: {@code {"error": {code, message, status, details: [{reason}]}}} (wire-formats C.5).
  */
 final class ErrorEnvelopes {
-    /** Statuses after which another attempt may succeed (CONTRACTS.md section 1). */
-    private static final Set<Integer> RETRYABLE = Set.of(408, 409, 425, 429, 500, 502, 503, 504, 529);
     private static final int MAX_MESSAGE = 1000;
     /** Google API keys (AIza...) must never travel on in a message. */
     private static final Pattern KEY_LIKE = Pattern.compile("AIza[0-9A-Za-z_\\-]{20,}");
@@ -125,7 +123,7 @@ final class ErrorEnvelopes {
         if (word.equals("FAILED_PRECONDITION") && status == 400) {
             return new GatewayError(403, "permission_error", clean(message), Optional.empty(), true);
         }
-        return new GatewayError(status, defaultType(status), clean(message), Optional.empty(), RETRYABLE.contains(status));
+        return new GatewayError(status, defaultType(status), clean(message), Optional.empty(), GatewayError.retryableStatus(status));
     }
 
     private static Set<String> reasons(JsonNode error) {

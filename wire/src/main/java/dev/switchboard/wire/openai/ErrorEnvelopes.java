@@ -7,7 +7,6 @@ import dev.switchboard.wire.Json;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.Optional;
-import java.util.Set;
 import java.util.regex.Pattern;
 
 /**
@@ -17,8 +16,6 @@ import java.util.regex.Pattern;
  * a top-level message, or no JSON at all.
  */
 final class ErrorEnvelopes {
-    /** Statuses after which another attempt may succeed (CONTRACTS.md section 1). */
-    private static final Set<Integer> RETRYABLE = Set.of(408, 409, 425, 429, 500, 502, 503, 504, 529);
     private static final int MAX_MESSAGE = 1000;
     /** Provider keys some upstreams quote (partly masked) in 401 messages; never pass them on. */
     private static final Pattern KEY_LIKE = Pattern.compile("\\b(sk|rk|pk)-[A-Za-z0-9_*\\-]{6,}");
@@ -71,7 +68,7 @@ final class ErrorEnvelopes {
             message = raw.isEmpty() ? "The upstream answered HTTP " + status + " without a message." : raw;
         }
         return new GatewayError(s, type(s), clean(message), Optional.ofNullable(param).filter(p -> !p.isBlank()),
-                RETRYABLE.contains(s));
+                GatewayError.retryableStatus(s));
     }
 
     private static Optional<JsonNode> parse(byte[] body) {
