@@ -8,8 +8,8 @@ import dev.switchboard.engine.pipeline.StreamSink;
 import dev.switchboard.model.ChatRequest;
 import dev.switchboard.model.ChatResponse;
 import dev.switchboard.model.StreamEvent;
-import dev.switchboard.wire.responses.IdSource;
-import dev.switchboard.wire.responses.ResponseHeader;
+import dev.switchboard.wire.responses.ResponsesIdSource;
+import dev.switchboard.wire.responses.ResponsesHeader;
 import dev.switchboard.wire.responses.Responses;
 import dev.switchboard.wire.responses.ResponsesRequest;
 import dev.switchboard.wire.responses.ResponsesStreamWriter;
@@ -31,14 +31,14 @@ public final class ResponseTurn {
     private final Caller caller;
     private final ResponsesRequest request;
     private final ChatRequest canonical;
-    private final ResponseHeader header;
-    private final IdSource ids;
+    private final ResponsesHeader header;
+    private final ResponsesIdSource ids;
     private final RequestTrace trace;
     private final Instant createdAt;
     private final ResponsesStreamWriter writer;
 
     ResponseTurn(ChatService chat, ResponseStore store, Caller caller, ResponsesRequest request, ChatRequest canonical,
-                 ResponseHeader header, IdSource ids, RequestTrace trace, Instant createdAt) {
+                 ResponsesHeader header, ResponsesIdSource ids, RequestTrace trace, Instant createdAt) {
         this.chat = chat;
         this.store = store;
         this.caller = caller;

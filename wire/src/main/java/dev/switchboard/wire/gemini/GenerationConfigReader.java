@@ -48,12 +48,12 @@ final class GenerationConfigReader {
     private GenerationConfigReader() {
     }
 
-    static Settings read(ObjReader root) {
-        Optional<ObjReader> config = root.optObject("generationConfig");
+    static Settings read(GeminiObjectReader root) {
+        Optional<GeminiObjectReader> config = root.optObject("generationConfig");
         return config.map(GenerationConfigReader::read0).orElse(Settings.DEFAULT);
     }
 
-    private static Settings read0(ObjReader g) {
+    private static Settings read0(GeminiObjectReader g) {
         OptionalInt candidates = g.optWholeNumber("candidateCount", Integer.MIN_VALUE, Integer.MAX_VALUE);
         if (candidates.isPresent() && candidates.getAsInt() != 1) {
             throw Fields.invalid(g.at("candidateCount"), "`" + g.at("candidateCount")
@@ -83,12 +83,12 @@ final class GenerationConfigReader {
         return new Settings(sampling, maxTokens, stop, format, reasoning, extras);
     }
 
-    private static OptionalLong seed(ObjReader g) {
+    private static OptionalLong seed(GeminiObjectReader g) {
         OptionalInt s = g.optWholeNumber("seed", Integer.MIN_VALUE, Integer.MAX_VALUE);
         return s.isPresent() ? OptionalLong.of(s.getAsInt()) : OptionalLong.empty();
     }
 
-    private static ResponseFormat responseFormat(ObjReader g, ObjectNode extras) {
+    private static ResponseFormat responseFormat(GeminiObjectReader g, ObjectNode extras) {
         String mime = g.optString("responseMimeType").orElse("text/plain");
         Optional<JsonNode> jsonSchema = g.opt("responseJsonSchema");
         Optional<JsonNode> openApiSchema = g.opt("responseSchema");
@@ -113,7 +113,7 @@ final class GenerationConfigReader {
             return schema(Fields.requireObject(jsonSchema.get(), g.at("responseJsonSchema")));
         }
         if (openApiSchema.isPresent()) {
-            return schema(OpenApiSchemas.toJsonSchema(Fields.requireObject(openApiSchema.get(), g.at("responseSchema"))));
+            return schema(GeminiOpenApiSchemas.toJsonSchema(Fields.requireObject(openApiSchema.get(), g.at("responseSchema"))));
         }
         return mime.equals("application/json") ? ResponseFormat.JSON_OBJECT : ResponseFormat.TEXT;
     }
@@ -122,7 +122,7 @@ final class GenerationConfigReader {
         return new ResponseFormat.JsonSchema("response", Optional.empty(), schema, false);
     }
 
-    private static Reasoning reasoning(ObjReader t) {
+    private static Reasoning reasoning(GeminiObjectReader t) {
         OptionalInt budget = t.optWholeNumber("thinkingBudget", -1, Integer.MAX_VALUE);
         Optional<Reasoning.Effort> effort = t.optString("thinkingLevel").map(level -> effort(level, t.at("thinkingLevel")));
         Optional<Boolean> include = t.optBoolean("includeThoughts");
