@@ -4,7 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.switchboard.model.CacheMarker;
 import dev.switchboard.wire.Json;
-import dev.switchboard.wire.internal.Fields;
+import dev.switchboard.wire.internal.JsonFields;
 import java.util.Optional;
 
 /**
@@ -19,23 +19,23 @@ final class AnthropicCacheControls {
 
     /** The marker a block's JSON carries, validated and counted; {@code path} is the block's path. */
     static Optional<CacheMarker> read(JsonNode block, String path, Breakpoints breakpoints) {
-        Optional<JsonNode> raw = Fields.opt(block, "cache_control");
+        Optional<JsonNode> raw = JsonFields.opt(block, "cache_control");
         if (raw.isEmpty()) {
             return Optional.empty();
         }
-        String at = Fields.path(path, "cache_control");
-        JsonNode cc = Fields.requireObject(raw.get(), at);
-        String type = Fields.requireString(cc, "type", Fields.path(at, "type"));
+        String at = JsonFields.path(path, "cache_control");
+        JsonNode cc = JsonFields.requireObject(raw.get(), at);
+        String type = JsonFields.requireString(cc, "type", JsonFields.path(at, "type"));
         if (!type.equals("ephemeral")) {
-            throw Fields.invalid(Fields.path(at, "type"),
-                    "`" + Fields.path(at, "type") + "` must be \"ephemeral\", got \"" + type + "\".");
+            throw JsonFields.invalid(JsonFields.path(at, "type"),
+                    "`" + JsonFields.path(at, "type") + "` must be \"ephemeral\", got \"" + type + "\".");
         }
-        CacheMarker marker = Fields.optString(cc, "ttl", Fields.path(at, "ttl"))
+        CacheMarker marker = JsonFields.optString(cc, "ttl", JsonFields.path(at, "ttl"))
                 .map(ttl -> switch (ttl) {
                     case "5m" -> CacheMarker.FIVE_MINUTES;
                     case "1h" -> CacheMarker.ONE_HOUR;
-                    default -> throw Fields.invalid(Fields.path(at, "ttl"),
-                            "`" + Fields.path(at, "ttl") + "` must be \"5m\" or \"1h\", got \"" + ttl + "\".");
+                    default -> throw JsonFields.invalid(JsonFields.path(at, "ttl"),
+                            "`" + JsonFields.path(at, "ttl") + "` must be \"5m\" or \"1h\", got \"" + ttl + "\".");
                 })
                 .orElse(CacheMarker.FIVE_MINUTES);
         breakpoints.add(at);
@@ -62,7 +62,7 @@ final class AnthropicCacheControls {
         void add(String path) {
             count++;
             if (count > MAX_BREAKPOINTS) {
-                throw Fields.invalid(path, "A request may carry at most " + MAX_BREAKPOINTS
+                throw JsonFields.invalid(path, "A request may carry at most " + MAX_BREAKPOINTS
                         + " cache_control breakpoints (tools, system and messages together); `" + path
                         + "` is breakpoint " + count + ".");
             }

@@ -8,7 +8,7 @@ import dev.switchboard.model.MediaSource;
 import dev.switchboard.model.Role;
 import dev.switchboard.model.Signature;
 import dev.switchboard.wire.Json;
-import dev.switchboard.wire.internal.Fields;
+import dev.switchboard.wire.internal.JsonFields;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -46,29 +46,29 @@ final class AnthropicClientContentReader {
         if (content.isTextual()) {
             return List.of(ContentBlock.Text.of(content.textValue()));
         }
-        ArrayNode blocks = Fields.requireArray(content, path);
+        ArrayNode blocks = JsonFields.requireArray(content, path);
         List<ContentBlock> out = new ArrayList<>(blocks.size());
         for (int i = 0; i < blocks.size(); i++) {
-            out.add(block(blocks.get(i), Fields.index(path, i), role));
+            out.add(block(blocks.get(i), JsonFields.index(path, i), role));
         }
         return out;
     }
 
     /** A {@code system} text block. */
     ContentBlock.Text systemBlock(JsonNode node, String path) {
-        Fields.requireObject(node, path);
-        String type = Fields.requireString(node, "type", Fields.path(path, "type"));
+        JsonFields.requireObject(node, path);
+        String type = JsonFields.requireString(node, "type", JsonFields.path(path, "type"));
         if (!type.equals("text")) {
-            throw Fields.invalid(Fields.path(path, "type"),
+            throw JsonFields.invalid(JsonFields.path(path, "type"),
                     "`system` blocks must be of type \"text\", got \"" + type + "\".");
         }
         return text(node, path);
     }
 
     private ContentBlock block(JsonNode node, String path, Role role) {
-        Fields.requireObject(node, path);
-        String typePath = Fields.path(path, "type");
-        String type = Fields.requireString(node, "type", typePath);
+        JsonFields.requireObject(node, path);
+        String typePath = JsonFields.path(path, "type");
+        String type = JsonFields.requireString(node, "type", typePath);
         return switch (type) {
             case "text" -> text(node, path);
             case "image" -> image(node, path);
@@ -89,13 +89,13 @@ final class AnthropicClientContentReader {
                 only(role, Role.ASSISTANT, type, typePath);
                 AnthropicCacheControls.read(node, path, breakpoints);
                 yield new ContentBlock.RedactedThinking(
-                        Fields.requireString(node, "data", Fields.path(path, "data")), Anthropic.FORMAT);
+                        JsonFields.requireString(node, "data", JsonFields.path(path, "data")), Anthropic.FORMAT);
             }
             default -> {
                 if (isOpaque(type)) {
                     yield opaque(node, path);
                 }
-                throw Fields.invalid(typePath, "Unknown content block type \"" + type + "\" at `" + typePath + "`.");
+                throw JsonFields.invalid(typePath, "Unknown content block type \"" + type + "\" at `" + typePath + "`.");
             }
         };
     }
@@ -106,51 +106,51 @@ final class AnthropicClientContentReader {
 
     private static void only(Role actual, Role expected, String type, String typePath) {
         if (actual != expected) {
-            throw Fields.invalid(typePath, "`" + type + "` blocks are only allowed in "
+            throw JsonFields.invalid(typePath, "`" + type + "` blocks are only allowed in "
                     + (expected == Role.USER ? "user" : "assistant") + " turns (`" + typePath + "`).");
         }
     }
 
     private ContentBlock.Text text(JsonNode node, String path) {
-        String text = Fields.requireString(node, "text", Fields.path(path, "text"));
+        String text = JsonFields.requireString(node, "text", JsonFields.path(path, "text"));
         return new ContentBlock.Text(text, AnthropicCacheControls.read(node, path, breakpoints), Optional.empty());
     }
 
     private ContentBlock image(JsonNode node, String path) {
-        String at = Fields.path(path, "source");
-        JsonNode source = Fields.requireObject(Fields.require(node, "source", at), at);
-        String type = Fields.requireString(source, "type", Fields.path(at, "type"));
+        String at = JsonFields.path(path, "source");
+        JsonNode source = JsonFields.requireObject(JsonFields.require(node, "source", at), at);
+        String type = JsonFields.requireString(source, "type", JsonFields.path(at, "type"));
         MediaSource media = switch (type) {
             case "base64" -> base64(source, at);
-            case "url" -> new MediaSource.Url(Fields.requireNonEmptyString(source, "url", Fields.path(at, "url")));
+            case "url" -> new MediaSource.Url(JsonFields.requireNonEmptyString(source, "url", JsonFields.path(at, "url")));
             case "file" -> new MediaSource.FileRef(
-                    Fields.requireNonEmptyString(source, "file_id", Fields.path(at, "file_id")), "image/*");
-            default -> throw Fields.invalid(Fields.path(at, "type"),
-                    "`" + Fields.path(at, "type") + "` must be \"base64\", \"url\" or \"file\", got \"" + type + "\".");
+                    JsonFields.requireNonEmptyString(source, "file_id", JsonFields.path(at, "file_id")), "image/*");
+            default -> throw JsonFields.invalid(JsonFields.path(at, "type"),
+                    "`" + JsonFields.path(at, "type") + "` must be \"base64\", \"url\" or \"file\", got \"" + type + "\".");
         };
         return new ContentBlock.Image(media, Optional.empty(), AnthropicCacheControls.read(node, path, breakpoints));
     }
 
     private ContentBlock document(JsonNode node, String path) {
-        String at = Fields.path(path, "source");
-        JsonNode source = Fields.requireObject(Fields.require(node, "source", at), at);
-        String type = Fields.requireString(source, "type", Fields.path(at, "type"));
-        Optional<String> title = Fields.optString(node, "title", Fields.path(path, "title"));
+        String at = JsonFields.path(path, "source");
+        JsonNode source = JsonFields.requireObject(JsonFields.require(node, "source", at), at);
+        String type = JsonFields.requireString(source, "type", JsonFields.path(at, "type"));
+        Optional<String> title = JsonFields.optString(node, "title", JsonFields.path(path, "title"));
         Optional<CacheMarker> cache = AnthropicCacheControls.read(node, path, breakpoints);
         if (type.equals("content")) {
-            Fields.require(source, "content", Fields.path(at, "content"));
+            JsonFields.require(source, "content", JsonFields.path(at, "content"));
             return new ContentBlock.Opaque(Anthropic.FORMAT, node.deepCopy());
         }
         MediaSource media = switch (type) {
             case "base64" -> base64(source, at);
-            case "url" -> new MediaSource.Url(Fields.requireNonEmptyString(source, "url", Fields.path(at, "url")));
-            case "text" -> new MediaSource.PlainText(Fields.requireString(source, "data", Fields.path(at, "data")));
+            case "url" -> new MediaSource.Url(JsonFields.requireNonEmptyString(source, "url", JsonFields.path(at, "url")));
+            case "text" -> new MediaSource.PlainText(JsonFields.requireString(source, "data", JsonFields.path(at, "data")));
             case "file" -> new MediaSource.FileRef(
-                    Fields.requireNonEmptyString(source, "file_id", Fields.path(at, "file_id")), "application/pdf");
-            default -> throw Fields.invalid(Fields.path(at, "type"), "`" + Fields.path(at, "type")
+                    JsonFields.requireNonEmptyString(source, "file_id", JsonFields.path(at, "file_id")), "application/pdf");
+            default -> throw JsonFields.invalid(JsonFields.path(at, "type"), "`" + JsonFields.path(at, "type")
                     + "` must be \"base64\", \"url\", \"text\", \"content\" or \"file\", got \"" + type + "\".");
         };
-        if (Fields.opt(node, "context").isPresent() || Fields.opt(node, "citations").isPresent()) {
+        if (JsonFields.opt(node, "context").isPresent() || JsonFields.opt(node, "citations").isPresent()) {
             // Citations and context have no canonical field: keep the block whole for an Anthropic upstream.
             return new ContentBlock.Opaque(Anthropic.FORMAT, node.deepCopy());
         }
@@ -159,48 +159,48 @@ final class AnthropicClientContentReader {
 
     private static MediaSource.Base64 base64(JsonNode source, String at) {
         return new MediaSource.Base64(
-                Fields.requireNonEmptyString(source, "media_type", Fields.path(at, "media_type")),
-                Fields.requireString(source, "data", Fields.path(at, "data")));
+                JsonFields.requireNonEmptyString(source, "media_type", JsonFields.path(at, "media_type")),
+                JsonFields.requireString(source, "data", JsonFields.path(at, "data")));
     }
 
     private ContentBlock toolUse(JsonNode node, String path) {
-        String id = Fields.requireNonEmptyString(node, "id", Fields.path(path, "id"));
-        String name = Fields.requireNonEmptyString(node, "name", Fields.path(path, "name"));
-        String input = Fields.optObject(node, "input", Fields.path(path, "input")).map(Json::write).orElse("{}");
+        String id = JsonFields.requireNonEmptyString(node, "id", JsonFields.path(path, "id"));
+        String name = JsonFields.requireNonEmptyString(node, "name", JsonFields.path(path, "name"));
+        String input = JsonFields.optObject(node, "input", JsonFields.path(path, "input")).map(Json::write).orElse("{}");
         AnthropicCacheControls.read(node, path, breakpoints);
         toolNames.put(id, name);
         return ContentBlock.ToolCall.of(id, name, input);
     }
 
     private ContentBlock toolResult(JsonNode node, String path) {
-        String id = Fields.requireNonEmptyString(node, "tool_use_id", Fields.path(path, "tool_use_id"));
-        String at = Fields.path(path, "content");
+        String id = JsonFields.requireNonEmptyString(node, "tool_use_id", JsonFields.path(path, "tool_use_id"));
+        String at = JsonFields.path(path, "content");
         List<ContentBlock> content = new ArrayList<>();
-        Optional<JsonNode> raw = Fields.opt(node, "content");
+        Optional<JsonNode> raw = JsonFields.opt(node, "content");
         if (raw.isPresent() && raw.get().isTextual()) {
             content.add(ContentBlock.Text.of(raw.get().textValue()));
         } else if (raw.isPresent()) {
-            ArrayNode blocks = Fields.requireArray(raw.get(), at);
+            ArrayNode blocks = JsonFields.requireArray(raw.get(), at);
             for (int i = 0; i < blocks.size(); i++) {
-                String blockPath = Fields.index(at, i);
-                JsonNode block = Fields.requireObject(blocks.get(i), blockPath);
-                String type = Fields.requireString(block, "type", Fields.path(blockPath, "type"));
+                String blockPath = JsonFields.index(at, i);
+                JsonNode block = JsonFields.requireObject(blocks.get(i), blockPath);
+                String type = JsonFields.requireString(block, "type", JsonFields.path(blockPath, "type"));
                 if (!TOOL_RESULT_CONTENT_TYPES.contains(type)) {
-                    throw Fields.invalid(Fields.path(blockPath, "type"), "A tool_result may contain text, image, "
+                    throw JsonFields.invalid(JsonFields.path(blockPath, "type"), "A tool_result may contain text, image, "
                             + "document and search_result blocks, got \"" + type + "\".");
                 }
                 content.add(block(block, blockPath, Role.USER));
             }
         }
-        boolean isError = Fields.optBoolean(node, "is_error", Fields.path(path, "is_error")).orElse(false);
+        boolean isError = JsonFields.optBoolean(node, "is_error", JsonFields.path(path, "is_error")).orElse(false);
         Optional<CacheMarker> cache = AnthropicCacheControls.read(node, path, breakpoints);
         return new ContentBlock.ToolResult(id, Optional.ofNullable(toolNames.get(id)), content, isError, cache);
     }
 
     /** An empty signature is no signature: it is what this gateway shows for traces no Anthropic model signed. */
     private ContentBlock thinking(JsonNode node, String path) {
-        String text = Fields.requireString(node, "thinking", Fields.path(path, "thinking"));
-        Optional<Signature> signature = Fields.optString(node, "signature", Fields.path(path, "signature"))
+        String text = JsonFields.requireString(node, "thinking", JsonFields.path(path, "thinking"));
+        Optional<Signature> signature = JsonFields.optString(node, "signature", JsonFields.path(path, "signature"))
                 .filter(s -> !s.isEmpty())
                 .map(s -> new Signature(Anthropic.FORMAT, s));
         AnthropicCacheControls.read(node, path, breakpoints);

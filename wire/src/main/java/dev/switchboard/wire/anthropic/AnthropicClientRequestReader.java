@@ -15,7 +15,7 @@ import dev.switchboard.model.Sampling;
 import dev.switchboard.model.ToolChoice;
 import dev.switchboard.model.ToolSpec;
 import dev.switchboard.wire.Json;
-import dev.switchboard.wire.internal.Fields;
+import dev.switchboard.wire.internal.JsonFields;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -70,10 +70,10 @@ final class AnthropicClientRequestReader {
         AnthropicClientContentReader content = new AnthropicClientContentReader(breakpoints);
         Map<String, JsonNode> passthrough = new LinkedHashMap<>();
 
-        ChatRequest.Builder b = ChatRequest.builder(Fields.requireNonEmptyString(root, "model", "model"));
-        OptionalInt maxTokens = Fields.optInt(root, "max_tokens", "max_tokens", 0, Integer.MAX_VALUE);
+        ChatRequest.Builder b = ChatRequest.builder(JsonFields.requireNonEmptyString(root, "model", "model"));
+        OptionalInt maxTokens = JsonFields.optInt(root, "max_tokens", "max_tokens", 0, Integer.MAX_VALUE);
         if (maxTokens.isEmpty() && maxTokensRequired) {
-            throw Fields.invalid("max_tokens", "`max_tokens` is required.");
+            throw JsonFields.invalid("max_tokens", "`max_tokens` is required.");
         }
         b.maxTokens(maxTokens);
 
@@ -84,30 +84,30 @@ final class AnthropicClientRequestReader {
         countTopLevelCacheControl(root, breakpoints);
 
         b.toolChoice(ToolChoice.AUTO);
-        Fields.optObject(root, "tool_choice", "tool_choice").ifPresent(tc -> readToolChoice(tc, b));
+        JsonFields.optObject(root, "tool_choice", "tool_choice").ifPresent(tc -> readToolChoice(tc, b));
         b.sampling(new Sampling(
-                Fields.optNumber(root, "temperature", "temperature", 0, 1),
-                Fields.optNumber(root, "top_p", "top_p", 0, 1),
-                Fields.optInt(root, "top_k", "top_k", 0, Integer.MAX_VALUE),
+                JsonFields.optNumber(root, "temperature", "temperature", 0, 1),
+                JsonFields.optNumber(root, "top_p", "top_p", 0, 1),
+                JsonFields.optInt(root, "top_k", "top_k", 0, Integer.MAX_VALUE),
                 Optional.empty(), Optional.empty(), OptionalLong.empty()));
-        List<String> stop = Fields.optStringArray(root, "stop_sequences", "stop_sequences").orElse(List.of());
+        List<String> stop = JsonFields.optStringArray(root, "stop_sequences", "stop_sequences").orElse(List.of());
         if (stop.size() > MAX_STOP_SEQUENCES) {
-            throw Fields.invalid("stop_sequences",
+            throw JsonFields.invalid("stop_sequences",
                     "`stop_sequences` may hold at most " + MAX_STOP_SEQUENCES + " entries, got " + stop.size() + ".");
         }
         b.stop(stop);
-        b.stream(Fields.optBoolean(root, "stream", "stream").orElse(false));
-        Fields.optObject(root, "metadata", "metadata")
-                .ifPresent(m -> b.user(Fields.optString(m, "user_id", "metadata.user_id")));
+        b.stream(JsonFields.optBoolean(root, "stream", "stream").orElse(false));
+        JsonFields.optObject(root, "metadata", "metadata")
+                .ifPresent(m -> b.user(JsonFields.optString(m, "user_id", "metadata.user_id")));
         b.reasoning(reasoning(root, passthrough));
         b.responseFormat(responseFormat(root));
         b.fallbackModels(fallbacks(root));
-        b.transforms(Fields.optStringArray(root, "transforms", "transforms").orElse(List.of()));
+        b.transforms(JsonFields.optStringArray(root, "transforms", "transforms").orElse(List.of()));
         List<String> skills = new ArrayList<>();
-        Fields.optString(root, "skill", "skill").ifPresent(skills::add);
-        skills.addAll(Fields.optStringArray(root, "skills", "skills").orElse(List.of()));
+        JsonFields.optString(root, "skill", "skill").ifPresent(skills::add);
+        skills.addAll(JsonFields.optStringArray(root, "skills", "skills").orElse(List.of()));
         b.skills(skills);
-        b.ignoreDefaults(Fields.optBoolean(root, "ignore_defaults", "ignore_defaults").orElse(false));
+        b.ignoreDefaults(JsonFields.optBoolean(root, "ignore_defaults", "ignore_defaults").orElse(false));
 
         for (Map.Entry<String, JsonNode> field : root.properties()) {
             if (!KNOWN.contains(field.getKey()) && !field.getValue().isNull()) {
@@ -119,7 +119,7 @@ final class AnthropicClientRequestReader {
     }
 
     private static List<ContentBlock> system(ObjectNode root, AnthropicClientContentReader content) {
-        Optional<JsonNode> system = Fields.opt(root, "system");
+        Optional<JsonNode> system = JsonFields.opt(root, "system");
         if (system.isEmpty()) {
             return List.of();
         }
@@ -127,62 +127,62 @@ final class AnthropicClientRequestReader {
             String text = system.get().textValue();
             return text.isEmpty() ? List.of() : List.of(ContentBlock.Text.of(text));
         }
-        ArrayNode blocks = Fields.requireArray(system.get(), "system");
+        ArrayNode blocks = JsonFields.requireArray(system.get(), "system");
         List<ContentBlock> out = new ArrayList<>(blocks.size());
         for (int i = 0; i < blocks.size(); i++) {
-            out.add(content.systemBlock(blocks.get(i), Fields.index("system", i)));
+            out.add(content.systemBlock(blocks.get(i), JsonFields.index("system", i)));
         }
         return out;
     }
 
     /** Consecutive turns of one role are kept as they are; the upstream writer merges them where needed. */
     private static List<Message> messages(ObjectNode root, AnthropicClientContentReader content) {
-        ArrayNode messages = Fields.requireArray(Fields.require(root, "messages", "messages"), "messages");
+        ArrayNode messages = JsonFields.requireArray(JsonFields.require(root, "messages", "messages"), "messages");
         if (messages.isEmpty()) {
-            throw Fields.invalid("messages", "`messages` must hold at least one message.");
+            throw JsonFields.invalid("messages", "`messages` must hold at least one message.");
         }
         List<Message> out = new ArrayList<>(messages.size());
         for (int i = 0; i < messages.size(); i++) {
-            String path = Fields.index("messages", i);
-            JsonNode message = Fields.requireObject(messages.get(i), path);
-            String rolePath = Fields.path(path, "role");
-            Role role = switch (Fields.requireString(message, "role", rolePath)) {
+            String path = JsonFields.index("messages", i);
+            JsonNode message = JsonFields.requireObject(messages.get(i), path);
+            String rolePath = JsonFields.path(path, "role");
+            Role role = switch (JsonFields.requireString(message, "role", rolePath)) {
                 case "user" -> Role.USER;
                 case "assistant" -> Role.ASSISTANT;
-                default -> throw Fields.invalid(rolePath, "`" + rolePath + "` must be \"user\" or \"assistant\".");
+                default -> throw JsonFields.invalid(rolePath, "`" + rolePath + "` must be \"user\" or \"assistant\".");
             };
-            String contentPath = Fields.path(path, "content");
-            out.add(new Message(role, content.content(Fields.require(message, "content", contentPath), contentPath, role)));
+            String contentPath = JsonFields.path(path, "content");
+            out.add(new Message(role, content.content(JsonFields.require(message, "content", contentPath), contentPath, role)));
         }
         return out;
     }
 
     private static void readTools(ObjectNode root, ChatRequest.Builder b, AnthropicCacheControls.Breakpoints breakpoints,
                                   Map<String, JsonNode> passthrough) {
-        Optional<ArrayNode> tools = Fields.optArray(root, "tools", "tools");
+        Optional<ArrayNode> tools = JsonFields.optArray(root, "tools", "tools");
         if (tools.isEmpty()) {
             return;
         }
         List<ToolSpec> specs = new ArrayList<>();
         ArrayNode serverTools = Json.array();
         for (int i = 0; i < tools.get().size(); i++) {
-            String path = Fields.index("tools", i);
-            JsonNode tool = Fields.requireObject(tools.get().get(i), path);
-            Optional<String> type = Fields.optString(tool, "type", Fields.path(path, "type"));
+            String path = JsonFields.index("tools", i);
+            JsonNode tool = JsonFields.requireObject(tools.get().get(i), path);
+            Optional<String> type = JsonFields.optString(tool, "type", JsonFields.path(path, "type"));
             if (type.isPresent() && !type.get().equals("custom")) {
                 // A server tool (web search, code execution...): only Anthropic can run it.
-                Fields.requireNonEmptyString(tool, "name", Fields.path(path, "name"));
+                JsonFields.requireNonEmptyString(tool, "name", JsonFields.path(path, "name"));
                 AnthropicCacheControls.read(tool, path, breakpoints);
                 serverTools.add(tool.deepCopy());
                 continue;
             }
-            String schemaPath = Fields.path(path, "input_schema");
-            JsonNode schema = Fields.requireObject(Fields.require(tool, "input_schema", schemaPath), schemaPath);
+            String schemaPath = JsonFields.path(path, "input_schema");
+            JsonNode schema = JsonFields.requireObject(JsonFields.require(tool, "input_schema", schemaPath), schemaPath);
             specs.add(new ToolSpec(
-                    Fields.requireNonEmptyString(tool, "name", Fields.path(path, "name")),
-                    Fields.optString(tool, "description", Fields.path(path, "description")),
+                    JsonFields.requireNonEmptyString(tool, "name", JsonFields.path(path, "name")),
+                    JsonFields.optString(tool, "description", JsonFields.path(path, "description")),
                     schema.deepCopy(),
-                    Fields.optBoolean(tool, "strict", Fields.path(path, "strict")),
+                    JsonFields.optBoolean(tool, "strict", JsonFields.path(path, "strict")),
                     AnthropicCacheControls.read(tool, path, breakpoints)));
         }
         b.tools(specs);
@@ -197,53 +197,53 @@ final class AnthropicClientRequestReader {
     }
 
     private static void readToolChoice(JsonNode tc, ChatRequest.Builder b) {
-        String type = Fields.requireString(tc, "type", "tool_choice.type");
+        String type = JsonFields.requireString(tc, "type", "tool_choice.type");
         b.toolChoice(switch (type) {
             case "auto" -> ToolChoice.AUTO;
             case "any" -> ToolChoice.REQUIRED;
             case "none" -> ToolChoice.NONE;
-            case "tool" -> new ToolChoice.Named(Fields.requireNonEmptyString(tc, "name", "tool_choice.name"));
-            default -> throw Fields.invalid("tool_choice.type",
+            case "tool" -> new ToolChoice.Named(JsonFields.requireNonEmptyString(tc, "name", "tool_choice.name"));
+            default -> throw JsonFields.invalid("tool_choice.type",
                     "`tool_choice.type` must be \"auto\", \"any\", \"tool\" or \"none\", got \"" + type + "\".");
         });
-        Fields.optBoolean(tc, "disable_parallel_tool_use", "tool_choice.disable_parallel_tool_use")
+        JsonFields.optBoolean(tc, "disable_parallel_tool_use", "tool_choice.disable_parallel_tool_use")
                 .ifPresent(disable -> b.parallelToolCalls(Optional.of(!disable)));
     }
 
     private static Reasoning reasoning(ObjectNode root, Map<String, JsonNode> passthrough) {
         Optional<Reasoning.Mode> mode = Optional.empty();
         OptionalInt budget = OptionalInt.empty();
-        Optional<JsonNode> thinking = Fields.opt(root, "thinking");
+        Optional<JsonNode> thinking = JsonFields.opt(root, "thinking");
         if (thinking.isPresent() && thinking.get().isTextual()) {
             // The string switch of spec 2.4, accepted here too because the controls are the same on every format.
             mode = Optional.of(switch (thinking.get().textValue()) {
                 case "on" -> Reasoning.Mode.ON;
                 case "off" -> Reasoning.Mode.OFF;
                 case "auto" -> Reasoning.Mode.AUTO;
-                default -> throw Fields.invalid("thinking", "`thinking` must be an object, \"on\", \"off\" or \"auto\".");
+                default -> throw JsonFields.invalid("thinking", "`thinking` must be an object, \"on\", \"off\" or \"auto\".");
             });
         } else if (thinking.isPresent()) {
-            JsonNode t = Fields.requireObject(thinking.get(), "thinking");
-            String type = Fields.requireString(t, "type", "thinking.type");
+            JsonNode t = JsonFields.requireObject(thinking.get(), "thinking");
+            String type = JsonFields.requireString(t, "type", "thinking.type");
             mode = Optional.of(switch (type) {
                 case "enabled" -> Reasoning.Mode.ON;
                 case "disabled" -> Reasoning.Mode.OFF;
                 case "adaptive" -> Reasoning.Mode.AUTO;
-                default -> throw Fields.invalid("thinking.type",
+                default -> throw JsonFields.invalid("thinking.type",
                         "`thinking.type` must be \"enabled\", \"adaptive\" or \"disabled\", got \"" + type + "\".");
             });
-            budget = Fields.optInt(t, "budget_tokens", "thinking.budget_tokens", 0, Integer.MAX_VALUE);
+            budget = JsonFields.optInt(t, "budget_tokens", "thinking.budget_tokens", 0, Integer.MAX_VALUE);
             extras(t, Set.of("type", "budget_tokens"), "thinking", passthrough);
         }
 
         Optional<Reasoning.Effort> effort = Optional.empty();
-        Optional<ObjectNode> output = Fields.optObject(root, "output_config", "output_config");
+        Optional<ObjectNode> output = JsonFields.optObject(root, "output_config", "output_config");
         if (output.isPresent()) {
-            Optional<String> e = Fields.optString(output.get(), "effort", "output_config.effort");
+            Optional<String> e = JsonFields.optString(output.get(), "effort", "output_config.effort");
             if (e.isPresent()) {
                 effort = Optional.of(Reasoning.Effort.parse(e.get())
                         .filter(level -> level.compareTo(Reasoning.Effort.LOW) >= 0)
-                        .orElseThrow(() -> Fields.invalid("output_config.effort",
+                        .orElseThrow(() -> JsonFields.invalid("output_config.effort",
                                 "`output_config.effort` must be one of low, medium, high, xhigh, max; got \""
                                         + e.get() + "\".")));
             }
@@ -252,15 +252,15 @@ final class AnthropicClientRequestReader {
 
         Reasoning.Format format = Reasoning.Format.SEPARATE;
         boolean exclude = false;
-        Optional<ObjectNode> presentation = Fields.optObject(root, "reasoning", "reasoning");
+        Optional<ObjectNode> presentation = JsonFields.optObject(root, "reasoning", "reasoning");
         if (presentation.isPresent()) {
-            format = Fields.optString(presentation.get(), "format", "reasoning.format").map(f -> switch (f) {
+            format = JsonFields.optString(presentation.get(), "format", "reasoning.format").map(f -> switch (f) {
                 case "separate" -> Reasoning.Format.SEPARATE;
                 case "inline" -> Reasoning.Format.INLINE;
-                default -> throw Fields.invalid("reasoning.format",
+                default -> throw JsonFields.invalid("reasoning.format",
                         "`reasoning.format` must be \"separate\" or \"inline\", got \"" + f + "\".");
             }).orElse(Reasoning.Format.SEPARATE);
-            exclude = Fields.optBoolean(presentation.get(), "exclude", "reasoning.exclude").orElse(false);
+            exclude = JsonFields.optBoolean(presentation.get(), "exclude", "reasoning.exclude").orElse(false);
         }
         return new Reasoning(effort, mode, budget, format, exclude, Optional.empty());
     }
@@ -280,40 +280,40 @@ final class AnthropicClientRequestReader {
 
     /** {@code output_config.format: {type: json_schema, schema}}; Anthropic names no schema, so it is "response". */
     private static ResponseFormat responseFormat(ObjectNode root) {
-        Optional<ObjectNode> format = Fields.optObject(root, "output_config", "output_config")
-                .flatMap(o -> Fields.optObject(o, "format", "output_config.format"));
+        Optional<ObjectNode> format = JsonFields.optObject(root, "output_config", "output_config")
+                .flatMap(o -> JsonFields.optObject(o, "format", "output_config.format"));
         if (format.isEmpty()) {
             return ResponseFormat.TEXT;
         }
-        String type = Fields.requireString(format.get(), "type", "output_config.format.type");
+        String type = JsonFields.requireString(format.get(), "type", "output_config.format.type");
         if (!type.equals("json_schema")) {
-            throw Fields.invalid("output_config.format.type",
+            throw JsonFields.invalid("output_config.format.type",
                     "`output_config.format.type` must be \"json_schema\", got \"" + type + "\".");
         }
-        JsonNode schema = Fields.requireObject(
-                Fields.require(format.get(), "schema", "output_config.format.schema"), "output_config.format.schema");
+        JsonNode schema = JsonFields.requireObject(
+                JsonFields.require(format.get(), "schema", "output_config.format.schema"), "output_config.format.schema");
         return new ResponseFormat.JsonSchema("response", Optional.empty(), schema.deepCopy(), true);
     }
 
     /** {@code fallbacks: [{model}]} then a plain {@code models: [string]}, each at most 3 (spec 2.7, 8). */
     private static List<String> fallbacks(ObjectNode root) {
         List<String> out = new ArrayList<>();
-        Optional<ArrayNode> fallbacks = Fields.optArray(root, "fallbacks", "fallbacks");
+        Optional<ArrayNode> fallbacks = JsonFields.optArray(root, "fallbacks", "fallbacks");
         if (fallbacks.isPresent()) {
             if (fallbacks.get().size() > MAX_FALLBACKS) {
-                throw Fields.invalid("fallbacks", "`fallbacks` may hold at most " + MAX_FALLBACKS + " entries, got "
+                throw JsonFields.invalid("fallbacks", "`fallbacks` may hold at most " + MAX_FALLBACKS + " entries, got "
                         + fallbacks.get().size() + ".");
             }
             for (int i = 0; i < fallbacks.get().size(); i++) {
-                String path = Fields.index("fallbacks", i);
-                JsonNode entry = Fields.requireObject(fallbacks.get().get(i), path);
-                out.add(Fields.requireNonEmptyString(entry, "model", Fields.path(path, "model")));
+                String path = JsonFields.index("fallbacks", i);
+                JsonNode entry = JsonFields.requireObject(fallbacks.get().get(i), path);
+                out.add(JsonFields.requireNonEmptyString(entry, "model", JsonFields.path(path, "model")));
             }
         }
-        Optional<List<String>> models = Fields.optStringArray(root, "models", "models");
+        Optional<List<String>> models = JsonFields.optStringArray(root, "models", "models");
         if (models.isPresent()) {
             if (models.get().size() > MAX_FALLBACKS) {
-                throw Fields.invalid("models", "`models` may hold at most " + MAX_FALLBACKS + " entries, got "
+                throw JsonFields.invalid("models", "`models` may hold at most " + MAX_FALLBACKS + " entries, got "
                         + models.get().size() + ".");
             }
             models.get().stream().filter(m -> !out.contains(m)).forEach(out::add);

@@ -11,7 +11,7 @@ import dev.switchboard.model.Message;
 import dev.switchboard.model.Role;
 import dev.switchboard.model.Signature;
 import dev.switchboard.wire.Json;
-import dev.switchboard.wire.internal.Fields;
+import dev.switchboard.wire.internal.JsonFields;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -54,9 +54,9 @@ final class GeminiClientContentsReader {
 
     static List<Message> read(GeminiObjectReader root) {
         ArrayNode contents = root.optArray("contents")
-                .orElseThrow(() -> Fields.invalid("contents", "`contents` is required."));
+                .orElseThrow(() -> JsonFields.invalid("contents", "`contents` is required."));
         if (contents.isEmpty()) {
-            throw Fields.invalid(root.at("contents"), "`contents` must contain at least one turn.");
+            throw JsonFields.invalid(root.at("contents"), "`contents` must contain at least one turn.");
         }
         GeminiClientContentsReader reader = new GeminiClientContentsReader();
         List<Message> messages = new ArrayList<>(contents.size());
@@ -65,7 +65,7 @@ final class GeminiClientContentsReader {
             reader.turn(turns.get(i), i).ifPresent(messages::add);
         }
         if (messages.isEmpty()) {
-            throw Fields.invalid(root.at("contents"), "`contents` must contain at least one turn with parts.");
+            throw JsonFields.invalid(root.at("contents"), "`contents` must contain at least one turn with parts.");
         }
         return messages;
     }
@@ -80,12 +80,12 @@ final class GeminiClientContentsReader {
             return List.of(ContentBlock.Text.of(si.get().textValue()));
         }
         GeminiObjectReader content = GeminiObjectReader.of(si.get(), root.at("systemInstruction"));
-        ArrayNode parts = content.optArray("parts").orElseThrow(() -> Fields.invalid(content.at("parts"),
+        ArrayNode parts = content.optArray("parts").orElseThrow(() -> JsonFields.invalid(content.at("parts"),
                 "`" + content.at("parts") + "` is required."));
         List<ContentBlock> out = new ArrayList<>();
         for (GeminiObjectReader p : GeminiObjectReader.objects(parts, content.at("parts"))) {
             if (!p.has("text")) {
-                throw Fields.invalid(p.path(), "`" + p.path() + "` must be a text part: a system instruction holds text only.");
+                throw JsonFields.invalid(p.path(), "`" + p.path() + "` must be a text part: a system instruction holds text only.");
             }
             out.add(ContentBlock.Text.of(p.requireString("text")));
         }
@@ -95,7 +95,7 @@ final class GeminiClientContentsReader {
     /** The turn as a message; empty for a turn with no parts (see the class comment). */
     private Optional<Message> turn(GeminiObjectReader content, int turn) {
         Role role = role(content);
-        ArrayNode parts = content.optArray("parts").orElseThrow(() -> Fields.invalid(content.at("parts"),
+        ArrayNode parts = content.optArray("parts").orElseThrow(() -> JsonFields.invalid(content.at("parts"),
                 "`" + content.at("parts") + "` is required."));
         if (parts.isEmpty()) {
             return Optional.empty();
@@ -127,7 +127,7 @@ final class GeminiClientContentsReader {
         return switch (role.get()) {
             case "user", "function" -> Role.USER; // "function" is the role older Gemini examples gave responses
             case "model" -> Role.ASSISTANT;
-            default -> throw Fields.invalid(content.at("role"),
+            default -> throw JsonFields.invalid(content.at("role"),
                     "`" + content.at("role") + "` must be \"user\" or \"model\", got \"" + role.get() + "\".");
         };
     }
@@ -136,14 +136,14 @@ final class GeminiClientContentsReader {
         List<String> present = DATA_FIELDS.stream().filter(p::has).toList();
         Optional<Signature> signature = GeminiSignatures.read(p);
         if (present.size() > 1) {
-            throw Fields.invalid(p.path(), "`" + p.path() + "` must hold exactly one of text, inlineData, fileData, "
+            throw JsonFields.invalid(p.path(), "`" + p.path() + "` must hold exactly one of text, inlineData, fileData, "
                     + "functionCall or functionResponse; found " + String.join(" and ", present) + ".");
         }
         if (present.isEmpty()) {
             if (signature.isPresent()) {
                 return new ContentBlock.Text("", Optional.empty(), signature); // a streamed signature-only part
             }
-            throw Fields.invalid(p.path(), "`" + p.path() + "` must hold one of text, inlineData, fileData, "
+            throw JsonFields.invalid(p.path(), "`" + p.path() + "` must hold one of text, inlineData, fileData, "
                     + "functionCall or functionResponse.");
         }
         return switch (present.get(0)) {
@@ -160,7 +160,7 @@ final class GeminiClientContentsReader {
         String text = p.requireString("text");
         if (p.optBoolean("thought").orElse(false)) {
             if (role != Role.ASSISTANT) {
-                throw Fields.invalid(p.at("thought"), "`" + p.at("thought") + "`: thought parts belong in a model turn.");
+                throw JsonFields.invalid(p.at("thought"), "`" + p.at("thought") + "`: thought parts belong in a model turn.");
             }
             return new ContentBlock.Thinking(text, signature);
         }
@@ -201,10 +201,10 @@ final class GeminiClientContentsReader {
     private ContentBlock functionCall(GeminiObjectReader p, Role role, int turn, int index, Optional<Signature> signature) {
         GeminiObjectReader fc = p.requireObject("functionCall");
         if (role != Role.ASSISTANT) {
-            throw Fields.invalid(fc.path(), "`" + fc.path() + "`: functionCall parts belong in a model turn.");
+            throw JsonFields.invalid(fc.path(), "`" + fc.path() + "`: functionCall parts belong in a model turn.");
         }
         String name = fc.requireNonEmptyString("name");
-        String args = fc.opt("args").map(a -> Json.write(Fields.requireObject(a, fc.at("args")))).orElse("{}");
+        String args = fc.opt("args").map(a -> Json.write(JsonFields.requireObject(a, fc.at("args")))).orElse("{}");
         String id = fc.optString("id").filter(s -> !s.isEmpty()).orElse("call_" + turn + "_" + index);
         callIds.add(id);
         return new ToolCall(id, name, args, signature);
@@ -213,10 +213,10 @@ final class GeminiClientContentsReader {
     private ContentBlock functionResponse(GeminiObjectReader p, Role role) {
         GeminiObjectReader fr = p.requireObject("functionResponse");
         if (role != Role.USER) {
-            throw Fields.invalid(fr.path(), "`" + fr.path() + "`: functionResponse parts belong in a user turn.");
+            throw JsonFields.invalid(fr.path(), "`" + fr.path() + "`: functionResponse parts belong in a user turn.");
         }
         String name = fr.requireNonEmptyString("name");
-        ObjectNode response = fr.opt("response").map(r -> Fields.requireObject(r, fr.at("response")))
+        ObjectNode response = fr.opt("response").map(r -> JsonFields.requireObject(r, fr.at("response")))
                 .orElseGet(Json::object);
         String callId = pair(fr, name, fr.optString("id").filter(s -> !s.isEmpty()));
         List<ContentBlock> content = new ArrayList<>();
@@ -258,7 +258,7 @@ final class GeminiClientContentsReader {
             answered.add(byName.get().id());
             return byName.get().id();
         }
-        throw Fields.invalid(fr.path(), "`" + fr.path() + "` answers no functionCall: the previous model turn has no "
+        throw JsonFields.invalid(fr.path(), "`" + fr.path() + "` answers no functionCall: the previous model turn has no "
                 + "unanswered call named \"" + name + "\"" + id.map(i -> " and no call has id \"" + i + "\"").orElse("")
                 + ".");
     }

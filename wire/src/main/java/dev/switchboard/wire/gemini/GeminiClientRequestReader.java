@@ -5,7 +5,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.switchboard.model.ChatRequest;
 import dev.switchboard.model.GatewayError;
 import dev.switchboard.model.Passthrough;
-import dev.switchboard.wire.internal.Fields;
+import dev.switchboard.wire.internal.JsonFields;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
@@ -28,10 +28,10 @@ final class GeminiClientRequestReader {
 
     static ChatRequest read(String modelFromPath, JsonNode body, boolean stream) {
         if (modelFromPath.isBlank()) {
-            throw Fields.invalid("model", "The model in the request path must not be empty.");
+            throw JsonFields.invalid("model", "The model in the request path must not be empty.");
         }
         if (!(body instanceof ObjectNode)) {
-            throw GatewayError.invalidRequest("The request body must be a JSON object, got " + Fields.describe(body) + ".")
+            throw GatewayError.invalidRequest("The request body must be a JSON object, got " + JsonFields.describe(body) + ".")
                     .toException();
         }
         GeminiObjectReader root = new GeminiObjectReader((ObjectNode) body, "");

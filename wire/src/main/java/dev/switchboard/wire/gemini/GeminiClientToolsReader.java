@@ -6,7 +6,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.switchboard.model.ToolChoice;
 import dev.switchboard.model.ToolSpec;
 import dev.switchboard.wire.Json;
-import dev.switchboard.wire.internal.Fields;
+import dev.switchboard.wire.internal.JsonFields;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -56,8 +56,8 @@ final class GeminiClientToolsReader {
         List<String> allowed = fcc.optStringArray("allowedFunctionNames").orElse(List.of());
         for (int i = 0; i < allowed.size(); i++) {
             if (!declared.containsKey(allowed.get(i))) {
-                String p = Fields.index(fcc.at("allowedFunctionNames"), i);
-                throw Fields.invalid(p, "`" + p + "` names \"" + allowed.get(i) + "\", which no function declaration declares.");
+                String p = JsonFields.index(fcc.at("allowedFunctionNames"), i);
+                throw JsonFields.invalid(p, "`" + p + "` names \"" + allowed.get(i) + "\", which no function declaration declares.");
             }
         }
         return switch (mode) {
@@ -67,7 +67,7 @@ final class GeminiClientToolsReader {
                     ? new Tools(specs, new ToolChoice.Named(allowed.get(0)), extras)
                     : new Tools(only(specs, allowed), ToolChoice.REQUIRED, extras);
             case "VALIDATED" -> new Tools(only(specs, allowed), ToolChoice.AUTO, extras);
-            default -> throw Fields.invalid(fcc.at("mode"), "`" + fcc.at("mode")
+            default -> throw JsonFields.invalid(fcc.at("mode"), "`" + fcc.at("mode")
                     + "` must be AUTO, ANY, NONE or VALIDATED, got \"" + fcc.optString("mode").orElse("") + "\".");
         };
     }
@@ -78,7 +78,7 @@ final class GeminiClientToolsReader {
             for (GeminiObjectReader f : GeminiObjectReader.objects(functions.get(), entry.at("functionDeclarations"))) {
                 ToolSpec spec = declaration(f);
                 if (declared.putIfAbsent(spec.name(), spec) != null) {
-                    throw Fields.invalid(f.at("name"), "`" + f.at("name") + "`: the function \"" + spec.name()
+                    throw JsonFields.invalid(f.at("name"), "`" + f.at("name") + "`: the function \"" + spec.name()
                             + "\" is declared twice.");
                 }
             }
@@ -95,14 +95,14 @@ final class GeminiClientToolsReader {
         Optional<JsonNode> jsonSchema = f.opt("parametersJsonSchema");
         Optional<JsonNode> openApi = f.opt("parameters");
         if (jsonSchema.isPresent() && openApi.isPresent()) {
-            throw Fields.invalid(f.at("parameters"), "`" + f.at("parameters") + "` and `" + f.at("parametersJsonSchema")
+            throw JsonFields.invalid(f.at("parameters"), "`" + f.at("parameters") + "` and `" + f.at("parametersJsonSchema")
                     + "` are mutually exclusive.");
         }
         JsonNode parameters;
         if (jsonSchema.isPresent()) {
-            parameters = Fields.requireObject(jsonSchema.get(), f.at("parametersJsonSchema")).deepCopy();
+            parameters = JsonFields.requireObject(jsonSchema.get(), f.at("parametersJsonSchema")).deepCopy();
         } else if (openApi.isPresent()) {
-            parameters = GeminiOpenApiSchemas.toJsonSchema(Fields.requireObject(openApi.get(), f.at("parameters")));
+            parameters = GeminiOpenApiSchemas.toJsonSchema(JsonFields.requireObject(openApi.get(), f.at("parameters")));
         } else {
             ObjectNode empty = Json.object();
             empty.put("type", "object");

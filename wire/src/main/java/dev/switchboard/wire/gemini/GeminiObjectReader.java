@@ -3,7 +3,7 @@ package dev.switchboard.wire.gemini;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.switchboard.wire.internal.Fields;
+import dev.switchboard.wire.internal.JsonFields;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -13,7 +13,7 @@ import java.util.OptionalInt;
  * Path-aware reads of one JSON object of a client's Gemini request. Google's REST API accepts every
  * field in lowerCamelCase and in snake_case (its own curl examples use {@code system_instruction} and
  * {@code inline_data}), so each read takes the camelCase name and finds either spelling; an error's
- * {@code param} uses the spelling the client sent. Failures are 400s from {@link Fields}.
+ * {@code param} uses the spelling the client sent. Failures are 400s from {@link JsonFields}.
  *
  * @param node the object
  * @param path its JSON path, e.g. {@code contents[1].parts[0]} (empty at the top level)
@@ -22,7 +22,7 @@ record GeminiObjectReader(ObjectNode node, String path) {
 
     /** The object at {@code path}; a 400 naming {@code path} when {@code value} is not an object. */
     static GeminiObjectReader of(JsonNode value, String path) {
-        return new GeminiObjectReader(Fields.requireObject(value, path), path);
+        return new GeminiObjectReader(JsonFields.requireObject(value, path), path);
     }
 
     /** The key the client used for {@code camel}: the camelCase name, or its snake_case twin when only that is present. */
@@ -36,7 +36,7 @@ record GeminiObjectReader(ObjectNode node, String path) {
 
     /** The path of a field of this object. */
     String at(String camel) {
-        return Fields.path(path, key(camel));
+        return JsonFields.path(path, key(camel));
     }
 
     /** True when the field is present and not null. */
@@ -45,7 +45,7 @@ record GeminiObjectReader(ObjectNode node, String path) {
     }
 
     Optional<JsonNode> opt(String camel) {
-        return Fields.opt(node, key(camel));
+        return JsonFields.opt(node, key(camel));
     }
 
     Optional<GeminiObjectReader> optObject(String camel) {
@@ -53,35 +53,35 @@ record GeminiObjectReader(ObjectNode node, String path) {
     }
 
     GeminiObjectReader requireObject(String camel) {
-        return of(Fields.require(node, key(camel), at(camel)), at(camel));
+        return of(JsonFields.require(node, key(camel), at(camel)), at(camel));
     }
 
     Optional<ArrayNode> optArray(String camel) {
-        return Fields.optArray(node, key(camel), at(camel));
+        return JsonFields.optArray(node, key(camel), at(camel));
     }
 
     Optional<String> optString(String camel) {
-        return Fields.optString(node, key(camel), at(camel));
+        return JsonFields.optString(node, key(camel), at(camel));
     }
 
     String requireString(String camel) {
-        return Fields.requireString(node, key(camel), at(camel));
+        return JsonFields.requireString(node, key(camel), at(camel));
     }
 
     String requireNonEmptyString(String camel) {
-        return Fields.requireNonEmptyString(node, key(camel), at(camel));
+        return JsonFields.requireNonEmptyString(node, key(camel), at(camel));
     }
 
     Optional<Boolean> optBoolean(String camel) {
-        return Fields.optBoolean(node, key(camel), at(camel));
+        return JsonFields.optBoolean(node, key(camel), at(camel));
     }
 
     Optional<Double> optNumber(String camel, double min, double max) {
-        return Fields.optNumber(node, key(camel), at(camel), min, max);
+        return JsonFields.optNumber(node, key(camel), at(camel), min, max);
     }
 
     /**
-     * A whole number in {@code [min, max]}. Unlike {@link Fields#optInt} it accepts {@code 40.0}: the
+     * A whole number in {@code [min, max]}. Unlike {@link JsonFields#optInt} it accepts {@code 40.0}: the
      * official Java SDK declares some integer fields (e.g. {@code topK}) as floats and sends them so.
      */
     OptionalInt optWholeNumber(String camel, int min, int max) {
@@ -92,25 +92,25 @@ record GeminiObjectReader(ObjectNode node, String path) {
         JsonNode n = v.get();
         String p = at(camel);
         if (!n.isNumber() || n.doubleValue() != Math.rint(n.doubleValue())) {
-            throw Fields.wrongType(p, "an integer", n);
+            throw JsonFields.wrongType(p, "an integer", n);
         }
         double d = n.doubleValue();
         if (d < min || d > max) {
             String range = max == Integer.MAX_VALUE ? "at least " + min : "between " + min + " and " + max;
-            throw Fields.invalid(p, "`" + p + "` must be " + range + ", got " + n.asText() + ".");
+            throw JsonFields.invalid(p, "`" + p + "` must be " + range + ", got " + n.asText() + ".");
         }
         return OptionalInt.of((int) d);
     }
 
     Optional<List<String>> optStringArray(String camel) {
-        return Fields.optStringArray(node, key(camel), at(camel));
+        return JsonFields.optStringArray(node, key(camel), at(camel));
     }
 
     /** The elements of an array field as objects, each with its own path. */
     static List<GeminiObjectReader> objects(ArrayNode array, String arrayPath) {
         List<GeminiObjectReader> out = new ArrayList<>(array.size());
         for (int i = 0; i < array.size(); i++) {
-            out.add(of(array.get(i), Fields.index(arrayPath, i)));
+            out.add(of(array.get(i), JsonFields.index(arrayPath, i)));
         }
         return out;
     }

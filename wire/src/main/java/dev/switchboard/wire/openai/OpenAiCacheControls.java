@@ -1,9 +1,9 @@
 package dev.switchboard.wire.openai;
 
-import static dev.switchboard.wire.internal.Fields.invalid;
-import static dev.switchboard.wire.internal.Fields.optObject;
-import static dev.switchboard.wire.internal.Fields.optString;
-import static dev.switchboard.wire.internal.Fields.path;
+import static dev.switchboard.wire.internal.JsonFields.invalid;
+import static dev.switchboard.wire.internal.JsonFields.optObject;
+import static dev.switchboard.wire.internal.JsonFields.optString;
+import static dev.switchboard.wire.internal.JsonFields.path;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;

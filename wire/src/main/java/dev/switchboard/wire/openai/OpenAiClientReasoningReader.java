@@ -1,18 +1,18 @@
 package dev.switchboard.wire.openai;
 
-import static dev.switchboard.wire.internal.Fields.invalid;
-import static dev.switchboard.wire.internal.Fields.optBoolean;
-import static dev.switchboard.wire.internal.Fields.optInt;
-import static dev.switchboard.wire.internal.Fields.optObject;
-import static dev.switchboard.wire.internal.Fields.optString;
-import static dev.switchboard.wire.internal.Fields.wrongType;
+import static dev.switchboard.wire.internal.JsonFields.invalid;
+import static dev.switchboard.wire.internal.JsonFields.optBoolean;
+import static dev.switchboard.wire.internal.JsonFields.optInt;
+import static dev.switchboard.wire.internal.JsonFields.optObject;
+import static dev.switchboard.wire.internal.JsonFields.optString;
+import static dev.switchboard.wire.internal.JsonFields.wrongType;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.switchboard.model.Reasoning;
 import dev.switchboard.model.Reasoning.Effort;
 import dev.switchboard.model.Reasoning.Mode;
-import dev.switchboard.wire.internal.Fields;
+import dev.switchboard.wire.internal.JsonFields;
 import java.util.Optional;
 import java.util.OptionalInt;
 
@@ -35,7 +35,7 @@ final class OpenAiClientReasoningReader {
         Optional<Mode> mode = Optional.empty();
         OptionalInt budget = OptionalInt.empty();
 
-        Optional<JsonNode> thinking = Fields.opt(body, "thinking");
+        Optional<JsonNode> thinking = JsonFields.opt(body, "thinking");
         if (thinking.isPresent()) {
             JsonNode t = thinking.get();
             if (t.isTextual()) {

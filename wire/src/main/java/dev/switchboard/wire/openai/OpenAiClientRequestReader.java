@@ -1,20 +1,20 @@
 package dev.switchboard.wire.openai;
 
-import static dev.switchboard.wire.internal.Fields.index;
-import static dev.switchboard.wire.internal.Fields.invalid;
-import static dev.switchboard.wire.internal.Fields.opt;
-import static dev.switchboard.wire.internal.Fields.optArray;
-import static dev.switchboard.wire.internal.Fields.optBoolean;
-import static dev.switchboard.wire.internal.Fields.optInt;
-import static dev.switchboard.wire.internal.Fields.optLong;
-import static dev.switchboard.wire.internal.Fields.optNumber;
-import static dev.switchboard.wire.internal.Fields.optObject;
-import static dev.switchboard.wire.internal.Fields.optString;
-import static dev.switchboard.wire.internal.Fields.optStringArray;
-import static dev.switchboard.wire.internal.Fields.requireArray;
-import static dev.switchboard.wire.internal.Fields.requireNonEmptyString;
-import static dev.switchboard.wire.internal.Fields.requireText;
-import static dev.switchboard.wire.internal.Fields.wrongType;
+import static dev.switchboard.wire.internal.JsonFields.index;
+import static dev.switchboard.wire.internal.JsonFields.invalid;
+import static dev.switchboard.wire.internal.JsonFields.opt;
+import static dev.switchboard.wire.internal.JsonFields.optArray;
+import static dev.switchboard.wire.internal.JsonFields.optBoolean;
+import static dev.switchboard.wire.internal.JsonFields.optInt;
+import static dev.switchboard.wire.internal.JsonFields.optLong;
+import static dev.switchboard.wire.internal.JsonFields.optNumber;
+import static dev.switchboard.wire.internal.JsonFields.optObject;
+import static dev.switchboard.wire.internal.JsonFields.optString;
+import static dev.switchboard.wire.internal.JsonFields.optStringArray;
+import static dev.switchboard.wire.internal.JsonFields.requireArray;
+import static dev.switchboard.wire.internal.JsonFields.requireNonEmptyString;
+import static dev.switchboard.wire.internal.JsonFields.requireText;
+import static dev.switchboard.wire.internal.JsonFields.wrongType;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
@@ -25,7 +25,7 @@ import dev.switchboard.model.Passthrough;
 import dev.switchboard.model.ResponseFormat;
 import dev.switchboard.model.Sampling;
 import dev.switchboard.model.ToolSpec;
-import dev.switchboard.wire.internal.Fields;
+import dev.switchboard.wire.internal.JsonFields;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -56,7 +56,7 @@ final class OpenAiClientRequestReader {
 
     static ChatRequest read(JsonNode body) {
         if (!(body instanceof ObjectNode b)) {
-            throw GatewayError.invalidRequest("The request body must be a JSON object, got " + Fields.describe(body)
+            throw GatewayError.invalidRequest("The request body must be a JSON object, got " + JsonFields.describe(body)
                     + ".").toException();
         }
         for (String legacy : List.of("functions", "function_call")) {

@@ -1,9 +1,9 @@
 package dev.switchboard.wire.openai;
 
-import static dev.switchboard.wire.internal.Fields.index;
-import static dev.switchboard.wire.internal.Fields.optString;
-import static dev.switchboard.wire.internal.Fields.path;
-import static dev.switchboard.wire.internal.Fields.requireObject;
+import static dev.switchboard.wire.internal.JsonFields.index;
+import static dev.switchboard.wire.internal.JsonFields.optString;
+import static dev.switchboard.wire.internal.JsonFields.path;
+import static dev.switchboard.wire.internal.JsonFields.requireObject;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;

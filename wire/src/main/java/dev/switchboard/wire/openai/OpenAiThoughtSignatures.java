@@ -1,8 +1,8 @@
 package dev.switchboard.wire.openai;
 
-import static dev.switchboard.wire.internal.Fields.optObject;
-import static dev.switchboard.wire.internal.Fields.optString;
-import static dev.switchboard.wire.internal.Fields.path;
+import static dev.switchboard.wire.internal.JsonFields.optObject;
+import static dev.switchboard.wire.internal.JsonFields.optString;
+import static dev.switchboard.wire.internal.JsonFields.path;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.switchboard.model.Signature;

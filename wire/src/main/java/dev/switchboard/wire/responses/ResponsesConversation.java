@@ -1,7 +1,7 @@
 package dev.switchboard.wire.responses;
 
-import static dev.switchboard.wire.internal.Fields.invalid;
-import static dev.switchboard.wire.internal.Fields.path;
+import static dev.switchboard.wire.internal.JsonFields.invalid;
+import static dev.switchboard.wire.internal.JsonFields.path;
 
 import dev.switchboard.model.ContentBlock;
 import dev.switchboard.model.ContentBlock.Document;

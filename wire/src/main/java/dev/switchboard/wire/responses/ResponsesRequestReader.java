@@ -1,18 +1,18 @@
 package dev.switchboard.wire.responses;
 
-import static dev.switchboard.wire.internal.Fields.invalid;
-import static dev.switchboard.wire.internal.Fields.opt;
-import static dev.switchboard.wire.internal.Fields.optBoolean;
-import static dev.switchboard.wire.internal.Fields.optInt;
-import static dev.switchboard.wire.internal.Fields.optNumber;
-import static dev.switchboard.wire.internal.Fields.optObject;
-import static dev.switchboard.wire.internal.Fields.optString;
-import static dev.switchboard.wire.internal.Fields.optStringArray;
-import static dev.switchboard.wire.internal.Fields.path;
-import static dev.switchboard.wire.internal.Fields.requireNonEmptyString;
-import static dev.switchboard.wire.internal.Fields.requireObject;
-import static dev.switchboard.wire.internal.Fields.requireText;
-import static dev.switchboard.wire.internal.Fields.wrongType;
+import static dev.switchboard.wire.internal.JsonFields.invalid;
+import static dev.switchboard.wire.internal.JsonFields.opt;
+import static dev.switchboard.wire.internal.JsonFields.optBoolean;
+import static dev.switchboard.wire.internal.JsonFields.optInt;
+import static dev.switchboard.wire.internal.JsonFields.optNumber;
+import static dev.switchboard.wire.internal.JsonFields.optObject;
+import static dev.switchboard.wire.internal.JsonFields.optString;
+import static dev.switchboard.wire.internal.JsonFields.optStringArray;
+import static dev.switchboard.wire.internal.JsonFields.path;
+import static dev.switchboard.wire.internal.JsonFields.requireNonEmptyString;
+import static dev.switchboard.wire.internal.JsonFields.requireObject;
+import static dev.switchboard.wire.internal.JsonFields.requireText;
+import static dev.switchboard.wire.internal.JsonFields.wrongType;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
@@ -24,7 +24,7 @@ import dev.switchboard.model.Reasoning;
 import dev.switchboard.model.ResponseFormat;
 import dev.switchboard.model.Sampling;
 import dev.switchboard.wire.Json;
-import dev.switchboard.wire.internal.Fields;
+import dev.switchboard.wire.internal.JsonFields;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -55,7 +55,7 @@ final class ResponsesRequestReader {
 
     static ResponsesRequest read(JsonNode body) {
         if (!(body instanceof ObjectNode b)) {
-            throw GatewayError.invalidRequest("The request body must be a JSON object, got " + Fields.describe(body)
+            throw GatewayError.invalidRequest("The request body must be a JSON object, got " + JsonFields.describe(body)
                     + ".").toException();
         }
         refuseUnsupported(b);

@@ -1,16 +1,16 @@
 package dev.switchboard.wire.responses;
 
-import static dev.switchboard.wire.internal.Fields.index;
-import static dev.switchboard.wire.internal.Fields.invalid;
-import static dev.switchboard.wire.internal.Fields.optArray;
-import static dev.switchboard.wire.internal.Fields.optBoolean;
-import static dev.switchboard.wire.internal.Fields.optObject;
-import static dev.switchboard.wire.internal.Fields.optString;
-import static dev.switchboard.wire.internal.Fields.path;
-import static dev.switchboard.wire.internal.Fields.requireNonEmptyString;
-import static dev.switchboard.wire.internal.Fields.requireObject;
-import static dev.switchboard.wire.internal.Fields.requireString;
-import static dev.switchboard.wire.internal.Fields.wrongType;
+import static dev.switchboard.wire.internal.JsonFields.index;
+import static dev.switchboard.wire.internal.JsonFields.invalid;
+import static dev.switchboard.wire.internal.JsonFields.optArray;
+import static dev.switchboard.wire.internal.JsonFields.optBoolean;
+import static dev.switchboard.wire.internal.JsonFields.optObject;
+import static dev.switchboard.wire.internal.JsonFields.optString;
+import static dev.switchboard.wire.internal.JsonFields.path;
+import static dev.switchboard.wire.internal.JsonFields.requireNonEmptyString;
+import static dev.switchboard.wire.internal.JsonFields.requireObject;
+import static dev.switchboard.wire.internal.JsonFields.requireString;
+import static dev.switchboard.wire.internal.JsonFields.wrongType;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;

@@ -1,8 +1,8 @@
 package dev.switchboard.server.config;
 
 /** Hides passwords in URLs before they reach a log line or an error message. */
-final class Secrets {
-    private Secrets() {
+final class UrlRedaction {
+    private UrlRedaction() {
     }
 
     /** {@code postgresql://user:pw@host/db} becomes {@code postgresql://user:***@host/db}; other text is unchanged. */

@@ -20,8 +20,8 @@ import java.util.OptionalLong;
  *
  * <p>Not part of the wire API: formats share it, callers outside {@code wire} must not.
  */
-public final class Fields {
-    private Fields() {
+public final class JsonFields {
+    private JsonFields() {
     }
 
     /** {@code parent.name}, or {@code name} at the top level. */

@@ -17,7 +17,7 @@ import java.util.OptionalLong;
  * already reported the problem with the place, what was expected and an example, so binders can carry
  * on and find the next problem. A YAML null ({@code key:} with nothing, or {@code ~}) counts as absent.
  */
-final class Fields {
+final class YamlFields {
     private final Mapping map;
     private final Pos owner;
     private final String where;
@@ -27,7 +27,7 @@ final class Fields {
      * @param owner where the mapping is named (its key), for "missing key" problems
      * @param where what the mapping is, as a noun phrase ("provider 'openai'"); empty at the top level
      */
-    Fields(Mapping map, Pos owner, String where, Problems problems) {
+    YamlFields(Mapping map, Pos owner, String where, Problems problems) {
         this.map = map;
         this.owner = owner;
         this.where = where;
@@ -35,9 +35,9 @@ final class Fields {
     }
 
     /** The fields of {@code entry}'s value, or empty (reported) when it is not a mapping. */
-    static Optional<Fields> of(Entry entry, String where, String example, Problems problems) {
+    static Optional<YamlFields> of(Entry entry, String where, String example, Problems problems) {
         if (entry.value() instanceof Mapping m) {
-            return Optional.of(new Fields(m, entry.keyPos(), where, problems));
+            return Optional.of(new YamlFields(m, entry.keyPos(), where, problems));
         }
         problems.add(entry.keyPos(), where + " must be a map of settings, got " + entry.value().kind() + " (e.g. " + example + ")");
         return Optional.empty();
@@ -133,7 +133,7 @@ final class Fields {
     }
 
     /** The nested mapping under {@code key}. */
-    Optional<Fields> map(String key, String nestedWhere, String example) {
+    Optional<YamlFields> map(String key, String nestedWhere, String example) {
         return entry(key).flatMap(e -> of(e, nestedWhere, example, problems));
     }
 

@@ -4,13 +4,13 @@ import java.security.SecureRandom;
 import java.util.Base64;
 
 /** Random bearer secrets: 256 bits from {@link SecureRandom}, base64url without padding (43 chars). */
-final class Secrets {
+final class RandomSecrets {
 
     static final int RANDOM_CHARS = 43;
 
     private final SecureRandom random;
 
-    Secrets(SecureRandom random) {
+    RandomSecrets(SecureRandom random) {
         this.random = random;
     }
 

@@ -3,7 +3,7 @@ package dev.switchboard.engine.account;
 import java.util.regex.Pattern;
 
 /** Shared checks for request fields; each failure names the field and says what was expected. */
-final class Fields {
+final class AccountFields {
 
     static final int MAX_NAME_LENGTH = 100;
     private static final Pattern PLAN = Pattern.compile("[a-z0-9][a-z0-9_.-]{0,31}");
@@ -11,7 +11,7 @@ final class Fields {
     private static final Pattern EMAIL = Pattern.compile("[^@\\s]+@[^@\\s]+");
     private static final int MAX_EMAIL_LENGTH = 254;
 
-    private Fields() {
+    private AccountFields() {
     }
 
     /** A human-readable name: trimmed, 1..100 characters, no control characters. */
