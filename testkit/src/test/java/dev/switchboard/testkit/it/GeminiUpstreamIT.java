@@ -182,7 +182,7 @@ class GeminiUpstreamIT {
      * Answers like Gemini without call ids: two parallel calls with no {@code id}, or, once the results came
      * back, a text naming the function responses it got (name and id) in order.
      */
-    private static void answerWithoutCallIds(RecordedRequest request, dev.switchboard.testkit.Exchange exchange)
+    private static void answerWithoutCallIds(RecordedRequest request, dev.switchboard.testkit.RawExchange exchange)
             throws java.io.IOException {
         JsonNode contents = request.json().path("contents");
         com.fasterxml.jackson.databind.node.ObjectNode body = It.JSON.createObjectNode();

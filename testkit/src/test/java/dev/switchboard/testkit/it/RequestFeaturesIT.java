@@ -115,7 +115,7 @@ class RequestFeaturesIT {
     }
 
     /** An OpenAI completion (or a two-chunk stream) carrying {@code text}. */
-    private static void answer(RecordedRequest request, dev.switchboard.testkit.Exchange exchange, String text)
+    private static void answer(RecordedRequest request, dev.switchboard.testkit.RawExchange exchange, String text)
             throws java.io.IOException {
         String model = request.model().orElseThrow();
         if (request.json().path("stream").asBoolean(false)) {

@@ -17,7 +17,7 @@ import java.util.concurrent.atomic.AtomicLong;
  * more) and resets, or for a plain answer the headers and half the body and resets; {@code -empty} sends
  * SSE headers and ends the body before any event (a plain answer gets an empty 200 body).
  */
-final class OpenAiDialect implements Dialect {
+final class FakeOpenAiDialect implements FakeDialect {
 
     static final String CHAT_PATH = "/v1/chat/completions";
     static final String MODELS_PATH = "/v1/models";
@@ -30,7 +30,7 @@ final class OpenAiDialect implements Dialect {
     private final AnswerGenerator generator;
     private final AtomicLong responseSequence = new AtomicLong();
 
-    OpenAiDialect(Settings settings, AnswerGenerator generator) {
+    FakeOpenAiDialect(Settings settings, AnswerGenerator generator) {
         this.settings = settings;
         this.generator = generator;
     }
@@ -55,7 +55,7 @@ final class OpenAiDialect implements Dialect {
 
     /** The OpenAI error body; the {@code type} follows the status as OpenAI's own errors do. */
     static ObjectNode envelope(int status, String message, Optional<String> param) {
-        ObjectNode body = Json.object();
+        ObjectNode body = TestkitJson.object();
         ObjectNode error = body.putObject("error").put("message", message).put("type", errorType(status));
         param.ifPresentOrElse(p -> error.put("param", p), () -> error.putNull("param"));
         if (status == 401) {
@@ -67,7 +67,7 @@ final class OpenAiDialect implements Dialect {
     }
 
     @Override
-    public void serve(RecordedRequest request, Scenario scenario, Exchange exchange) throws IOException {
+    public void serve(RecordedRequest request, Scenario scenario, RawExchange exchange) throws IOException {
         if (request.path().equals(MODELS_PATH)) {
             exchange.respondJson(200, modelList(settings.models()));
             return;
@@ -85,11 +85,11 @@ final class OpenAiDialect implements Dialect {
         if (chat.stream()) {
             stream(render.chunks(reply, chat.includeUsage()), scenario, exchange);
         } else {
-            plain(Json.bytes(render.completion(reply)), scenario, exchange);
+            plain(TestkitJson.bytes(render.completion(reply)), scenario, exchange);
         }
     }
 
-    private static void stream(List<ObjectNode> chunks, Scenario scenario, Exchange exchange) throws IOException {
+    private static void stream(List<ObjectNode> chunks, Scenario scenario, RawExchange exchange) throws IOException {
         if (scenario.has(Scenario.Flag.EMPTY)) {
             // A clean, empty body, then the connection closes: the stream ends before its first event.
             exchange.openSse(200, Map.of("connection", "close")).end();
@@ -98,20 +98,20 @@ final class OpenAiDialect implements Dialect {
         SseStream sse = exchange.openSse(200);
         if (scenario.has(Scenario.Flag.MIDFAIL)) {
             for (ObjectNode chunk : chunks.subList(0, Math.min(FRAMES_BEFORE_CUT, chunks.size()))) {
-                sse.data(Json.text(chunk));
+                sse.data(TestkitJson.text(chunk));
             }
-            Exchange.pause(PAUSE_BEFORE_CUT);
+            RawExchange.pause(PAUSE_BEFORE_CUT);
             exchange.resetConnection();
             return;
         }
         for (ObjectNode chunk : chunks) {
-            sse.data(Json.text(chunk));
+            sse.data(TestkitJson.text(chunk));
         }
         sse.data("[DONE]");
         sse.end();
     }
 
-    private static void plain(byte[] body, Scenario scenario, Exchange exchange) throws IOException {
+    private static void plain(byte[] body, Scenario scenario, RawExchange exchange) throws IOException {
         Map<String, String> json = Map.of("content-type", "application/json");
         if (scenario.has(Scenario.Flag.MIDFAIL)) {
             exchange.respondTruncatedThenReset(200, json, body, body.length / 2);
@@ -123,7 +123,7 @@ final class OpenAiDialect implements Dialect {
     }
 
     private static ObjectNode modelList(List<String> ids) {
-        ObjectNode list = Json.object().put("object", "list");
+        ObjectNode list = TestkitJson.object().put("object", "list");
         ArrayNode data = list.putArray("data");
         for (String id : ids) {
             data.addObject().put("id", id).put("object", "model").put("created", 1_700_000_000L)

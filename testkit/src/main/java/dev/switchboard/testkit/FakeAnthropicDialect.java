@@ -33,7 +33,7 @@ import java.util.concurrent.atomic.AtomicLong;
  *       support assistant message prefill."
  * </ul>
  */
-final class AnthropicDialect implements Dialect {
+final class FakeAnthropicDialect implements FakeDialect {
 
     static final String MESSAGES_PATH = "/v1/messages";
     static final String PREFILL_REFUSAL = "This model does not support assistant message prefill. "
@@ -48,7 +48,7 @@ final class AnthropicDialect implements Dialect {
     private final AtomicLong messageSequence = new AtomicLong();
     private final AtomicLong requestSequence = new AtomicLong();
 
-    AnthropicDialect(AnswerGenerator generator) {
+    FakeAnthropicDialect(AnswerGenerator generator) {
         this.generator = generator;
     }
 
@@ -64,14 +64,14 @@ final class AnthropicDialect implements Dialect {
 
     @Override
     public ObjectNode errorEnvelope(int status, String message) {
-        ObjectNode body = Json.object().put("type", "error");
+        ObjectNode body = TestkitJson.object().put("type", "error");
         body.putObject("error").put("type", errorType(status)).put("message", message);
         body.put("request_id", nextRequestId());
         return body;
     }
 
     @Override
-    public void sendError(Exchange exchange, int status, String message) throws IOException {
+    public void sendError(RawExchange exchange, int status, String message) throws IOException {
         ObjectNode body = errorEnvelope(status, message);
         Map<String, String> headers = new LinkedHashMap<>();
         headers.put("request-id", body.get("request_id").asText());
@@ -82,7 +82,7 @@ final class AnthropicDialect implements Dialect {
     }
 
     @Override
-    public void serve(RecordedRequest request, Scenario scenario, Exchange exchange) throws IOException {
+    public void serve(RecordedRequest request, Scenario scenario, RawExchange exchange) throws IOException {
         if (request.header("anthropic-version").filter(v -> !v.isBlank()).isEmpty()) {
             sendError(exchange, 400, "anthropic-version: header is required");
             return;
@@ -106,7 +106,7 @@ final class AnthropicDialect implements Dialect {
         if (messages.stream()) {
             stream(render.events(reply), scenario, exchange, headers);
         } else {
-            plain(Json.bytes(render.message(reply)), scenario, exchange, headers);
+            plain(TestkitJson.bytes(render.message(reply)), scenario, exchange, headers);
         }
     }
 
@@ -120,7 +120,7 @@ final class AnthropicDialect implements Dialect {
         return new AnthropicCache.Split(prompt - read, read, 0, 0);
     }
 
-    private static void stream(List<AnthropicRender.Frame> frames, Scenario scenario, Exchange exchange,
+    private static void stream(List<AnthropicRender.Frame> frames, Scenario scenario, RawExchange exchange,
                                Map<String, String> headers) throws IOException {
         if (scenario.has(Scenario.Flag.EMPTY)) {
             Map<String, String> closing = new LinkedHashMap<>(headers);
@@ -135,21 +135,21 @@ final class AnthropicDialect implements Dialect {
                 ? frames.subList(0, Math.min(EVENTS_BEFORE_FAULT, frames.size()))
                 : frames;
         for (AnthropicRender.Frame frame : sent) {
-            sse.event(frame.event(), Json.text(frame.data()));
+            sse.event(frame.event(), TestkitJson.text(frame.data()));
         }
         if (midfail) {
-            ObjectNode error = Json.object().put("type", "error");
+            ObjectNode error = TestkitJson.object().put("type", "error");
             error.putObject("error").put("type", "overloaded_error").put("message", "Overloaded");
-            sse.event("error", Json.text(error));
+            sse.event("error", TestkitJson.text(error));
         } else if (midreset) {
-            Exchange.pause(PAUSE_BEFORE_CUT);
+            RawExchange.pause(PAUSE_BEFORE_CUT);
             exchange.resetConnection();
             return;
         }
         sse.end();
     }
 
-    private static void plain(byte[] body, Scenario scenario, Exchange exchange, Map<String, String> headers)
+    private static void plain(byte[] body, Scenario scenario, RawExchange exchange, Map<String, String> headers)
             throws IOException {
         Map<String, String> json = new LinkedHashMap<>(headers);
         json.put("content-type", "application/json");

@@ -11,13 +11,13 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 
 /** The one Jackson mapper of the testkit, and the few conversions everyone needs. */
-final class Json {
+final class TestkitJson {
 
     // Trailing garbage after a valid value must count as malformed, as it would for a real provider.
     private static final ObjectMapper MAPPER = new ObjectMapper()
             .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
 
-    private Json() {
+    private TestkitJson() {
     }
 
     /** The parsed value, or a {@link MissingNode} when {@code body} is empty or not exactly one JSON value. */

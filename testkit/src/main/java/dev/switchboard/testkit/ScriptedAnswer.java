@@ -7,7 +7,7 @@ import java.util.Optional;
  * The content of a scripted answer, before any dialect renders it. Text and reasoning are kept as the
  * pieces a stream sends one by one; each piece counts as one token.
  */
-sealed interface Answer {
+sealed interface ScriptedAnswer {
 
     /** Reasoning trace pieces, sent before the answer proper; empty when the model does not reason. */
     List<String> reasoning();
@@ -21,7 +21,7 @@ sealed interface Answer {
 
     /** A text answer; {@code stopSequence} is the stop string that ended it, if one did. */
     record Text(List<String> pieces, List<String> reasoning, Finish finish, Optional<String> stopSequence)
-            implements Answer {
+            implements ScriptedAnswer {
         public Text {
             pieces = List.copyOf(pieces);
             reasoning = List.copyOf(reasoning);
@@ -33,7 +33,7 @@ sealed interface Answer {
     }
 
     /** One or more tool calls and no text. */
-    record ToolCalls(List<ToolCall> calls, List<String> reasoning) implements Answer {
+    record ToolCalls(List<ToolCall> calls, List<String> reasoning) implements ScriptedAnswer {
         public ToolCalls {
             calls = List.copyOf(calls);
             reasoning = List.copyOf(reasoning);

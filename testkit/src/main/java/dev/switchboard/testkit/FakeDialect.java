@@ -10,12 +10,12 @@ import java.util.Optional;
  * (recording, key checks, scripted responders, the faults of {@link Faults}); a dialect owns only its
  * wire shapes: which paths it serves, where its clients put the key, its error envelope, and its answers.
  *
- * <p>OpenAI is {@link OpenAiDialect}, Anthropic ({@code POST /v1/messages}, key in {@code x-api-key}) is
- * {@link AnthropicDialect}. Gemini ({@code POST /v1beta/models/{m}:generateContent|:streamGenerateContent},
+ * <p>OpenAI is {@link FakeOpenAiDialect}, Anthropic ({@code POST /v1/messages}, key in {@code x-api-key}) is
+ * {@link FakeAnthropicDialect}. Gemini ({@code POST /v1beta/models/{m}:generateContent|:streamGenerateContent},
  * key in {@code x-goog-api-key} or {@code ?key=}) is meant to be a further implementation, turning its
  * request into a {@link Prompt} and rendering the shared {@link AnswerGenerator}'s {@link Reply}.
  */
-interface Dialect {
+interface FakeDialect {
 
     /** Whether this dialect answers the request's method and path. */
     boolean serves(RecordedRequest request);
@@ -30,10 +30,10 @@ interface Dialect {
      * Answers a request that passed the key check and the shared faults: validates it, then renders the
      * scripted answer, applying the faults whose shape depends on the wire ({@code -midfail}, {@code -empty}).
      */
-    void serve(RecordedRequest request, Scenario scenario, Exchange exchange) throws IOException;
+    void serve(RecordedRequest request, Scenario scenario, RawExchange exchange) throws IOException;
 
     /** Sends {@link #errorEnvelope}; a 429 also says {@code retry-after: 1}, as rate limiters do. */
-    default void sendError(Exchange exchange, int status, String message) throws IOException {
+    default void sendError(RawExchange exchange, int status, String message) throws IOException {
         Map<String, String> headers = status == 429 ? Map.of("retry-after", "1") : Map.of();
         exchange.respondJson(status, headers, errorEnvelope(status, message));
     }

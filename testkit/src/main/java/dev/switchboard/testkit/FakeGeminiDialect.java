@@ -31,7 +31,7 @@ import java.util.regex.Pattern;
  * with an empty body. {@code -strictsig} validates thought signatures like Gemini 3
  * ({@link GeminiRequest}).
  */
-final class GeminiDialect implements Dialect {
+final class FakeGeminiDialect implements FakeDialect {
 
     static final String MODELS_PATH = "/v1beta/models";
     private static final Pattern GENERATE = Pattern.compile("/v1beta/models/([^/:]+):(generateContent|streamGenerateContent)");
@@ -42,7 +42,7 @@ final class GeminiDialect implements Dialect {
     private final AnswerGenerator generator;
     private final AtomicLong responseSequence = new AtomicLong();
 
-    GeminiDialect(Settings settings, AnswerGenerator generator) {
+    FakeGeminiDialect(Settings settings, AnswerGenerator generator) {
         this.settings = settings;
         this.generator = generator;
     }
@@ -64,16 +64,16 @@ final class GeminiDialect implements Dialect {
     }
 
     @Override
-    public void sendError(Exchange exchange, int status, String message) throws IOException {
+    public void sendError(RawExchange exchange, int status, String message) throws IOException {
         if (status == 401) {
             exchange.respondJson(400, GeminiRender.invalidKey());
             return;
         }
-        Dialect.super.sendError(exchange, status, message);
+        FakeDialect.super.sendError(exchange, status, message);
     }
 
     @Override
-    public void serve(RecordedRequest request, Scenario scenario, Exchange exchange) throws IOException {
+    public void serve(RecordedRequest request, Scenario scenario, RawExchange exchange) throws IOException {
         if (request.path().equals(MODELS_PATH)) {
             exchange.respondJson(200, modelList(settings.models()));
             return;
@@ -97,11 +97,11 @@ final class GeminiDialect implements Dialect {
             boolean sse = queryParameter(request, "alt").filter("sse"::equals).isPresent();
             stream(render.chunks(reply), sse, scenario, exchange);
         } else {
-            plain(Json.bytes(render.response(reply)), scenario, exchange);
+            plain(TestkitJson.bytes(render.response(reply)), scenario, exchange);
         }
     }
 
-    private static void stream(List<ObjectNode> chunks, boolean sse, Scenario scenario, Exchange exchange)
+    private static void stream(List<ObjectNode> chunks, boolean sse, Scenario scenario, RawExchange exchange)
             throws IOException {
         Map<String, String> headers = sse ? Map.of() : Map.of("content-type", "application/json; charset=UTF-8");
         if (scenario.has(Scenario.Flag.EMPTY)) {
@@ -117,7 +117,7 @@ final class GeminiDialect implements Dialect {
         }
         SseStream out = exchange.openSse(200, headers);
         for (int i = 0; i < elements.size(); i++) {
-            String json = Json.text(elements.get(i));
+            String json = TestkitJson.text(elements.get(i));
             if (sse) {
                 out.data(json);
             } else {
@@ -130,7 +130,7 @@ final class GeminiDialect implements Dialect {
         out.end();
     }
 
-    private static void plain(byte[] body, Scenario scenario, Exchange exchange) throws IOException {
+    private static void plain(byte[] body, Scenario scenario, RawExchange exchange) throws IOException {
         Map<String, String> json = Map.of("content-type", "application/json; charset=UTF-8");
         if (scenario.has(Scenario.Flag.MIDFAIL)) {
             exchange.respondTruncatedThenReset(200, json, body, body.length / 2);
@@ -142,7 +142,7 @@ final class GeminiDialect implements Dialect {
     }
 
     private static ObjectNode modelList(List<String> ids) {
-        ObjectNode list = Json.object();
+        ObjectNode list = TestkitJson.object();
         ArrayNode models = list.putArray("models");
         for (String id : ids) {
             ObjectNode m = models.addObject().put("name", "models/" + id).put("baseModelId", id).put("version", "001")

@@ -24,7 +24,7 @@ import java.util.Optional;
  * answered when the handler returns, the server sends a 500 so a forgotten answer is loud, not a hang.
  * A response that carries {@code connection: close} also ends the connection once complete.
  */
-public final class Exchange {
+public final class RawExchange {
 
     private enum State { NEW, STREAMING, COMPLETE, DETACHED }
 
@@ -35,7 +35,7 @@ public final class Exchange {
     private boolean responseSaysClose;
     private State state = State.NEW;
 
-    Exchange(Socket socket, InputStream in, OutputStream out, boolean clientAskedToClose) {
+    RawExchange(Socket socket, InputStream in, OutputStream out, boolean clientAskedToClose) {
         this.socket = socket;
         this.in = in;
         this.out = out;
@@ -60,7 +60,7 @@ public final class Exchange {
         Map<String, String> all = new LinkedHashMap<>();
         all.put("content-type", "application/json");
         all.putAll(headers);
-        respond(status, all, Json.bytes(body));
+        respond(status, all, TestkitJson.bytes(body));
     }
 
     /**

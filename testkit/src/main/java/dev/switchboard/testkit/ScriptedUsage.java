@@ -4,7 +4,7 @@ package dev.switchboard.testkit;
  * Token counts of one scripted answer. {@code completionTokens} includes {@code reasoningTokens} and
  * {@code promptTokens} includes {@code cachedTokens}, as OpenAI counts them.
  */
-record Usage(int promptTokens, int completionTokens, int reasoningTokens, int cachedTokens) {
+record ScriptedUsage(int promptTokens, int completionTokens, int reasoningTokens, int cachedTokens) {
 
     int totalTokens() {
         return promptTokens + completionTokens;
