@@ -25,7 +25,7 @@ import okhttp3.Request;
  * all three wire formats (Gemini, OpenAI, Anthropic), and official Google GenAI SDK clients for a
  * gateway, presenting the key in each of the three ways spec 5 allows.
  */
-final class GeminiIt {
+final class GeminiItSupport {
     /** The key the {@code google} provider sends upstream ({@code x-goog-api-key}). */
     static final String GOOGLE_KEY = "upstream-google-key-0123456789";
     /** The key the {@code claude} provider sends upstream ({@code x-api-key}). */
@@ -135,7 +135,7 @@ final class GeminiIt {
                 pricing: {input: 0, output: 0}
                 plans: [enterprise]
                 route: [{provider: google, model: g-plan}]
-            """.formatted(GOOGLE_KEY, It.UPSTREAM_KEY, ANTHROPIC_KEY);
+            """.formatted(GOOGLE_KEY, ItSupport.UPSTREAM_KEY, ANTHROPIC_KEY);
 
     /** Where the SDK puts the caller's key. */
     enum Auth {
@@ -147,7 +147,7 @@ final class GeminiIt {
         BEARER
     }
 
-    private GeminiIt() {
+    private GeminiItSupport() {
     }
 
     /** A GenAI SDK client for {@code gateway} with the test user's key in the SDK's own header; no SDK retries. */

@@ -7,7 +7,7 @@ import java.util.Map;
 import java.util.concurrent.atomic.AtomicReference;
 
 /** Shared helpers: parse a config text as {@code switchboard.yaml} and get its problems. */
-final class ConfigTesting {
+final class ConfigSupport {
     static final String FILE = "switchboard.yaml";
 
     static final Map<String, String> ALL_KEYS = Map.of(
@@ -16,7 +16,7 @@ final class ConfigTesting {
             "GEMINI_API_KEY", "gm-test",
             "OPENROUTER_API_KEY", "sk-or-test");
 
-    private ConfigTesting() {
+    private ConfigSupport() {
     }
 
     static GatewayConfig parse(String yaml) {

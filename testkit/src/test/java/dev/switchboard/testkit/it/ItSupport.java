@@ -23,7 +23,7 @@ import java.util.Map;
  * upstream; the suffixes of the upstream model names script its behaviour), an OpenAI SDK client for a
  * gateway, and a raw HTTP client for what an SDK cannot send or hides.
  */
-final class It {
+final class ItSupport {
     /** The key every provider but {@code rotating} sends upstream; the fake accepts nothing else. */
     static final String UPSTREAM_KEY = "sk-upstream-main-0123456789";
     static final String ROTATING_KEY_1 = "sk-upstream-k1-0123456789";
@@ -163,7 +163,7 @@ final class It {
     private static final HttpClient HTTP = HttpClient.newBuilder()
             .version(HttpClient.Version.HTTP_1_1).connectTimeout(Duration.ofSeconds(2)).build();
 
-    private It() {
+    private ItSupport() {
     }
 
     /** An SDK client for {@code gateway} with the test user's key; no SDK retries, so every failure is the gateway's. */

@@ -33,7 +33,7 @@ import java.util.stream.Collectors;
  * {@link UpstreamKind}, all fakes at the fake upstream), OpenAI SDK clients, the test tool, and readers
  * of SDK objects.
  */
-final class ResponsesIt {
+final class ResponsesItSupport {
     static final String UPSTREAM_KEY = "sk-upstream-responses-0123456789";
     static final ObjectMapper JSON = new ObjectMapper();
     /** Model variants every kind has: plain, thinking, and (for fakes) cut mid-stream. */
@@ -44,7 +44,7 @@ final class ResponsesIt {
 
     static final String CONFIG = config();
 
-    private ResponsesIt() {
+    private ResponsesItSupport() {
     }
 
     private static String config() {

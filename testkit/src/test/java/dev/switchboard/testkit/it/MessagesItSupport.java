@@ -26,9 +26,9 @@ import java.util.stream.Collectors;
  * <p>Models named {@code claude-*} are served by the {@code claude} provider (Anthropic format), models
  * named {@code gpt-*} by the {@code gpt} provider (OpenAI format); the others mix both.
  */
-final class MessagesIt {
+final class MessagesItSupport {
     /** The only key the fake accepts, on both providers. */
-    static final String UPSTREAM_KEY = It.UPSTREAM_KEY;
+    static final String UPSTREAM_KEY = ItSupport.UPSTREAM_KEY;
 
     static final String CONFIG = TestGateway.DEFAULT_HEADER + """
             providers:
@@ -152,7 +152,7 @@ final class MessagesIt {
                   - {provider: claude, model: up-never-asked}
             """.formatted(UPSTREAM_KEY);
 
-    private MessagesIt() {
+    private MessagesItSupport() {
     }
 
     /** An SDK client sending the test user's key as {@code x-api-key}; no SDK retries, so every failure is the gateway's. */
