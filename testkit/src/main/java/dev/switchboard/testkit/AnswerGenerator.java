@@ -9,10 +9,12 @@ import java.util.concurrent.atomic.AtomicLong;
  * Turns a {@link Prompt} and a {@link Scenario} into the deterministic answer every dialect renders:
  *
  * <ul>
- *   <li>tools offered and the last message not a tool result: a call to the forced tool or the first one
- *       ({@code -parallel}: the first two tools, or the first one twice), arguments from
+ *   <li>tools offered and the last message not a tool result: a call to the forced tool, else to the first
+ *       {@link FakeUpstream.PreferredCall preferred} tool offered (with its arguments), else to the first
+ *       one ({@code -parallel}: the first two tools, or the first one twice), arguments from
  *       {@link ArgumentFiller};
  *   <li>last message a tool result: {@code Tool result received: <content>};
+ *   <li>a request for JSON output with a schema: a JSON object filled from the schema by {@link ArgumentFiller};
  *   <li>otherwise {@code Hello from <model>! You said: <last user text>}.
  * </ul>
  *
@@ -28,6 +30,11 @@ final class AnswerGenerator {
     static final String REASONING_TEXT = "Let me think about this request step by step before answering.";
 
     private final AtomicLong callSequence = new AtomicLong();
+    private final Settings settings;
+
+    AnswerGenerator(Settings settings) {
+        this.settings = settings;
+    }
 
     Reply reply(Prompt prompt, Scenario scenario) {
         List<String> reasoning = scenario.has(Scenario.Flag.REASONING) || prompt.reasoningRequested()
@@ -44,6 +51,14 @@ final class AnswerGenerator {
 
     private ScriptedAnswer.ToolCalls toolCalls(Prompt prompt, Scenario scenario, List<String> reasoning) {
         List<Prompt.ToolSpec> tools = prompt.tools();
+        if (prompt.forcedTool().isEmpty()) {
+            for (FakeUpstream.PreferredCall preferred : settings.preferredCalls()) {
+                if (tools.stream().anyMatch(t -> t.name().equals(preferred.toolName()))) {
+                    return new ScriptedAnswer.ToolCalls(List.of(new ScriptedAnswer.ToolCall(callSequence.incrementAndGet(),
+                            preferred.toolName(), preferred.arguments())), reasoning);
+                }
+            }
+        }
         Prompt.ToolSpec first = prompt.forcedTool()
                 .map(name -> tools.stream().filter(t -> t.name().equals(name)).findFirst()
                         .orElse(new Prompt.ToolSpec(name, TestkitJson.object())))
@@ -62,7 +77,8 @@ final class AnswerGenerator {
     private static ScriptedAnswer.Text text(Prompt prompt, List<String> reasoning) {
         String full = prompt.toolResult()
                 .map(result -> "Tool result received: " + quote(result))
-                .orElseGet(() -> "Hello from " + prompt.model() + "! You said: " + quote(prompt.lastUserText()));
+                .orElseGet(() -> prompt.answerSchema().map(schema -> TestkitJson.text(ArgumentFiller.fill(schema)))
+                        .orElseGet(() -> "Hello from " + prompt.model() + "! You said: " + quote(prompt.lastUserText())));
         Optional<String> stop = firstStop(full, prompt.stop());
         String cut = stop.map(s -> full.substring(0, full.indexOf(s))).orElse(full);
         ScriptedAnswer.Finish finish = ScriptedAnswer.Finish.STOP;

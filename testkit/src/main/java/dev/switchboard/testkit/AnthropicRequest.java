@@ -16,7 +16,9 @@ import java.util.regex.Pattern;
  *
  * <ul>
  *   <li>{@code model}, {@code max_tokens} and a non-empty {@code messages} are required; roles are
- *       {@code user} and {@code assistant}; {@code temperature} is 0..1;
+ *       {@code user} and {@code assistant}, plus {@code system} entries of text blocks between turns (what
+ *       Claude Code sends), which stay outside the alternation and the tool pairing; {@code temperature}
+ *       is 0..1;
  *   <li>text must not be empty (except in a final assistant turn), and a final assistant turn must not end
  *       in whitespace;
  *   <li>{@code tool_use.id} must match {@code ^[a-zA-Z0-9_-]+$}; every {@code tool_use} must be answered by
@@ -136,7 +138,7 @@ record AnthropicRequest(Prompt prompt, boolean stream, boolean thinking, boolean
                     + breakpoints[0] + ".");
         }
 
-        JsonNode last = messages.get(messages.size() - 1);
+        JsonNode last = lastTurnMessage(messages);
         boolean lastIsAssistant = last.path("role").asText().equals("assistant");
         Prompt prompt = new Prompt(
                 body.path("model").asText(),
@@ -147,7 +149,8 @@ record AnthropicRequest(Prompt prompt, boolean stream, boolean thinking, boolean
                 Optional.of(maxTokens),
                 stops(body.path("stop_sequences")),
                 units.stream().mapToInt(u -> u.text().length()).sum(),
-                thinkingOn);
+                thinkingOn,
+                OpenAiRequest.schema(body.path("output_config").path("format").path("schema")));
         return new AnthropicRequest(prompt, body.path("stream").asBoolean(false), thinkingOn,
                 thinking.path("display").asText("").equals("omitted"), lastIsAssistant, units);
     }
@@ -228,8 +231,14 @@ record AnthropicRequest(Prompt prompt, boolean stream, boolean thinking, boolean
         for (int i = 0; i < messages.size(); i++) {
             JsonNode message = messages.get(i);
             String role = message.path("role").asText();
+            if (role.equals("system")) {
+                // A system entry between turns (Claude Code sends them, with cache markers): text only, and
+                // outside the user/assistant alternation and the tool pairing.
+                checkSystemEntry(message.path("content"), "messages." + i);
+                continue;
+            }
             if (!role.equals("user") && !role.equals("assistant")) {
-                throw new Invalid("messages." + i + ".role: Input should be 'user' or 'assistant'");
+                throw new Invalid("messages." + i + ".role: Input should be 'user', 'assistant' or 'system'");
             }
             JsonNode content = message.path("content");
             List<JsonNode> blocks = new ArrayList<>();
@@ -262,6 +271,20 @@ record AnthropicRequest(Prompt prompt, boolean stream, boolean thinking, boolean
             }
         }
         return turns;
+    }
+
+    private static void checkSystemEntry(JsonNode content, String path) throws Invalid {
+        if (content.isTextual() && !content.asText().isEmpty()) {
+            return;
+        }
+        if (!content.isArray() || content.isEmpty()) {
+            throw new Invalid(path + ".content: a system message needs non-empty text content");
+        }
+        for (int j = 0; j < content.size(); j++) {
+            if (!content.get(j).path("type").asText("").equals("text")) {
+                throw new Invalid(path + ".content." + j + ".type: a system message may hold only text blocks");
+            }
+        }
     }
 
     private static void checkBlock(JsonNode block, String path, boolean finalAssistant) throws Invalid {
@@ -332,6 +355,16 @@ record AnthropicRequest(Prompt prompt, boolean stream, boolean thinking, boolean
                     + "were found without `tool_result` blocks immediately after: " + String.join(", ", calls)
                     + ". Each `tool_use` block must have a corresponding `tool_result` block in the next message.");
         }
+    }
+
+    /** The last user or assistant message: system entries between turns are not turns. */
+    private static JsonNode lastTurnMessage(JsonNode messages) {
+        for (int i = messages.size() - 1; i >= 0; i--) {
+            if (!messages.get(i).path("role").asText().equals("system")) {
+                return messages.get(i);
+            }
+        }
+        return messages.get(messages.size() - 1);
     }
 
     private static String lastUserText(JsonNode messages) {

@@ -67,7 +67,7 @@ final class ArgumentFiller {
     private static String typeOf(JsonNode schema) {
         JsonNode type = schema.path("type");
         if (type.isTextual()) {
-            return type.asText();
+            return type.asText().toLowerCase(java.util.Locale.ROOT); // Google's schemas spell types in capitals
         }
         for (JsonNode candidate : type) {
             if (candidate.isTextual() && !candidate.asText().equals("null")) {

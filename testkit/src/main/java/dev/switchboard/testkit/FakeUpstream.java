@@ -31,7 +31,8 @@ import java.util.List;
  *   <li>{@code -parallel}: two tool calls instead of one.
  * </ul>
  *
- * Without a fault the answer is deterministic: a tool call when tools are offered, {@code Tool result
+ * Without a fault the answer is deterministic: a tool call when tools are offered (a
+ * {@link #preferCalls preferred} one when offered), {@code Tool result
  * received: ...} after a tool message, else {@code Hello from <model>! You said: <text>}; see
  * {@link AnswerGenerator} for limits, stop strings and token counts.
  *
@@ -52,7 +53,7 @@ public final class FakeUpstream implements AutoCloseable {
     private final RawHttpServer server;
 
     private FakeUpstream() {
-        AnswerGenerator generator = new AnswerGenerator();
+        AnswerGenerator generator = new AnswerGenerator(settings);
         List<FakeDialect> dialects = List.of(new FakeOpenAiDialect(settings, generator), new FakeAnthropicDialect(generator),
                 new FakeGeminiDialect(settings, generator));
         server = RawHttpServer.start(new Dispatcher(dialects, settings, log, SLOW_FIRST_BYTE));
@@ -128,6 +129,26 @@ public final class FakeUpstream implements AutoCloseable {
      */
     public FakeUpstream script(String upstreamModel, Responder responder) {
         settings.script(upstreamModel, responder);
+        return this;
+    }
+
+    /**
+     * A tool call the fake makes instead of its default one: when the offered tools include {@code toolName}
+     * (and no tool is forced), it calls that tool with {@code arguments} (a JSON object as text). The first
+     * preference whose tool is offered wins; with none offered, the default behaviour applies. Meant for
+     * real clients (coding agents) whose first tool would do something unwanted, or that need real
+     * arguments for a tool to run.
+     */
+    public record PreferredCall(String toolName, String arguments) {
+        public PreferredCall {
+            java.util.Objects.requireNonNull(toolName, "toolName");
+            java.util.Objects.requireNonNull(arguments, "arguments");
+        }
+    }
+
+    /** Replaces the preferred tool calls (see {@link PreferredCall}); an empty list restores the default. */
+    public FakeUpstream preferCalls(List<PreferredCall> calls) {
+        settings.preferredCalls(calls);
         return this;
     }
 

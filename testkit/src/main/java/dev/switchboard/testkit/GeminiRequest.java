@@ -118,7 +118,9 @@ record GeminiRequest(Prompt prompt) {
         }
         boolean thoughts = field(field(generation, "thinkingConfig"), "includeThoughts").asBoolean(false);
         return new GeminiRequest(new Prompt(model, lastUser, toolResult, tools, forced,
-                max.isNumber() ? Optional.of(max.asInt()) : Optional.empty(), stop, chars, thoughts));
+                max.isNumber() ? Optional.of(max.asInt()) : Optional.empty(), stop, chars, thoughts,
+                OpenAiRequest.schema(field(generation, "responseJsonSchema").isObject() ? field(generation, "responseJsonSchema")
+                        : field(generation, "responseSchema"))));
     }
 
     private static void checkSignatures(JsonNode parts, int turn) throws Invalid {

@@ -71,7 +71,8 @@ record OpenAiRequest(Prompt prompt, boolean stream, boolean includeUsage) {
                 maxTokens(body),
                 stops(body.path("stop")),
                 chars,
-                effort.isTextual() && !effort.asText().equals("none"));
+                effort.isTextual() && !effort.asText().equals("none"),
+                schema(body.path("response_format").path("json_schema").path("schema")));
         return new OpenAiRequest(prompt,
                 body.path("stream").asBoolean(false),
                 body.path("stream_options").path("include_usage").asBoolean(false));
@@ -125,5 +126,9 @@ record OpenAiRequest(Prompt prompt, boolean stream, boolean includeUsage) {
             }
         }
         return stops;
+    }
+
+    static Optional<JsonNode> schema(JsonNode schema) {
+        return schema.isObject() ? Optional.of(schema) : Optional.empty();
     }
 }

@@ -17,6 +17,8 @@ import java.util.Optional;
  * @param stop               stop strings, possibly empty
  * @param promptChars        characters of all message contents, the base of the prompt-token count
  * @param reasoningRequested whether the request itself asks for reasoning (e.g. {@code reasoning_effort})
+ * @param answerSchema       the JSON schema a text answer must follow, when the request asks for JSON output
+ *                           with a schema (the answer is then a JSON value filled from it)
  */
 record Prompt(
         String model,
@@ -27,7 +29,8 @@ record Prompt(
         Optional<Integer> maxTokens,
         List<String> stop,
         int promptChars,
-        boolean reasoningRequested) {
+        boolean reasoningRequested,
+        Optional<JsonNode> answerSchema) {
 
     Prompt {
         tools = List.copyOf(tools);

@@ -7,8 +7,8 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * What a test configured on a running fake: accepted keys, per-key statuses, scripted responders and the
- * advertised model list. Safe to change while requests are being served.
+ * What a test configured on a running fake: accepted keys, per-key statuses, scripted responders, the
+ * advertised model list and the tool calls it prefers. Safe to change while requests are being served.
  */
 final class Settings {
 
@@ -18,6 +18,7 @@ final class Settings {
     private final Map<String, Integer> keyStatuses = new ConcurrentHashMap<>();
     private final Map<String, Responder> scripts = new ConcurrentHashMap<>();
     private volatile List<String> models = DEFAULT_MODELS;
+    private volatile List<FakeUpstream.PreferredCall> preferredCalls = List.of();
 
     void acceptKeys(List<String> keys) {
         acceptedKeys.addAll(keys);
@@ -37,6 +38,14 @@ final class Settings {
 
     List<String> models() {
         return models;
+    }
+
+    void preferredCalls(List<FakeUpstream.PreferredCall> calls) {
+        preferredCalls = List.copyOf(calls);
+    }
+
+    List<FakeUpstream.PreferredCall> preferredCalls() {
+        return preferredCalls;
     }
 
     Optional<Responder> script(String model) {

@@ -28,6 +28,9 @@ public final class ResponsesApi {
     private final Authenticator auth;
     private final Heartbeats heartbeats;
 
+    /** Names the hosted tools of a request that were left out (their policy: dropped, not refused). */
+    public static final String DROPPED_TOOLS_HEADER = "x-switchboard-dropped-tools";
+
     public ResponsesApi(ResponsesService responses, Authenticator auth, Heartbeats heartbeats) {
         this.responses = responses;
         this.auth = auth;
@@ -38,6 +41,10 @@ public final class ResponsesApi {
     public void create(Exchange ex) {
         Caller caller = auth.authenticate(ex, Credentials.BEARER, ENDPOINT);
         ResponsesRequest request = Responses.fromClient(ex.body());
+        if (!request.droppedTools().isEmpty()) {
+            // hosted tools no upstream runs and whose policy is to leave them out (web search): say which
+            ex.header(DROPPED_TOOLS_HEADER, String.join(", ", request.droppedTools()));
+        }
         RequestTrace trace = new RequestTrace(ex.requestId(), ENDPOINT);
         ex.trace(trace);
         ResponseTurn turn = responses.begin(caller, request, trace);

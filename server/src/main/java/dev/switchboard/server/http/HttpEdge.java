@@ -77,21 +77,25 @@ public final class HttpEdge implements AutoCloseable {
     private void dispatch(Route route, ServerRequest req, ServerResponse res) {
         HelidonExchange ex = new HelidonExchange(req, res, newRequestId());
         int status;
+        Optional<GatewayError> refusal = Optional.empty();
         try {
             route.handler().handle(ex);
             status = ex.status();
         } catch (GatewayException e) {
+            refusal = Optional.of(e.error());
             status = fail(route, ex, e.error(), e.retryAfter());
         } catch (PayloadTooLarge e) {
-            status = fail(route, ex, new GatewayError(413, "request_too_large",
-                    "The request body exceeds " + MAX_BODY_BYTES + " bytes.", Optional.empty(), false), Optional.empty());
+            refusal = Optional.of(new GatewayError(413, "request_too_large",
+                    "The request body exceeds " + MAX_BODY_BYTES + " bytes.", Optional.empty(), false));
+            status = fail(route, ex, refusal.get(), Optional.empty());
         } catch (Exception | Error e) {
             LOG.atError().addKeyValue("request_id", ex.requestId()).setCause(e).log("unexpected failure");
-            status = fail(route, ex, GatewayError.internal(
-                    "Internal error; quote request id " + ex.requestId() + " when reporting it."), Optional.empty());
+            refusal = Optional.of(GatewayError.internal(
+                    "Internal error; quote request id " + ex.requestId() + " when reporting it."));
+            status = fail(route, ex, refusal.get(), Optional.empty());
         }
         Duration took = Duration.ofNanos(System.nanoTime() - ex.startNanos());
-        log(route, ex, status, took);
+        log(route, ex, status, took, refusal);
         String model = ex.trace().flatMap(RequestTrace::modelAnswered)
                 .or(() -> ex.trace().map(RequestTrace::modelAsked)).orElse("");
         metrics.request(route.endpoint(), model, status, took);
@@ -108,7 +112,12 @@ public final class HttpEdge implements AutoCloseable {
         return error.status();
     }
 
-    private static void log(Route route, HelidonExchange ex, int status, Duration took) {
+    /**
+     * The access line. A refused request also names what was wrong ({@code error_type}, {@code error_message},
+     * {@code error_param}), exactly as the caller was told, so an incompatibility shows in the log without
+     * the client's side of the conversation. The messages never hold secrets: they are the ones callers see.
+     */
+    private static void log(Route route, HelidonExchange ex, int status, Duration took, Optional<GatewayError> refusal) {
         LoggingEventBuilder line = ACCESS.atInfo()
                 .addKeyValue("request_id", ex.requestId())
                 .addKeyValue("method", ex.method())
@@ -126,6 +135,10 @@ public final class HttpEdge implements AutoCloseable {
                     .addKeyValue("output_tokens", u.outputTokens())
                     .addKeyValue("usage_provenance", u.provenance().name().toLowerCase(java.util.Locale.ROOT));
             t.streamEnd().ifPresent(s -> line.addKeyValue("stream_end", s));
+        });
+        refusal.ifPresent(e -> {
+            line.addKeyValue("error_type", e.type()).addKeyValue("error_message", e.message());
+            e.param().ifPresent(p -> line.addKeyValue("error_param", p));
         });
         line.log("request");
     }

@@ -31,7 +31,8 @@ import java.util.Set;
  *
  * <p>Also read, although spec 2.7 does not list them, because the official SDK sends them or the service
  * consumes them on every format: {@code output_config} (effort, json_schema format), {@code thinking}
- * {@code adaptive}/{@code disabled}, {@code tool_choice none}, {@code models}, and the service-only
+ * {@code adaptive}/{@code disabled}, {@code tool_choice none}, {@code models}, system entries between turns
+ * ({@code role: "system"} inside {@code messages}, text blocks only), and the service-only
  * {@code transforms}, {@code skill}, {@code skills}, {@code ignore_defaults}, {@code reasoning}. Every
  * other top-level field goes to {@code Passthrough("anthropic")} unchanged, so that an Anthropic upstream
  * still receives it. Server tools (a {@code tools[]} entry whose {@code type} is versioned, e.g.
@@ -149,10 +150,32 @@ final class AnthropicClientRequestReader {
             Role role = switch (JsonFields.requireString(message, "role", rolePath)) {
                 case "user" -> Role.USER;
                 case "assistant" -> Role.ASSISTANT;
-                default -> throw JsonFields.invalid(rolePath, "`" + rolePath + "` must be \"user\" or \"assistant\".");
+                case "system" -> Role.SYSTEM;
+                default -> throw JsonFields.invalid(rolePath, "`" + rolePath + "` must be \"user\", \"assistant\" or \"system\".");
             };
             String contentPath = JsonFields.path(path, "content");
-            out.add(new Message(role, content.content(JsonFields.require(message, "content", contentPath), contentPath, role)));
+            JsonNode body = JsonFields.require(message, "content", contentPath);
+            out.add(new Message(role, role == Role.SYSTEM ? systemEntry(body, contentPath, content)
+                    : content.content(body, contentPath, role)));
+        }
+        return out;
+    }
+
+    /** A system entry between turns: a non-empty string or text blocks (with cache markers), like {@code system}. */
+    private static List<ContentBlock> systemEntry(JsonNode body, String path, AnthropicClientContentReader content) {
+        if (body.isTextual()) {
+            if (body.textValue().isEmpty()) {
+                throw JsonFields.invalid(path, "`" + path + "` must not be empty.");
+            }
+            return List.of(ContentBlock.Text.of(body.textValue()));
+        }
+        ArrayNode blocks = JsonFields.requireArray(body, path);
+        if (blocks.isEmpty()) {
+            throw JsonFields.invalid(path, "`" + path + "` must hold at least one text block.");
+        }
+        List<ContentBlock> out = new ArrayList<>(blocks.size());
+        for (int i = 0; i < blocks.size(); i++) {
+            out.add(content.systemBlock(blocks.get(i), JsonFields.index(path, i)));
         }
         return out;
     }

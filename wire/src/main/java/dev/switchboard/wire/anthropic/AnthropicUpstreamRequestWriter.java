@@ -141,7 +141,7 @@ final class AnthropicUpstreamRequestWriter {
             if (blocks.isEmpty()) {
                 continue;
             }
-            if (!turns.isEmpty() && turns.getLast().role() == m.role()) {
+            if (!turns.isEmpty() && turns.getLast().role() == m.role() && m.role() != Role.SYSTEM) {
                 turns.getLast().blocks().addAll(blocks);
             } else {
                 turns.add(new Turn(m.role(), blocks));
@@ -156,7 +156,11 @@ final class AnthropicUpstreamRequestWriter {
         ArrayNode out = Json.array();
         for (Turn turn : turns) {
             List<ObjectNode> blocks = turn.role() == Role.USER ? resultsFirst(turn.blocks()) : turn.blocks();
-            ObjectNode message = out.addObject().put("role", turn.role() == Role.USER ? "user" : "assistant");
+            ObjectNode message = out.addObject().put("role", switch (turn.role()) {
+                case USER -> "user";
+                case ASSISTANT -> "assistant";
+                case SYSTEM -> "system"; // relayed in place, cache markers included
+            });
             if (blocks.size() == 1 && isPlainText(blocks.getFirst())) {
                 message.put("content", blocks.getFirst().get("text").textValue());
             } else {

@@ -53,6 +53,9 @@ final class GeminiUpstreamContentsWriter {
         ObjectNode last = null;
         for (int i = 0; i < messages.size(); i++) {
             Message m = messages.get(i);
+            if (m.role() == Role.SYSTEM) {
+                continue; // Gemini has no system turns: the request writer adds their text to systemInstruction
+            }
             ArrayNode parts = parts(m, i, callNames);
             if (parts.isEmpty()) {
                 continue;

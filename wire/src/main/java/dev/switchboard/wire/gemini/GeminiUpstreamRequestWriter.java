@@ -5,8 +5,10 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.switchboard.model.ChatRequest;
 import dev.switchboard.model.ContentBlock;
+import dev.switchboard.model.Message;
 import dev.switchboard.model.Reasoning;
 import dev.switchboard.model.ResponseFormat;
+import dev.switchboard.model.Role;
 import dev.switchboard.model.Sampling;
 import dev.switchboard.model.ToolChoice;
 import dev.switchboard.model.ToolSpec;
@@ -42,6 +44,12 @@ final class GeminiUpstreamRequestWriter {
         for (ContentBlock b : request.system()) {
             if (b instanceof ContentBlock.Text t && !t.text().isEmpty()) {
                 system.addObject().put("text", t.text());
+            }
+        }
+        // Gemini has no system turns: a system entry between turns joins the system instruction, in order.
+        for (Message m : request.messages()) {
+            if (m.role() == Role.SYSTEM && !m.text().isEmpty()) {
+                system.addObject().put("text", m.text());
             }
         }
         if (!system.isEmpty()) {

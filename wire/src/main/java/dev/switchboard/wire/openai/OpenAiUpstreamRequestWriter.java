@@ -115,13 +115,25 @@ final class OpenAiUpstreamRequestWriter {
             m.put("content", String.join(SYSTEM_SEPARATOR, system));
         }
         for (Message msg : req.messages()) {
-            if (msg.role() == Role.USER) {
-                user(out, msg.content());
-            } else {
-                out.add(assistant(msg.content(), opts));
+            switch (msg.role()) {
+                case USER -> user(out, msg.content());
+                case ASSISTANT -> out.add(assistant(msg.content(), opts));
+                case SYSTEM -> systemTurn(msg).ifPresent(out::add);
             }
         }
         return out;
+    }
+
+    /** A system entry between turns stays a system message in its place. */
+    private static Optional<ObjectNode> systemTurn(Message msg) {
+        String text = msg.text();
+        if (text.isEmpty()) {
+            return Optional.empty();
+        }
+        ObjectNode m = Json.object();
+        m.put("role", "system");
+        m.put("content", text);
+        return Optional.of(m);
     }
 
     private static void user(ArrayNode out, List<ContentBlock> blocks) {

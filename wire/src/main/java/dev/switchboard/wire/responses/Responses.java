@@ -61,6 +61,8 @@ public final class Responses {
             case ResponsesItem.Message m -> "msg";
             case ResponsesItem.FunctionCall c -> "fc";
             case ResponsesItem.FunctionCallOutput o -> "fco";
+            case ResponsesItem.CustomToolCall c -> "ctc";
+            case ResponsesItem.CustomToolCallOutput o -> "ctco";
             case ResponsesItem.Reasoning r -> "rs";
         };
     }
@@ -104,7 +106,8 @@ public final class Responses {
     public static ObjectNode toClient(ChatResponse response, ResponsesHeader header, ResponsesIdSource ids) {
         ResponsesOutcome outcome = ResponsesOutcome.of(response.stopReason());
         return ResponsesObject.build(header, response.model(), outcome.status(), outcome.incompleteReason(),
-                Optional.empty(), ResponsesOutputItems.of(response.content(), "completed", ids), Optional.of(response.usage()));
+                Optional.empty(), ResponsesOutputItems.of(response.content(), "completed", ids,
+                        ResponsesToolNames.fromEcho(header.echo().path("tools"))), Optional.of(response.usage()));
     }
 
     /** A writer for one streamed answer. */

@@ -78,27 +78,35 @@ final class ResponsesConversation {
     private void add(ResponsesItem item, String p) {
         switch (item) {
             case ResponsesItem.Message m -> message(m, p);
-            case ResponsesItem.FunctionCall c -> {
-                turn(Role.ASSISTANT);
-                open.add(new ToolCall(c.callId(), c.name(), c.arguments(), Optional.ofNullable(callSignatures.remove(c.callId()))));
-                callNames.put(c.callId(), c.name());
-                unanswered.put(c.callId(), p);
-            }
-            case ResponsesItem.FunctionCallOutput r -> {
-                String name = callNames.get(r.callId());
-                if (name == null) {
-                    throw invalid(p.equals(HISTORY) ? p : path(p, "call_id"), "No function_call with call_id \""
-                            + r.callId() + "\" comes before this function_call_output.");
-                }
-                unanswered.remove(r.callId());
-                if (!(openRole == Role.USER && openIsToolResults)) {
-                    close();
-                    open(Role.USER, true);
-                }
-                open.add(new ToolResult(r.callId(), Optional.of(name), toolOutput(r.output()), false, Optional.empty()));
-            }
+            case ResponsesItem.FunctionCall c -> call(c.callId(), ResponsesToolNames.flat(c.namespace(), c.name()), c.arguments(), p);
+            case ResponsesItem.CustomToolCall c -> call(c.callId(), ResponsesToolNames.flat(c.namespace(), c.name()),
+                    ResponsesToolNames.argumentsOf(c.input()), p);
+            case ResponsesItem.FunctionCallOutput r -> output(r.callId(), r.output(), p, "function_call");
+            case ResponsesItem.CustomToolCallOutput r -> output(r.callId(), r.output(), p, "custom_tool_call");
             case ResponsesItem.Reasoning r -> reasoning(r);
         }
+    }
+
+    /** A call; namespaced and custom tools are the functions {@link ResponsesToolNames} makes of them. */
+    private void call(String callId, String name, String arguments, String p) {
+        turn(Role.ASSISTANT);
+        open.add(new ToolCall(callId, name, arguments, Optional.ofNullable(callSignatures.remove(callId))));
+        callNames.put(callId, name);
+        unanswered.put(callId, p);
+    }
+
+    private void output(String callId, ResponsesItem.ToolOutput output, String p, String callType) {
+        String name = callNames.get(callId);
+        if (name == null) {
+            throw invalid(p.equals(HISTORY) ? p : path(p, "call_id"), "No " + callType + " with call_id \""
+                    + callId + "\" comes before this " + callType + "_output.");
+        }
+        unanswered.remove(callId);
+        if (!(openRole == Role.USER && openIsToolResults)) {
+            close();
+            open(Role.USER, true);
+        }
+        open.add(new ToolResult(callId, Optional.of(name), toolOutput(output), false, Optional.empty()));
     }
 
     private void message(ResponsesItem.Message m, String p) {

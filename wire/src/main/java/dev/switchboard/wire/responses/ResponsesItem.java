@@ -45,20 +45,65 @@ public sealed interface ResponsesItem {
         }
     }
 
-    /** {@code function_call}: the model called a client tool; {@code callId} pairs it with its output. */
-    record FunctionCall(Optional<String> id, String callId, String name, String arguments, String status)
-            implements ResponsesItem {
+    /**
+     * {@code function_call}: the model called a client tool; {@code callId} pairs it with its output;
+     * {@code namespace} names the tool's {@code namespace} group, when it was declared in one.
+     */
+    record FunctionCall(Optional<String> id, String callId, String name, String arguments, String status,
+                        Optional<String> namespace) implements ResponsesItem {
         public FunctionCall {
             Objects.requireNonNull(id, "id");
             Objects.requireNonNull(callId, "callId");
             Objects.requireNonNull(name, "name");
             Objects.requireNonNull(arguments, "arguments");
             Objects.requireNonNull(status, "status");
+            Objects.requireNonNull(namespace, "namespace");
+        }
+
+        /** A call of a tool outside any namespace. */
+        public FunctionCall(Optional<String> id, String callId, String name, String arguments, String status) {
+            this(id, callId, name, arguments, status, Optional.empty());
         }
 
         @Override
         public FunctionCall withId(String newId) {
-            return id.isPresent() ? this : new FunctionCall(Optional.of(newId), callId, name, arguments, status);
+            return id.isPresent() ? this : new FunctionCall(Optional.of(newId), callId, name, arguments, status, namespace);
+        }
+    }
+
+    /**
+     * {@code custom_tool_call}: the model called a {@code custom} tool (free-text input, possibly constrained
+     * by a grammar) with {@code input}; {@code namespace} as for {@link FunctionCall}.
+     */
+    record CustomToolCall(Optional<String> id, String callId, Optional<String> namespace, String name, String input,
+                          String status) implements ResponsesItem {
+        public CustomToolCall {
+            Objects.requireNonNull(id, "id");
+            Objects.requireNonNull(callId, "callId");
+            Objects.requireNonNull(namespace, "namespace");
+            Objects.requireNonNull(name, "name");
+            Objects.requireNonNull(input, "input");
+            Objects.requireNonNull(status, "status");
+        }
+
+        @Override
+        public CustomToolCall withId(String newId) {
+            return id.isPresent() ? this : new CustomToolCall(Optional.of(newId), callId, namespace, name, input, status);
+        }
+    }
+
+    /** {@code custom_tool_call_output}: the caller's result of the custom call {@code callId}. */
+    record CustomToolCallOutput(Optional<String> id, String callId, ToolOutput output, String status) implements ResponsesItem {
+        public CustomToolCallOutput {
+            Objects.requireNonNull(id, "id");
+            Objects.requireNonNull(callId, "callId");
+            Objects.requireNonNull(output, "output");
+            Objects.requireNonNull(status, "status");
+        }
+
+        @Override
+        public CustomToolCallOutput withId(String newId) {
+            return id.isPresent() ? this : new CustomToolCallOutput(Optional.of(newId), callId, output, status);
         }
     }
 

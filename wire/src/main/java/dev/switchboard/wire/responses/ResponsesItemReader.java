@@ -53,14 +53,22 @@ final class ResponsesItemReader {
             case "message" -> message(o, p, id);
             case "function_call" -> new ResponsesItem.FunctionCall(id, requireNonEmptyString(o, "call_id", path(p, "call_id")),
                     requireNonEmptyString(o, "name", path(p, "name")),
-                    optString(o, "arguments", path(p, "arguments")).orElse(""), status(o, p));
+                    optString(o, "arguments", path(p, "arguments")).orElse(""), status(o, p),
+                    optString(o, "namespace", path(p, "namespace")).filter(s -> !s.isEmpty()));
             case "function_call_output" -> new ResponsesItem.FunctionCallOutput(id,
+                    requireNonEmptyString(o, "call_id", path(p, "call_id")), toolOutput(o, p), status(o, p));
+            case "custom_tool_call" -> new ResponsesItem.CustomToolCall(id, requireNonEmptyString(o, "call_id", path(p, "call_id")),
+                    optString(o, "namespace", path(p, "namespace")).filter(s -> !s.isEmpty()),
+                    requireNonEmptyString(o, "name", path(p, "name")),
+                    optString(o, "input", path(p, "input")).orElse(""), status(o, p));
+            case "custom_tool_call_output" -> new ResponsesItem.CustomToolCallOutput(id,
                     requireNonEmptyString(o, "call_id", path(p, "call_id")), toolOutput(o, p), status(o, p));
             case "reasoning" -> reasoning(o, p, id);
             case "item_reference" -> throw invalid(path(p, "type"), "`" + path(p, "type") + "` \"item_reference\" is "
                     + "not supported; continue a stored conversation with `previous_response_id` or resend the item.");
             default -> throw invalid(path(p, "type"), "`" + path(p, "type") + "` must be message, function_call, "
-                    + "function_call_output or reasoning; \"" + type + "\" items are not supported.");
+                    + "function_call_output, custom_tool_call, custom_tool_call_output, reasoning or additional_tools; \""
+                    + type + "\" items are not supported.");
         };
     }
 

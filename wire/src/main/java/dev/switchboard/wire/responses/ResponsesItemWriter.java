@@ -29,8 +29,28 @@ final class ResponsesItemWriter {
                 c.id().ifPresent(id -> o.put("id", id));
                 o.put("call_id", c.callId());
                 o.put("name", c.name());
+                c.namespace().ifPresent(ns -> o.put("namespace", ns));
                 o.put("arguments", c.arguments());
                 o.put("status", c.status());
+            }
+            case ResponsesItem.CustomToolCall c -> {
+                o.put("type", "custom_tool_call");
+                c.id().ifPresent(id -> o.put("id", id));
+                o.put("call_id", c.callId());
+                o.put("name", c.name());
+                c.namespace().ifPresent(ns -> o.put("namespace", ns));
+                o.put("input", c.input());
+                o.put("status", c.status());
+            }
+            case ResponsesItem.CustomToolCallOutput r -> {
+                o.put("type", "custom_tool_call_output");
+                r.id().ifPresent(id -> o.put("id", id));
+                o.put("call_id", r.callId());
+                switch (r.output()) {
+                    case ResponsesItem.ToolOutput.Text t -> o.put("output", t.text());
+                    case ResponsesItem.ToolOutput.Parts ps -> o.set("output", parts(ps.parts()));
+                }
+                o.put("status", r.status());
             }
             case ResponsesItem.FunctionCallOutput r -> {
                 o.put("type", "function_call_output");

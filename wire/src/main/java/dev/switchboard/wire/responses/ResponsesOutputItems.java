@@ -14,7 +14,9 @@ import java.util.Optional;
  * Canonical answer blocks as output items, one item per block in block order: text is an assistant
  * message, a trace a reasoning item (its text as the summary, its signature in
  * {@code encrypted_content}), redacted reasoning a reasoning item with only {@code encrypted_content},
- * a tool call a {@code function_call} whose {@code call_id} is the canonical call id. A signature that
+ * a tool call a {@code function_call} whose {@code call_id} is the canonical call id (a
+ * {@code custom_tool_call} for a custom tool, and the tool's {@code namespace} on calls of namespaced tools:
+ * {@link ResponsesToolNames}). A signature that
  * sat on a text or a call (Gemini) follows that item as a reasoning item of its own, the format's only
  * carrier of opaque state. Other blocks have no output item and are left out.
  */
@@ -22,7 +24,7 @@ final class ResponsesOutputItems {
     private ResponsesOutputItems() {
     }
 
-    static List<ResponsesItem> of(List<ContentBlock> blocks, String status, ResponsesIdSource ids) {
+    static List<ResponsesItem> of(List<ContentBlock> blocks, String status, ResponsesIdSource ids, ResponsesToolNames names) {
         List<ResponsesItem> out = new ArrayList<>();
         for (ContentBlock b : blocks) {
             switch (b) {
@@ -34,8 +36,7 @@ final class ResponsesOutputItems {
                 case RedactedThinking r -> out.add(signatureItem(ids.next("rs"),
                         new ResponsesReasoningPayload.Redacted(r.data(), r.origin())));
                 case ToolCall c -> {
-                    out.add(new ResponsesItem.FunctionCall(Optional.of(ids.next("fc")), c.id(), c.name(), c.argumentsJson(),
-                            "completed"));
+                    out.add(call(c.id(), c.name(), c.argumentsJson(), "completed", names, ids));
                     c.signature().ifPresent(s -> out.add(signatureItem(ids.next("rs"),
                             new ResponsesReasoningPayload.OnCall(c.id(), s))));
                 }
@@ -45,6 +46,29 @@ final class ResponsesOutputItems {
             }
         }
         return out;
+    }
+
+    /**
+     * A call item: {@code custom_tool_call} for a custom tool, {@code function_call} (with its
+     * {@code namespace} when it has one) for a function.
+     */
+    static ResponsesItem call(String callId, String name, String arguments, String status, ResponsesToolNames names,
+                              ResponsesIdSource ids) {
+        return callWithId(callId, name, arguments, status, names, names.origin(name)
+                .filter(ResponsesToolNames.Origin::custom).isPresent() ? ids.next("ctc") : ids.next("fc"));
+    }
+
+    static ResponsesItem callWithId(String callId, String name, String arguments, String status, ResponsesToolNames names,
+                                    String itemId) {
+        Optional<ResponsesToolNames.Origin> origin = names.origin(name);
+        if (origin.isEmpty()) {
+            return new ResponsesItem.FunctionCall(Optional.of(itemId), callId, name, arguments, status);
+        }
+        ResponsesToolNames.Origin o = origin.get();
+        return o.custom()
+                ? new ResponsesItem.CustomToolCall(Optional.of(itemId), callId, o.namespace(), o.name(),
+                        ResponsesToolNames.inputOf(arguments), status)
+                : new ResponsesItem.FunctionCall(Optional.of(itemId), callId, o.name(), arguments, status, o.namespace());
     }
 
     static ResponsesItem.Message message(String id, String text, String status) {

@@ -21,13 +21,16 @@ import java.util.Optional;
  *     from the conversation with {@link Responses#toCanonical}
  * @param echo the request's settings as the response object shows them ({@code tools},
  *     {@code tool_choice}, {@code text}, {@code reasoning}, {@code metadata}...); a copy is returned
+ * @param droppedTools the hosted tools left out under their policy (web search), by type, for the response
+ *     header that reports them; empty when none were
  */
 public record ResponsesRequest(String model, List<ResponsesItem> input, Optional<String> instructions,
                                Optional<String> previousResponseId, boolean store, boolean stream,
-                               ChatRequest settings, ObjectNode echo) {
+                               ChatRequest settings, ObjectNode echo, List<String> droppedTools) {
     public ResponsesRequest {
         Objects.requireNonNull(model, "model");
         input = List.copyOf(input);
+        droppedTools = List.copyOf(droppedTools);
         Objects.requireNonNull(instructions, "instructions");
         Objects.requireNonNull(previousResponseId, "previousResponseId");
         Objects.requireNonNull(settings, "settings");
@@ -41,6 +44,7 @@ public record ResponsesRequest(String model, List<ResponsesItem> input, Optional
 
     /** This request with its input items replaced (the engine's copy with ids assigned). */
     public ResponsesRequest withInput(List<ResponsesItem> items) {
-        return new ResponsesRequest(model, items, instructions, previousResponseId, store, stream, settings, echo);
+        return new ResponsesRequest(model, items, instructions, previousResponseId, store, stream, settings, echo,
+                droppedTools);
     }
 }

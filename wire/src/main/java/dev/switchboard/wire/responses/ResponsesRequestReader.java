@@ -1,7 +1,9 @@
 package dev.switchboard.wire.responses;
 
+import static dev.switchboard.wire.internal.JsonFields.index;
 import static dev.switchboard.wire.internal.JsonFields.invalid;
 import static dev.switchboard.wire.internal.JsonFields.opt;
+import static dev.switchboard.wire.internal.JsonFields.optArray;
 import static dev.switchboard.wire.internal.JsonFields.optBoolean;
 import static dev.switchboard.wire.internal.JsonFields.optInt;
 import static dev.switchboard.wire.internal.JsonFields.optNumber;
@@ -25,6 +27,7 @@ import dev.switchboard.model.ResponseFormat;
 import dev.switchboard.model.Sampling;
 import dev.switchboard.wire.Json;
 import dev.switchboard.wire.internal.JsonFields;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -60,7 +63,8 @@ final class ResponsesRequestReader {
         }
         refuseUnsupported(b);
         String model = requireNonEmptyString(b, "model", "model");
-        List<ResponsesItem> input = input(b);
+        List<ResponsesToolReader.ToolList> additionalTools = new ArrayList<>();
+        List<ResponsesItem> input = input(b, additionalTools);
         Optional<String> instructions = optString(b, "instructions", "instructions");
         Optional<String> previous = optString(b, "previous_response_id", "previous_response_id");
         if (previous.isPresent() && previous.get().isBlank()) {
@@ -71,7 +75,7 @@ final class ResponsesRequestReader {
         optObject(b, "stream_options", "stream_options");
         optStringArray(b, "include", "include");
 
-        ResponsesToolReader.Result tools = ResponsesToolReader.read(b);
+        ResponsesToolReader.Result tools = ResponsesToolReader.read(b, additionalTools);
         Optional<Double> temperature = optNumber(b, "temperature", "temperature", 0, 2);
         Optional<Double> topP = optNumber(b, "top_p", "top_p", 0, 1);
         OptionalInt maxOutput = optInt(b, "max_output_tokens", "max_output_tokens", 1, Integer.MAX_VALUE);
@@ -94,7 +98,7 @@ final class ResponsesRequestReader {
                 .transforms(truncate ? List.of("middle-out") : List.of())
                 .user(user)
                 .metadata(metadata)
-                .passthrough(passthrough(b))
+                .passthrough(passthrough(b, reasoning.extras(), format.extras()))
                 .build();
 
         ObjectNode echo = Json.object();
@@ -117,7 +121,7 @@ final class ResponsesRequestReader {
         echo.put("top_p", topP.orElse(null));
         echo.put("truncation", truncate ? "auto" : "disabled");
         user.ifPresent(u -> echo.put("user", u));
-        return new ResponsesRequest(model, input, instructions, previous, store, stream, settings, echo);
+        return new ResponsesRequest(model, input, instructions, previous, store, stream, settings, echo, tools.dropped());
     }
 
     private static void refuseUnsupported(ObjectNode b) {
@@ -132,7 +136,12 @@ final class ResponsesRequestReader {
         }
     }
 
-    private static List<ResponsesItem> input(ObjectNode b) {
+    /**
+     * The input items. {@code additional_tools} items (Codex sends its tools that way, each with
+     * {@code role: developer} and a {@code tools} array) are not conversation: their tools join the request's
+     * {@code tools} (collected in {@code additionalTools}) and the item itself is left out.
+     */
+    private static List<ResponsesItem> input(ObjectNode b, List<ResponsesToolReader.ToolList> additionalTools) {
         JsonNode input = opt(b, "input").orElseThrow(() -> invalid("input", "`input` is required."));
         if (input.isTextual()) {
             return List.of(new ResponsesItem.Message(Optional.empty(), ResponsesItem.Role.USER, List.of(new ResponsesPart.InputText(input.textValue())),
@@ -144,7 +153,21 @@ final class ResponsesRequestReader {
         if (a.isEmpty()) {
             throw invalid("input", "`input` must contain at least one item.");
         }
-        return ResponsesItemReader.items(a, "input");
+        List<ResponsesItem> items = new ArrayList<>(a.size());
+        for (int i = 0; i < a.size(); i++) {
+            String p = index("input", i);
+            JsonNode item = a.get(i);
+            if (item instanceof ObjectNode o && o.path("type").asText("").equals("additional_tools")) {
+                additionalTools.add(new ResponsesToolReader.ToolList(optArray(o, "tools", path(p, "tools"))
+                        .orElseThrow(() -> invalid(path(p, "tools"), "`" + path(p, "tools") + "` is required.")), path(p, "tools")));
+            } else {
+                items.add(ResponsesItemReader.item(item, p));
+            }
+        }
+        if (items.isEmpty()) {
+            throw invalid("input", "`input` must contain at least one item besides `additional_tools`.");
+        }
+        return items;
     }
 
     private static Map<String, String> metadata(ObjectNode b) {
@@ -178,7 +201,8 @@ final class ResponsesRequestReader {
         };
     }
 
-    private record ReasoningRead(Reasoning canonical, ObjectNode echo) {
+    /** {@code extras}: the fields of {@code reasoning} the canonical model has no word for ({@code context}...). */
+    private record ReasoningRead(Reasoning canonical, ObjectNode echo, ObjectNode extras) {
     }
 
     private static ReasoningRead reasoning(ObjectNode b) {
@@ -200,10 +224,11 @@ final class ResponsesRequestReader {
         echo.put("summary", summary.orElse(null));
         Reasoning canonical = new Reasoning(effort, Optional.empty(), OptionalInt.empty(), Reasoning.Format.SEPARATE,
                 false, summary);
-        return new ReasoningRead(canonical, echo);
+        return new ReasoningRead(canonical, echo, extras(r, Set.of("effort", "summary", "generate_summary")));
     }
 
-    private record FormatRead(ResponseFormat canonical, ObjectNode echo) {
+    /** {@code extras}: the fields of {@code text} besides {@code format} ({@code verbosity}...). */
+    private record FormatRead(ResponseFormat canonical, ObjectNode echo, ObjectNode extras) {
     }
 
     /** {@code text.format}: in this format {@code name} and {@code schema} sit directly in {@code format} (E.14). */
@@ -250,11 +275,33 @@ final class ResponsesRequestReader {
             }
             echo.put("verbosity", v);
         });
-        return new FormatRead(canonical, echo);
+        return new FormatRead(canonical, echo, extras(text, Set.of("format")));
     }
 
-    private static Passthrough passthrough(ObjectNode b) {
+    /** The fields of {@code node} outside {@code modelled}; empty when there are none. */
+    private static ObjectNode extras(Optional<ObjectNode> node, Set<String> modelled) {
+        ObjectNode rest = Json.object();
+        node.ifPresent(n -> n.properties().forEach(e -> {
+            if (!modelled.contains(e.getKey()) && !e.getValue().isNull()) {
+                rest.set(e.getKey(), e.getValue().deepCopy());
+            }
+        }));
+        return rest;
+    }
+
+    /**
+     * What only an upstream of this format can take: unmodelled top-level fields ({@code client_metadata},
+     * {@code prompt_cache_key}...) and the unmodelled parts of {@code reasoning} ({@code context}) and
+     * {@code text} ({@code verbosity}), under their own keys; other upstreams never see them.
+     */
+    private static Passthrough passthrough(ObjectNode b, ObjectNode reasoningExtras, ObjectNode textExtras) {
         Map<String, JsonNode> fields = new LinkedHashMap<>();
+        if (!reasoningExtras.isEmpty()) {
+            fields.put("reasoning", reasoningExtras);
+        }
+        if (!textExtras.isEmpty()) {
+            fields.put("text", textExtras);
+        }
         b.properties().forEach(e -> {
             if (!MODELLED.contains(e.getKey()) && !e.getValue().isNull()) {
                 fields.put(e.getKey(), e.getValue());

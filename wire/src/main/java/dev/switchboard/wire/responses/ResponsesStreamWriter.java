@@ -41,9 +41,10 @@ import java.util.Optional;
  * answer, so {@link #terminalResponse()} is what the engine stores.
  */
 public final class ResponsesStreamWriter {
-    private enum Kind { MESSAGE, REASONING, CALL, OPAQUE }
+    private enum Kind { MESSAGE, REASONING, CALL, CUSTOM_CALL, OPAQUE }
 
     private final ResponsesHeader header;
+    private final ResponsesToolNames names;
     private final ResponsesIdSource ids;
     private int sequence;
     private String model = "";
@@ -57,6 +58,7 @@ public final class ResponsesStreamWriter {
 
     public ResponsesStreamWriter(ResponsesHeader header, ResponsesIdSource ids) {
         this.header = header;
+        this.names = ResponsesToolNames.fromEcho(header.echo().path("tools"));
         this.ids = ids;
     }
 
@@ -133,9 +135,12 @@ public final class ResponsesStreamWriter {
             case Text t -> new Slot(Kind.MESSAGE, ids.next("msg"), output.size(), t.signature());
             case Thinking t -> new Slot(Kind.REASONING, ids.next("rs"), output.size(), t.signature());
             case ToolCall c -> {
-                Slot s = new Slot(Kind.CALL, ids.next("fc"), output.size(), c.signature());
+                boolean custom = names.origin(c.name()).filter(ResponsesToolNames.Origin::custom).isPresent();
+                Slot s = new Slot(custom ? Kind.CUSTOM_CALL : Kind.CALL, ids.next(custom ? "ctc" : "fc"), output.size(),
+                        c.signature());
                 s.callId = c.id();
                 s.name = c.name();
+                s.names = names;
                 yield s;
             }
             case RedactedThinking r -> {
@@ -196,6 +201,9 @@ public final class ResponsesStreamWriter {
                         .put("delta", piece));
             }
             case CALL -> emit(out, slotEvent("response.function_call_arguments.delta", slot).put("delta", piece));
+            case CUSTOM_CALL -> {
+                // The pieces are JSON of {"input": ...}; the input itself is known whole at the end.
+            }
             case OPAQUE -> {
                 // Redacted reasoning has no text to stream.
             }
@@ -219,18 +227,26 @@ public final class ResponsesStreamWriter {
                             .set("part", ResponsesItemWriter.summaryText(text)));
                 }
             }
-            case CALL -> emit(out, slotEvent("response.function_call_arguments.done", slot).put("name", slot.name)
+            case CALL -> emit(out, slotEvent("response.function_call_arguments.done", slot)
+                    .put("name", names.origin(slot.name).map(ResponsesToolNames.Origin::name).orElse(slot.name))
                     .put("arguments", text));
+            case CUSTOM_CALL -> {
+                String input = ResponsesToolNames.inputOf(text);
+                if (!input.isEmpty()) {
+                    emit(out, slotEvent("response.custom_tool_call_input.delta", slot).put("delta", input));
+                }
+                emit(out, slotEvent("response.custom_tool_call_input.done", slot).put("input", input));
+            }
             case OPAQUE -> { }
         }
         slot.done = true;
         emit(out, event("response.output_item.done").put("output_index", slot.outputIndex)
                 .set("item", ResponsesItemWriter.write(slot.item("completed"))));
         // A signature that sat on a text or a call travels in a reasoning item right after it (see ResponsesOutputItems).
-        if (slot.signature.isPresent() && (slot.kind == Kind.MESSAGE || slot.kind == Kind.CALL)) {
+        if (slot.signature.isPresent() && (slot.kind == Kind.MESSAGE || slot.kind == Kind.CALL || slot.kind == Kind.CUSTOM_CALL)) {
             Signature sig = slot.signature.get();
             Slot carrier = new Slot(Kind.OPAQUE, ids.next("rs"), output.size(), Optional.empty());
-            carrier.payload = Optional.of(slot.kind == Kind.CALL ? new ResponsesReasoningPayload.OnCall(slot.callId, sig)
+            carrier.payload = Optional.of(slot.kind != Kind.MESSAGE ? new ResponsesReasoningPayload.OnCall(slot.callId, sig)
                     : new ResponsesReasoningPayload.OnText(sig));
             output.add(carrier);
             emit(out, event("response.output_item.added").put("output_index", carrier.outputIndex)
@@ -302,6 +318,7 @@ public final class ResponsesStreamWriter {
         Optional<ResponsesReasoningPayload> payload = Optional.empty();
         String callId = "";
         String name = "";
+        ResponsesToolNames names;
         boolean summaryOpen;
         boolean done;
 
@@ -319,8 +336,9 @@ public final class ResponsesStreamWriter {
                         adding ? List.of() : List.of(new ResponsesPart.OutputText(text.toString())), status);
                 case REASONING -> ResponsesOutputItems.reasoning(itemId, new Thinking(adding ? "" : text.toString(),
                         adding ? Optional.empty() : signature));
-                case CALL -> new ResponsesItem.FunctionCall(Optional.of(itemId), callId, name, adding ? "" : text.toString(),
-                        status);
+                case CALL, CUSTOM_CALL -> ResponsesOutputItems.callWithId(callId, name,
+                        adding ? (kind == Kind.CALL ? "" : ResponsesToolNames.argumentsOf("")) : text.toString(), status, names,
+                        itemId);
                 case OPAQUE -> new ResponsesItem.Reasoning(Optional.of(itemId), List.of(), List.of(),
                         payload.map(ResponsesReasoningPayload::encode));
             };

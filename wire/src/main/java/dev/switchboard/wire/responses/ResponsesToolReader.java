@@ -26,54 +26,154 @@ import java.util.Optional;
 import java.util.Set;
 
 /**
- * Reads the flat function {@code tools} of a Responses request and its {@code tool_choice} (E.14: the
- * function's fields sit directly on the tool, not under {@code function}). Hosted tools (web search,
- * file search, MCP, ...) run inside OpenAI and no other provider can run them, so they are refused by
- * name rather than silently dropped.
+ * Reads the {@code tools} of a Responses request, plus those of its {@code additional_tools} input items, and
+ * its {@code tool_choice} (E.14: the function's fields sit directly on the tool, not under {@code function}).
+ *
+ * <ul>
+ *   <li>{@code function}: a canonical tool as it is.
+ *   <li>{@code custom} (free-text input, optionally a {@code grammar}): a function taking one string,
+ *       {@code input}, whose description carries the grammar; its calls go back as custom calls.
+ *   <li>{@code namespace}: its functions and custom tools, each named {@code <namespace>__<name>}; calls go
+ *       back with their namespace (see {@link ResponsesToolNames}).
+ *   <li>Hosted tools run only inside OpenAI and no upstream of the gateway runs them. Per tool:
+ *       {@link #DROPPED_HOSTED} (web search: the model answers from what it knows, and an agent that offers
+ *       it keeps working) are left out and named in {@link Result#dropped()}, which the edge reports in a
+ *       response header; every other hosted tool (file search, code interpreter, MCP, computer use, ...)
+ *       would change what the answer means when missing, so it is refused with a 400 naming it.
+ * </ul>
  */
 final class ResponsesToolReader {
+    /** Hosted tools left out (and reported) rather than refused. */
+    static final Set<String> DROPPED_HOSTED = Set.of("web_search", "web_search_preview", "web_search_preview_2025_03_11",
+            "web_search_2025_08_26");
 
-    /** The canonical tools and choice, and the tools as the response object echoes them. */
-    record Result(List<ToolSpec> tools, ToolChoice choice, ArrayNode echoTools, JsonNode echoChoice) {
+    /** The canonical tools and choice, the tools as the response object echoes them, and the hosted tools left out. */
+    record Result(List<ToolSpec> tools, ToolChoice choice, ArrayNode echoTools, JsonNode echoChoice, List<String> dropped) {
+    }
+
+    /** A {@code tools} array and its JSON path: the request's own, or one of an {@code additional_tools} item. */
+    record ToolList(ArrayNode tools, String path) {
     }
 
     private ResponsesToolReader() {
     }
 
-    static Result read(ObjectNode body) {
+    static Result read(ObjectNode body, List<ToolList> additional) {
         ArrayNode echo = Json.array();
         List<ToolSpec> tools = new ArrayList<>();
         Set<String> names = new HashSet<>();
-        ArrayNode given = optArray(body, "tools", "tools").orElseGet(Json::array);
-        for (int i = 0; i < given.size(); i++) {
-            String p = index("tools", i);
-            ObjectNode t = requireObject(given.get(i), p);
-            String type = requireString(t, "type", path(p, "type"));
-            if (!type.equals("function")) {
-                throw invalid(path(p, "type"), "`" + path(p, "type") + "` must be \"function\"; hosted tools such as \""
-                        + type + "\" run only inside OpenAI and are not supported.");
-            }
-            String name = requireNonEmptyString(t, "name", path(p, "name"));
-            if (!names.add(name)) {
-                throw invalid(path(p, "name"), "Tool names must be unique; \"" + name + "\" is defined twice.");
-            }
-            Optional<ObjectNode> parameters = optObject(t, "parameters", path(p, "parameters"));
-            Optional<String> description = optString(t, "description", path(p, "description"));
-            Optional<Boolean> strict = optBoolean(t, "strict", path(p, "strict"));
-            tools.add(new ToolSpec(name, description, parameters.<JsonNode>map(o -> o).orElseGet(ResponsesToolReader::noArguments),
-                    strict, Optional.empty()));
-            ObjectNode e = echo.addObject();
-            e.put("type", "function");
-            e.put("name", name);
-            description.ifPresent(d -> e.put("description", d));
-            e.set("parameters", parameters.<JsonNode>map(o -> o).orElse(Json.MAPPER.nullNode()));
-            if (strict.isPresent()) {
-                e.put("strict", strict.get());
-            } else {
-                e.putNull("strict");
+        List<String> dropped = new ArrayList<>();
+        List<ToolList> lists = new ArrayList<>();
+        optArray(body, "tools", "tools").ifPresent(a -> lists.add(new ToolList(a, "tools")));
+        lists.addAll(additional);
+        for (ToolList list : lists) {
+            for (int i = 0; i < list.tools().size(); i++) {
+                String p = index(list.path(), i);
+                ObjectNode t = requireObject(list.tools().get(i), p);
+                String type = requireString(t, "type", path(p, "type"));
+                switch (type) {
+                    case "function", "custom" -> tools.add(tool(t, p, Optional.empty(), names));
+                    case "namespace" -> {
+                        String ns = requireNonEmptyString(t, "name", path(p, "name"));
+                        ArrayNode inner = optArray(t, "tools", path(p, "tools")).orElseThrow(() ->
+                                invalid(path(p, "tools"), "`" + path(p, "tools") + "` is required in a namespace."));
+                        for (int j = 0; j < inner.size(); j++) {
+                            String ip = index(path(p, "tools"), j);
+                            ObjectNode it = requireObject(inner.get(j), ip);
+                            String innerType = requireString(it, "type", path(ip, "type"));
+                            if (!innerType.equals("function") && !innerType.equals("custom")) {
+                                throw invalid(path(ip, "type"), "`" + path(ip, "type") + "` must be \"function\" or "
+                                        + "\"custom\" inside a namespace; got \"" + innerType + "\".");
+                            }
+                            tools.add(tool(it, ip, Optional.of(ns), names));
+                        }
+                    }
+                    default -> {
+                        if (!DROPPED_HOSTED.contains(type)) {
+                            throw invalid(path(p, "type"), "`" + path(p, "type") + "` must be \"function\", \"custom\" or "
+                                    + "\"namespace\"; hosted tools such as \"" + type + "\" run only inside OpenAI and "
+                                    + "are not supported.");
+                        }
+                        dropped.add(type);
+                        continue;
+                    }
+                }
+                echo.add(echo(t, type));
             }
         }
-        return choice(body, tools, echo);
+        return choice(body, tools, echo, dropped);
+    }
+
+    /** One function or custom tool, named with its namespace when it has one. */
+    private static ToolSpec tool(ObjectNode t, String p, Optional<String> namespace, Set<String> names) {
+        String name = ResponsesToolNames.flat(namespace, requireNonEmptyString(t, "name", path(p, "name")));
+        if (!names.add(name)) {
+            throw invalid(path(p, "name"), "Tool names must be unique; \"" + name + "\" is defined twice"
+                    + (namespace.isPresent() ? " (a namespaced tool is named <namespace>__<name>)." : "."));
+        }
+        Optional<String> description = optString(t, "description", path(p, "description"));
+        if (requireString(t, "type", path(p, "type")).equals("custom")) {
+            return new ToolSpec(name, Optional.of(customDescription(t, p, description)), customParameters(),
+                    Optional.empty(), Optional.empty());
+        }
+        Optional<ObjectNode> parameters = optObject(t, "parameters", path(p, "parameters"));
+        Optional<Boolean> strict = optBoolean(t, "strict", path(p, "strict"));
+        return new ToolSpec(name, description, parameters.<JsonNode>map(o -> o).orElseGet(ResponsesToolReader::noArguments),
+                strict, Optional.empty());
+    }
+
+    /** The tool's description, then what its free-text input must look like. */
+    private static String customDescription(ObjectNode t, String p, Optional<String> description) {
+        StringBuilder sb = new StringBuilder(description.orElse(""));
+        if (!sb.isEmpty()) {
+            sb.append("\n\n");
+        }
+        sb.append("Call this tool with its whole input as the string argument `input` (free text, not JSON).");
+        Optional<ObjectNode> format = optObject(t, "format", path(p, "format"));
+        if (format.isPresent()) {
+            String fp = path(p, "format");
+            String type = optString(format.get(), "type", path(fp, "type")).orElse("text");
+            switch (type) {
+                case "text" -> { }
+                case "grammar" -> {
+                    String syntax = requireNonEmptyString(format.get(), "syntax", path(fp, "syntax"));
+                    String definition = requireNonEmptyString(format.get(), "definition", path(fp, "definition"));
+                    sb.append(" The input must match this ").append(syntax).append(" grammar:\n").append(definition);
+                }
+                default -> throw invalid(path(fp, "type"), "`" + path(fp, "type") + "` must be \"text\" or \"grammar\"; got \""
+                        + type + "\".");
+            }
+        }
+        return sb.toString();
+    }
+
+    private static ObjectNode customParameters() {
+        ObjectNode p = Json.object();
+        p.put("type", "object");
+        p.putObject("properties").putObject(ResponsesToolNames.INPUT).put("type", "string")
+                .put("description", "The tool's whole input, as free text.");
+        p.putArray("required").add(ResponsesToolNames.INPUT);
+        p.put("additionalProperties", false);
+        return p;
+    }
+
+    /** How the response object shows a tool: functions as OpenAI echoes them, custom and namespace tools as sent. */
+    private static ObjectNode echo(ObjectNode t, String type) {
+        if (!type.equals("function")) {
+            return t.deepCopy();
+        }
+        ObjectNode e = Json.object();
+        e.put("type", "function");
+        e.put("name", t.get("name").textValue());
+        optString(t, "description", "description").ifPresent(d -> e.put("description", d));
+        e.set("parameters", t.has("parameters") ? t.get("parameters").deepCopy() : Json.MAPPER.nullNode());
+        JsonNode strict = t.get("strict");
+        if (strict != null && strict.isBoolean()) {
+            e.put("strict", strict.booleanValue());
+        } else {
+            e.putNull("strict");
+        }
+        return e;
     }
 
     /** The schema assumed for a function without {@code parameters}: no arguments. */
@@ -89,11 +189,11 @@ final class ResponsesToolReader {
      * {@code allowed_tools} narrows the tools the model sees to the listed ones; the canonical model has
      * no subset switch, and leaving the others out means the same to every provider.
      */
-    private static Result choice(ObjectNode body, List<ToolSpec> tools, ArrayNode echoTools) {
+    private static Result choice(ObjectNode body, List<ToolSpec> tools, ArrayNode echoTools, List<String> dropped) {
         String p = "tool_choice";
         JsonNode v = body.get(p);
         if (v == null || v.isNull()) {
-            return new Result(tools, ToolChoice.AUTO, echoTools, Json.MAPPER.getNodeFactory().textNode("auto"));
+            return new Result(tools, ToolChoice.AUTO, echoTools, Json.MAPPER.getNodeFactory().textNode("auto"), dropped);
         }
         if (v.isTextual()) {
             ToolChoice c = switch (v.textValue()) {
@@ -104,21 +204,22 @@ final class ResponsesToolReader {
                         + "{\"type\": \"function\", \"name\": ...} or {\"type\": \"allowed_tools\", ...}; got \""
                         + v.textValue() + "\".");
             };
-            return new Result(tools, c, echoTools, v);
+            return new Result(tools, c, echoTools, v, dropped);
         }
         if (!(v instanceof ObjectNode o)) {
             throw wrongType(p, "a string or an object", v);
         }
         String type = requireString(o, "type", path(p, "type"));
         switch (type) {
-            case "function" -> {
-                String name = requireNonEmptyString(o, "name", path(p, "name"));
+            case "function", "custom" -> {
+                String name = ResponsesToolNames.flat(optString(o, "namespace", path(p, "namespace")),
+                        requireNonEmptyString(o, "name", path(p, "name")));
                 if (tools.stream().noneMatch(t -> t.name().equals(name))) {
                     throw invalid(path(p, "name"), "`tool_choice` names the tool \"" + name
                             + "\", which is not among `tools`.");
                 }
-                ObjectNode echo = Json.object().put("type", "function").put("name", name);
-                return new Result(tools, new ToolChoice.Named(name), echoTools, echo);
+                ObjectNode echo = o.deepCopy();
+                return new Result(tools, new ToolChoice.Named(name), echoTools, echo, dropped);
             }
             case "allowed_tools" -> {
                 String mode = optString(o, "mode", path(p, "mode")).orElse("auto");
@@ -129,7 +230,7 @@ final class ResponsesToolReader {
                 Set<String> allowed = allowedNames(o, tools);
                 List<ToolSpec> narrowed = tools.stream().filter(t -> allowed.contains(t.name())).toList();
                 ToolChoice c = mode.equals("required") ? requireTools(narrowed, p, ToolChoice.REQUIRED) : ToolChoice.AUTO;
-                return new Result(narrowed, c, echoTools, o);
+                return new Result(narrowed, c, echoTools, o, dropped);
             }
             default -> throw invalid(path(p, "type"), "`tool_choice.type` must be \"function\" or \"allowed_tools\"; "
                     + "hosted-tool choices such as \"" + type + "\" are not supported.");
