@@ -61,6 +61,29 @@ public final class AccessLogCapture implements AutoCloseable {
         }
     }
 
+    /**
+     * The first line that matches, waiting for it: the edge writes its line after the response has gone out,
+     * so a client can see the answer before the line exists. Fails after a generous 10 seconds.
+     */
+    public Line await(java.util.function.Predicate<Line> matching) {
+        long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(10);
+        while (true) {
+            Optional<Line> line = lines().stream().filter(matching).findFirst();
+            if (line.isPresent()) {
+                return line.get();
+            }
+            if (System.nanoTime() > deadline) {
+                throw new AssertionError("no matching access line; lines: " + lines());
+            }
+            try {
+                Thread.sleep(20);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new AssertionError("interrupted", e);
+            }
+        }
+    }
+
     public void clear() {
         synchronized (appender.list) {
             appender.list.clear();

@@ -15,6 +15,7 @@ import java.util.Optional;
 record ModelPath(String model, Optional<String> method) {
     static final String GENERATE = "generateContent";
     static final String STREAM = "streamGenerateContent";
+    static final String COUNT_TOKENS = "countTokens";
 
     /**
      * Reads {@code path} (decoded, without query), which must start with {@code prefix} (e.g.

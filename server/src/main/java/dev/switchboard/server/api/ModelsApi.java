@@ -22,6 +22,11 @@ import java.util.Set;
  * Model discovery: {@code GET /v1/models} in the OpenAI list shape plus each model's capability flags,
  * limits and prices (USD per million tokens), listing only models the caller's plan and key may use; and
  * {@code GET /api/models/{id}/allowed-params}.
+ *
+ * <p>The same list serves the Anthropic SDKs ({@code models.list()} sends the key as {@code x-api-key}):
+ * every entry also has Anthropic's {@code type: "model"}, {@code display_name} and {@code created_at}, and the
+ * list Anthropic's paging fields ({@code has_more: false}, {@code first_id}, {@code last_id}). Each SDK reads
+ * its own fields and ignores the others, so one shape answers both without guessing who asks.
  */
 public final class ModelsApi {
     private final Catalog catalog;
@@ -42,15 +47,24 @@ public final class ModelsApi {
     }
 
     public void list(Exchange ex) {
-        Caller caller = auth.authenticate(ex, Credentials.BEARER, "models");
+        Caller caller = auth.authenticate(ex, Credentials.BEARER_OR_X_API_KEY, "models");
         ObjectNode body = Json.object();
         body.put("object", "list");
         ArrayNode data = body.putArray("data");
         for (ModelEntry m : catalog.models()) {
             if (m.availableOn(caller.plan()) && caller.mayUseModel(m.id())) {
-                data.add(describe(m));
+                ObjectNode entry = describe(m);
+                entry.put("type", "model");
+                if (!entry.has("display_name")) {
+                    entry.put("display_name", m.id());
+                }
+                entry.put("created_at", java.time.Instant.ofEpochSecond(created).toString());
+                data.add(entry);
             }
         }
+        body.put("has_more", false);
+        body.put("first_id", data.isEmpty() ? null : data.get(0).path("id").asText());
+        body.put("last_id", data.isEmpty() ? null : data.get(data.size() - 1).path("id").asText());
         ex.respond(200, "application/json", Json.writeBytes(body));
     }
 

@@ -1,0 +1,251 @@
+package dev.switchboard.testkit.it;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.anthropic.client.AnthropicClient;
+import com.anthropic.client.okhttp.AnthropicOkHttpClient;
+import com.anthropic.models.models.ModelInfo;
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.switchboard.testkit.AccessLogCapture;
+import dev.switchboard.testkit.FakeUpstream;
+import dev.switchboard.testkit.GatewayExtension;
+import dev.switchboard.testkit.RecordedRequest;
+import dev.switchboard.testkit.TestGateway;
+import java.net.http.HttpResponse;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * The request shapes coding agents send (the agent suite records them; these tests pin them without the
+ * agents): system entries inside the messages format's {@code messages}, the Responses format's
+ * {@code additional_tools} items with {@code namespace} groups and {@code custom} grammar tools, a hosted
+ * {@code web_search} tool, content-parts {@code :countTokens}, the Anthropic SDK's model list, and what the
+ * access log says about a refused request. Each upstream format is checked for what it receives, and the
+ * client for what it gets back.
+ */
+class AgentShapesIT {
+    private static final String KEY = "sk-upstream-shapes-0123456789";
+
+    @RegisterExtension
+    static final GatewayExtension GATEWAY = new GatewayExtension(TestGateway.DEFAULT_HEADER + """
+            providers:
+              ant: {type: anthropic, base_url: "${UPSTREAM}", keys: ["%1$s"]}
+              oai: {type: openai, base_url: "${UPSTREAM_OPENAI}", keys: ["%1$s"]}
+              gem: {type: gemini, base_url: "${UPSTREAM}", keys: ["%1$s"]}
+            models:
+              m-ant:
+                context_length: 200000
+                max_output_tokens: 8192
+                supports_tools: true
+                supports_caching: true
+                pricing: {input: 1, output: 2}
+                route: [{provider: ant, model: up-ant}]
+              m-oai:
+                context_length: 200000
+                max_output_tokens: 8192
+                supports_tools: true
+                pricing: {input: 1, output: 2}
+                route: [{provider: oai, model: up-oai}]
+              m-gem:
+                context_length: 200000
+                max_output_tokens: 8192
+                supports_tools: true
+                pricing: {input: 1, output: 2}
+                route: [{provider: gem, model: up-gem}]
+            """.formatted(KEY));
+
+    private static Map<String, String> messagesHeaders(TestGateway g) {
+        return Map.of("x-api-key", g.apiKey(), "anthropic-version", "2023-06-01", "content-type", "application/json");
+    }
+
+    /** Claude Code's shape: the user's turn, then a system entry with a cache marker. */
+    private static String withSystemEntry(String model) {
+        return """
+                {"model": "%s", "max_tokens": 256, "system": [{"type": "text", "text": "You are a coding agent."}],
+                 "messages": [
+                   {"role": "user", "content": [{"type": "text", "text": "Read notes.txt"}]},
+                   {"role": "system", "content": [{"type": "text", "text": "Environment: working directory /work.",
+                                                   "cache_control": {"type": "ephemeral"}}]}
+                 ]}
+                """.formatted(model);
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"m-ant", "m-oai", "m-gem"})
+    void systemEntryBetweenTurnsReachesEveryUpstream(String model) {
+        TestGateway g = GATEWAY.gateway();
+        HttpResponse<String> r = ItSupport.post(g, "/v1/messages", messagesHeaders(g), withSystemEntry(model));
+
+        assertThat(r.statusCode()).as(r.body()).isEqualTo(200);
+        assertThat(r.body()).contains("Read notes.txt");
+        JsonNode sent = g.upstream().received().getLast().json();
+        switch (model) {
+            case "m-ant" -> {
+                JsonNode entry = sent.path("messages").get(1);
+                assertThat(entry.path("role").asText()).isEqualTo("system");
+                assertThat(entry.path("content").get(0).path("text").asText()).isEqualTo("Environment: working directory /work.");
+                assertThat(entry.path("content").get(0).path("cache_control").path("type").asText()).isEqualTo("ephemeral");
+                assertThat(sent.path("system").get(0).path("text").asText()).isEqualTo("You are a coding agent.");
+            }
+            case "m-oai" -> {
+                JsonNode messages = sent.path("messages");
+                assertThat(messages.get(0).path("role").asText()).isEqualTo("system");
+                assertThat(messages.get(1).path("role").asText()).isEqualTo("user");
+                assertThat(messages.get(2).path("role").asText()).isEqualTo("system");
+                assertThat(messages.get(2).path("content").asText()).isEqualTo("Environment: working directory /work.");
+            }
+            default -> {
+                JsonNode parts = sent.path("systemInstruction").path("parts");
+                assertThat(parts.get(0).path("text").asText()).isEqualTo("You are a coding agent.");
+                assertThat(parts.get(1).path("text").asText()).isEqualTo("Environment: working directory /work.");
+                assertThat(sent.path("contents")).hasSize(1);
+            }
+        }
+    }
+
+    /** Codex's shape: tools in an additional_tools item, a namespace holding a custom grammar tool and a function. */
+    private static String codexTurn(String model, String extraInput) {
+        return """
+                {"model": "%s", "store": false, "stream": false, "tools": [{"type": "web_search"}],
+                 "text": {"verbosity": "low"}, "reasoning": {"context": "all_turns"}, "client_metadata": {"session_id": "s1"},
+                 "input": [
+                   {"type": "additional_tools", "role": "developer", "tools": [
+                     {"type": "namespace", "name": "functions", "description": "", "tools": [
+                       {"type": "custom", "name": "exec", "description": "Run JavaScript.",
+                        "format": {"type": "grammar", "syntax": "lark", "definition": "start: SOURCE\\nSOURCE: /[\\\\s\\\\S]+/"}},
+                       {"type": "function", "name": "wait", "description": "Wait.", "strict": false,
+                        "parameters": {"type": "object", "properties": {"cell_id": {"type": "string"}}, "required": ["cell_id"]}}
+                     ]}
+                   ]},
+                   {"type": "message", "role": "developer", "content": [{"type": "input_text", "text": "Be brief."}]},
+                   {"type": "message", "role": "user", "content": [{"type": "input_text", "text": "Run it."}]}%s
+                 ]}
+                """.formatted(model, extraInput);
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"m-ant", "m-oai", "m-gem"})
+    void customAndNamespacedToolsRoundTripThroughEveryUpstream(String model) {
+        TestGateway g = GATEWAY.gateway();
+        g.upstream().preferCalls(List.of(new FakeUpstream.PreferredCall("functions__exec", "{\"input\":\"text(6 * 7)\"}")));
+        try {
+            HttpResponse<String> first = ItSupport.post(g, "/v1/responses", ItSupport.bearer(g.apiKey()), codexTurn(model, ""));
+
+            assertThat(first.statusCode()).as(first.body()).isEqualTo(200);
+            assertThat(first.headers().firstValue("x-switchboard-dropped-tools")).contains("web_search");
+            JsonNode call = ItSupport.json(first.body()).path("output").get(0);
+            assertThat(call.path("type").asText()).isEqualTo("custom_tool_call");
+            assertThat(call.path("name").asText()).isEqualTo("exec");
+            assertThat(call.path("namespace").asText()).isEqualTo("functions");
+            assertThat(call.path("input").asText()).isEqualTo("text(6 * 7)");
+            String tools = g.upstream().received().getLast().bodyText();
+            assertThat(tools).contains("functions__exec", "functions__wait", "lark grammar").doesNotContain("web_search")
+                    .doesNotContain("all_turns").doesNotContain("verbosity").doesNotContain("client_metadata");
+
+            String replay = ",\n" + ItSupport.JSON.createObjectNode().put("type", "custom_tool_call")
+                    .put("call_id", call.path("call_id").asText()).put("name", "exec").put("namespace", "functions")
+                    .put("input", "text(6 * 7)") + ",\n"
+                    + ItSupport.JSON.createObjectNode().put("type", "custom_tool_call_output")
+                    .put("call_id", call.path("call_id").asText()).put("output", "42");
+            HttpResponse<String> second = ItSupport.post(g, "/v1/responses", ItSupport.bearer(g.apiKey()), codexTurn(model, replay));
+
+            assertThat(second.statusCode()).as(second.body()).isEqualTo(200);
+            assertThat(ItSupport.json(second.body()).path("output").get(0).path("content").get(0).path("text").asText())
+                    .isEqualTo("Tool result received: 42");
+            RecordedRequest upstream = g.upstream().received().getLast();
+            assertThat(upstream.bodyText()).contains("text(6 * 7)").contains("functions__exec");
+        } finally {
+            g.upstream().preferCalls(List.of());
+        }
+    }
+
+    @Test
+    void streamedCustomCallsArriveAsCustomToolCallItems() {
+        TestGateway g = GATEWAY.gateway();
+        g.upstream().preferCalls(List.of(new FakeUpstream.PreferredCall("functions__exec", "{\"input\":\"text(1)\"}")));
+        try {
+            String body = codexTurn("m-oai", "").replace("\"stream\": false", "\"stream\": true");
+            HttpResponse<String> r = ItSupport.post(g, "/v1/responses", ItSupport.bearer(g.apiKey()), body);
+
+            assertThat(r.statusCode()).isEqualTo(200);
+            List<JsonNode> events = ItSupport.sseData(r.body()).stream().map(ItSupport::json).toList();
+            assertThat(events).anySatisfy(e -> {
+                assertThat(e.path("type").asText()).isEqualTo("response.custom_tool_call_input.done");
+                assertThat(e.path("input").asText()).isEqualTo("text(1)");
+            });
+            JsonNode done = events.stream().filter(e -> e.path("type").asText().equals("response.output_item.done"))
+                    .findFirst().orElseThrow().path("item");
+            assertThat(done.path("type").asText()).isEqualTo("custom_tool_call");
+            assertThat(done.path("namespace").asText()).isEqualTo("functions");
+            assertThat(done.path("input").asText()).isEqualTo("text(1)");
+        } finally {
+            g.upstream().preferCalls(List.of());
+        }
+    }
+
+    @Test
+    void otherHostedToolsAreRefusedByName() {
+        TestGateway g = GATEWAY.gateway();
+        HttpResponse<String> r = ItSupport.post(g, "/v1/responses", ItSupport.bearer(g.apiKey()),
+                "{\"model\": \"m-oai\", \"input\": \"hi\", \"tools\": [{\"type\": \"file_search\", \"vector_store_ids\": [\"vs_1\"]}]}");
+
+        assertThat(r.statusCode()).isEqualTo(400);
+        assertThat(ItSupport.json(r.body()).path("error").path("param").asText()).isEqualTo("tools[0].type");
+        assertThat(ItSupport.json(r.body()).path("error").path("message").asText()).contains("file_search");
+        assertThat(g.upstream().received()).isEmpty();
+    }
+
+    @Test
+    void countTokensOnContentPartsRoutesIsTheMessagesEstimate() {
+        TestGateway g = GATEWAY.gateway();
+        String text = "Count these words for me, please, as an estimate.";
+        HttpResponse<String> gemini = ItSupport.post(g, "/v1beta/models/m-gem:countTokens", Map.of("x-goog-api-key", g.apiKey()),
+                "{\"contents\": [{\"role\": \"user\", \"parts\": [{\"text\": \"" + text + "\"}]}]}");
+        HttpResponse<String> wrapped = ItSupport.post(g, "/v1beta/models/m-gem:countTokens", Map.of("x-goog-api-key", g.apiKey()),
+                "{\"generateContentRequest\": {\"model\": \"models/m-gem\", \"contents\": [{\"role\": \"user\", \"parts\": [{\"text\": \""
+                        + text + "\"}]}]}}");
+        HttpResponse<String> messages = ItSupport.post(g, "/v1/messages/count_tokens", messagesHeaders(g),
+                "{\"model\": \"m-gem\", \"messages\": [{\"role\": \"user\", \"content\": \"" + text + "\"}]}");
+
+        assertThat(gemini.statusCode()).as(gemini.body()).isEqualTo(200);
+        long tokens = ItSupport.json(gemini.body()).path("totalTokens").asLong();
+        assertThat(tokens).isPositive().isEqualTo(ItSupport.json(messages.body()).path("input_tokens").asLong());
+        assertThat(ItSupport.json(wrapped.body()).path("totalTokens").asLong()).isEqualTo(tokens);
+        assertThat(g.upstream().received()).as("never sent upstream").isEmpty();
+    }
+
+    @Test
+    void theAnthropicSdkListsModelsWithItsKeyHeader() {
+        TestGateway g = GATEWAY.gateway();
+        AnthropicClient client = AnthropicOkHttpClient.builder().baseUrl(g.baseUrl()).apiKey(g.apiKey()).build();
+        try {
+            List<String> ids = client.models().list().data().stream().map(ModelInfo::id).toList();
+            assertThat(ids).contains("m-ant", "m-oai", "m-gem");
+            ModelInfo first = client.models().list().data().getFirst();
+            assertThat(first.displayName()).isNotBlank();
+            assertThat(first.createdAt()).isNotNull();
+        } finally {
+            client.close();
+        }
+    }
+
+    @Test
+    void aRefusedRequestsLogLineSaysWhatWasWrong() {
+        TestGateway g = GATEWAY.gateway();
+        try (AccessLogCapture log = AccessLogCapture.open()) {
+            HttpResponse<String> r = ItSupport.post(g, "/v1/messages", messagesHeaders(g),
+                    "{\"model\": \"m-ant\", \"max_tokens\": 10, \"messages\": [{\"role\": \"tool\", \"content\": \"x\"}]}");
+
+            assertThat(r.statusCode()).isEqualTo(400);
+            AccessLogCapture.Line line = log.await(l -> l.path().equals("/v1/messages"));
+            assertThat(line.status()).isEqualTo(400);
+            assertThat(line.field("error_type")).contains("invalid_request_error");
+            assertThat(line.field("error_param")).contains("messages[0].role");
+            assertThat(line.field("error_message")).hasValueSatisfying(m -> assertThat(m).contains("`messages[0].role` must be"));
+        }
+    }
+}
