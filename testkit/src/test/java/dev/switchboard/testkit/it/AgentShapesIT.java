@@ -89,7 +89,7 @@ class AgentShapesIT {
                 assertThat(entry.path("role").asText()).isEqualTo("system");
                 assertThat(entry.path("content").get(0).path("text").asText()).isEqualTo("Environment: working directory /work.");
                 assertThat(entry.path("content").get(0).path("cache_control").path("type").asText()).isEqualTo("ephemeral");
-                assertThat(sent.path("system").get(0).path("text").asText()).isEqualTo("You are a coding agent.");
+                assertThat(sent.path("system").toString()).contains("You are a coding agent.");
             }
             case "m-oai" -> {
                 JsonNode messages = sent.path("messages");
