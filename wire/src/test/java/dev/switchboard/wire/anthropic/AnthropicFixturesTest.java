@@ -239,7 +239,6 @@ class AnthropicFixturesTest {
         GatewayError error = Anthropic.errorFromUpstream(status, Json.writeBytes(input.path("body")));
         ObjectNode out = Json.object();
         out.set("error", CanonicalJson.tree(error));
-        out.put("prefillRejection", Anthropic.isPrefillRejection(status, error));
         golden(dir.resolve("canonical-error.json"), out);
     }
 
