@@ -76,17 +76,7 @@ class AnthropicFixturesTest implements FixtureFormat {
     @Override
     public StreamParser streamParser() {
         AnthropicUpstreamStreamParser parser = new AnthropicUpstreamStreamParser();
-        return new StreamParser() {
-            @Override
-            public List<StreamEvent> onEvent(SseEvent e) {
-                return parser.onEvent(e.event(), e.data());
-            }
-
-            @Override
-            public List<StreamEvent> onEnd() {
-                return parser.onEnd();
-            }
-        };
+        return StreamParser.of(parser::onEvent, parser::onEnd);
     }
 
     @Override

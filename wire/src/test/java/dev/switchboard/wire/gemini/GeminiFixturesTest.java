@@ -73,17 +73,7 @@ class GeminiFixturesTest implements FixtureFormat {
     @Override
     public StreamParser streamParser() {
         GeminiUpstreamStreamParser parser = new GeminiUpstreamStreamParser();
-        return new StreamParser() {
-            @Override
-            public List<StreamEvent> onEvent(SseEvent e) {
-                return parser.onEvent(e.event(), e.data());
-            }
-
-            @Override
-            public List<StreamEvent> onEnd() {
-                return parser.onEnd();
-            }
-        };
+        return StreamParser.of(parser::onEvent, parser::onEnd);
     }
 
     @Override

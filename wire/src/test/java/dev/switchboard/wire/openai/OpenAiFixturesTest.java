@@ -5,7 +5,6 @@ import dev.switchboard.model.ChatRequest;
 import dev.switchboard.model.ChatResponse;
 import dev.switchboard.model.GatewayError;
 import dev.switchboard.model.StreamEvent;
-import dev.switchboard.wire.sse.SseEvent;
 import dev.switchboard.wire.testing.FixtureCase;
 import dev.switchboard.wire.testing.FixtureFormat;
 import dev.switchboard.wire.testing.FixtureRunner;
@@ -67,17 +66,7 @@ class OpenAiFixturesTest implements FixtureFormat {
     @Override
     public StreamParser streamParser() {
         OpenAiUpstreamStreamParser parser = new OpenAiUpstreamStreamParser();
-        return new StreamParser() {
-            @Override
-            public List<StreamEvent> onEvent(SseEvent e) {
-                return parser.onData(e.data());
-            }
-
-            @Override
-            public List<StreamEvent> onEnd() {
-                return parser.onEnd();
-            }
-        };
+        return StreamParser.of((event, data) -> parser.onData(data), parser::onEnd);
     }
 
     @Override

@@ -8,6 +8,8 @@ import dev.switchboard.model.StreamEvent;
 import dev.switchboard.wire.sse.SseEvent;
 import java.util.List;
 import java.util.Optional;
+import java.util.function.BiFunction;
+import java.util.function.Supplier;
 
 /**
  * What {@link FixtureRunner} needs of one wire format: its translations in both directions, plus
@@ -58,5 +60,21 @@ public interface FixtureFormat {
         List<StreamEvent> onEvent(SseEvent event);
 
         List<StreamEvent> onEnd();
+
+        /** A parser from a format's two methods: one SSE event (its name and data) in, the end of the stream. */
+        static StreamParser of(BiFunction<Optional<String>, String, List<StreamEvent>> onEvent,
+                               Supplier<List<StreamEvent>> onEnd) {
+            return new StreamParser() {
+                @Override
+                public List<StreamEvent> onEvent(SseEvent event) {
+                    return onEvent.apply(event.event(), event.data());
+                }
+
+                @Override
+                public List<StreamEvent> onEnd() {
+                    return onEnd.get();
+                }
+            };
+        }
     }
 }
