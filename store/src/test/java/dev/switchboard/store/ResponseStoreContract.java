@@ -8,8 +8,8 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.switchboard.engine.account.User;
 import dev.switchboard.engine.responses.StoredResponse;
 import dev.switchboard.wire.Json;
-import dev.switchboard.wire.responses.Item;
-import dev.switchboard.wire.responses.Part;
+import dev.switchboard.wire.responses.ResponsesItem;
+import dev.switchboard.wire.responses.ResponsesPart;
 import dev.switchboard.wire.responses.Responses;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -71,21 +71,21 @@ abstract class ResponseStoreContract {
     /** A response of {@code owner} continuing {@code previous}, with every item kind in its input. */
     private static StoredResponse response(String owner, Optional<String> previous) {
         String id = "resp_" + (++counter);
-        List<Item> input = List.of(
-                new Item.Message(Optional.of("msg_" + id), Item.Role.USER, List.of(new Part.InputText("question " + id),
-                        new Part.InputImage("https://example.com/cat.png", "low"),
-                        new Part.InputFile(Optional.empty(), Optional.of("JVBERi0x"), Optional.empty(), Optional.of("a.pdf"))),
+        List<ResponsesItem> input = List.of(
+                new ResponsesItem.Message(Optional.of("msg_" + id), ResponsesItem.Role.USER, List.of(new ResponsesPart.InputText("question " + id),
+                        new ResponsesPart.InputImage("https://example.com/cat.png", "low"),
+                        new ResponsesPart.InputFile(Optional.empty(), Optional.of("JVBERi0x"), Optional.empty(), Optional.of("a.pdf"))),
                         "completed"),
-                new Item.FunctionCallOutput(Optional.of("fco_" + id), "call_" + id, new Item.ToolOutput.Text("ünïcödé ✓"),
+                new ResponsesItem.FunctionCallOutput(Optional.of("fco_" + id), "call_" + id, new ResponsesItem.ToolOutput.Text("ünïcödé ✓"),
                         "completed"),
-                new Item.Reasoning(Optional.of("rs_" + id), List.of("thought"), List.of(), Optional.of("sb1.opaque")));
+                new ResponsesItem.Reasoning(Optional.of("rs_" + id), List.of("thought"), List.of(), Optional.of("sb1.opaque")));
         ObjectNode body = Json.object();
         body.put("id", id);
         body.put("object", "response");
         body.put("status", "completed");
         body.put("created_at", 1_772_359_200L);
-        body.putArray("output").add(Responses.writeItem(new Item.Message(Optional.of("msg_out_" + id), Item.Role.ASSISTANT,
-                List.of(new Part.OutputText("answer " + id)), "completed")));
+        body.putArray("output").add(Responses.writeItem(new ResponsesItem.Message(Optional.of("msg_out_" + id), ResponsesItem.Role.ASSISTANT,
+                List.of(new ResponsesPart.OutputText("answer " + id)), "completed")));
         body.putObject("usage").put("input_tokens", 12).put("output_tokens", 3);
         return new StoredResponse(id, owner, previous, "claude-x", "completed", T0.plusSeconds(counter), input, body);
     }

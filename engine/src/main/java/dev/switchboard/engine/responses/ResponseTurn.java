@@ -7,8 +7,8 @@ import dev.switchboard.engine.pipeline.RequestTrace;
 import dev.switchboard.engine.pipeline.StreamSink;
 import dev.switchboard.model.ChatRequest;
 import dev.switchboard.model.ChatResponse;
-import dev.switchboard.wire.responses.IdSource;
-import dev.switchboard.wire.responses.ResponseHeader;
+import dev.switchboard.wire.responses.ResponsesIdSource;
+import dev.switchboard.wire.responses.ResponsesHeader;
 import dev.switchboard.wire.responses.ResponsesRequest;
 import java.time.Instant;
 
@@ -30,13 +30,13 @@ public final class ResponseTurn {
     private final Caller caller;
     private final ResponsesRequest request;
     private final ChatRequest canonical;
-    private final ResponseHeader header;
-    private final IdSource ids;
+    private final ResponsesHeader header;
+    private final ResponsesIdSource ids;
     private final RequestTrace trace;
     private final Instant createdAt;
 
     ResponseTurn(ChatPipeline chat, ResponseStore store, Caller caller, ResponsesRequest request, ChatRequest canonical,
-                 ResponseHeader header, IdSource ids, RequestTrace trace, Instant createdAt) {
+                 ResponsesHeader header, ResponsesIdSource ids, RequestTrace trace, Instant createdAt) {
         this.chat = chat;
         this.store = store;
         this.caller = caller;
@@ -54,12 +54,12 @@ public final class ResponseTurn {
     }
 
     /** What the response object of this turn carries besides the answer: id, creation time, the request's echo. */
-    public ResponseHeader header() {
+    public ResponsesHeader header() {
         return header;
     }
 
     /** Where the ids of this turn's output items come from. */
-    public IdSource ids() {
+    public ResponsesIdSource ids() {
         return ids;
     }
 

@@ -7,9 +7,9 @@ import dev.switchboard.engine.pipeline.ChatPipeline;
 import dev.switchboard.engine.pipeline.RequestTrace;
 import dev.switchboard.model.ChatRequest;
 import dev.switchboard.model.GatewayError;
-import dev.switchboard.wire.responses.IdSource;
-import dev.switchboard.wire.responses.Item;
-import dev.switchboard.wire.responses.ResponseHeader;
+import dev.switchboard.wire.responses.ResponsesIdSource;
+import dev.switchboard.wire.responses.ResponsesItem;
+import dev.switchboard.wire.responses.ResponsesHeader;
 import dev.switchboard.wire.responses.Responses;
 import dev.switchboard.wire.responses.ResponsesRequest;
 import java.time.Clock;
@@ -46,7 +46,7 @@ public final class ResponsesService {
      *     to continue or the conversation is not well formed
      */
     public ResponseTurn begin(Caller caller, ResponsesRequest request, RequestTrace trace) {
-        List<Item> history = new ArrayList<>();
+        List<ResponsesItem> history = new ArrayList<>();
         if (request.previousResponseId().isPresent()) {
             String previous = request.previousResponseId().get();
             List<StoredResponse> chain = store.chain(caller.userId(), previous);
@@ -62,10 +62,10 @@ public final class ResponsesService {
                 }
             }
         }
-        IdSource ids = prefix -> Ids.next(prefix, clock.instant());
+        ResponsesIdSource ids = prefix -> Ids.next(prefix, clock.instant());
         ResponsesRequest withIds = request.withInput(Responses.withIds(request.input(), ids));
         ChatRequest canonical = Responses.toCanonical(withIds, history);
-        ResponseHeader header = new ResponseHeader(ids.next("resp"), clock.instant().getEpochSecond(), withIds.echo());
+        ResponsesHeader header = new ResponsesHeader(ids.next("resp"), clock.instant().getEpochSecond(), withIds.echo());
         return new ResponseTurn(chat, store, caller, withIds, canonical, header, ids, trace, clock.instant());
     }
 
@@ -82,7 +82,7 @@ public final class ResponsesService {
     }
 
     /** One page of a response's input items, in the order asked for, and whether more follow. */
-    public record ItemPage(List<Item> items, boolean hasMore) {
+    public record ItemPage(List<ResponsesItem> items, boolean hasMore) {
         public ItemPage {
             items = List.copyOf(items);
         }
@@ -100,7 +100,7 @@ public final class ResponsesService {
         if (chain.isEmpty()) {
             throw notFound(id).toException();
         }
-        List<Item> items = new ArrayList<>();
+        List<ResponsesItem> items = new ArrayList<>();
         for (int i = 0; i < chain.size(); i++) {
             StoredResponse r = chain.get(i);
             items.addAll(r.input());

@@ -51,7 +51,7 @@ class PipelinePortsIT {
                 max_output_tokens: 1024
                 pricing: {input: 1, output: 2}
                 route: [{provider: fake, model: up-backup}]
-            """.formatted(It.UPSTREAM_KEY);
+            """.formatted(ItSupport.UPSTREAM_KEY);
 
     private static final List<AdmissionRequest> ADMITTED = Collections.synchronizedList(new ArrayList<>());
     private static final List<Admitted> GRANTED = Collections.synchronizedList(new ArrayList<>());
@@ -72,7 +72,7 @@ class PipelinePortsIT {
                     SETTLED.add(Map.entry(admitted, outcome));
                     settlement.settle(admitted, outcome);
                 }));
-        gateway.upstream().requireKey(It.UPSTREAM_KEY);
+        gateway.upstream().requireKey(ItSupport.UPSTREAM_KEY);
     }
 
     @AfterAll
@@ -86,7 +86,7 @@ class PipelinePortsIT {
         GRANTED.clear();
         SETTLED.clear();
         gateway.upstream().reset();
-        gateway.upstream().requireKey(It.UPSTREAM_KEY);
+        gateway.upstream().requireKey(ItSupport.UPSTREAM_KEY);
     }
 
     /** One request of a client format: where it goes and its body, for a model and optional caller fallbacks. */
@@ -98,7 +98,7 @@ class PipelinePortsIT {
     }
 
     private static Map<String, String> headers(String... extra) {
-        Map<String, String> h = new HashMap<>(It.bearer(gateway.apiKey()));
+        Map<String, String> h = new HashMap<>(ItSupport.bearer(gateway.apiKey()));
         for (int i = 0; i < extra.length; i += 2) {
             h.put(extra[i], extra[i + 1]);
         }
@@ -143,13 +143,13 @@ class PipelinePortsIT {
     void everyRequestIsAdmittedOnceAndSettledOnceForTheModelThatAnswered(Call call) {
         Map<String, String> h = headers();
         h.putAll(call.headers());
-        HttpResponse<String> response = It.post(gateway, call.path(), h, call.body());
+        HttpResponse<String> response = ItSupport.post(gateway, call.path(), h, call.body());
 
         assertThat(response.statusCode()).as(response.body()).isEqualTo(200);
         if (!call.streamed()) {
             assertThat(response.body()).contains("Hello from up-");
         }
-        assertThat(It.upstreamModels(gateway)).as("the failover happened").startsWith(
+        assertThat(ItSupport.upstreamModels(gateway)).as("the failover happened").startsWith(
                 call.answering().equals("ports-pool") ? "up-first-fail503" : "up-down-fail503");
         assertThat(ADMITTED).hasSize(1);
         assertThat(SETTLED).hasSize(1);
@@ -173,7 +173,7 @@ class PipelinePortsIT {
         h.putAll(call.headers());
         String body = call.body().replace("ports-pool", "ports-down").replace(", \"models\": [\"ports-backup\"]", "")
                 .replace(", \"fallbacks\": [{\"model\": \"ports-backup\"}]", "");
-        HttpResponse<String> response = It.post(gateway, call.path().replace("ports-pool", "ports-down"), h, body);
+        HttpResponse<String> response = ItSupport.post(gateway, call.path().replace("ports-pool", "ports-down"), h, body);
 
         assertThat(response.statusCode()).as(response.body()).isEqualTo(503);
         assertThat(ADMITTED).hasSize(1);
@@ -186,7 +186,7 @@ class PipelinePortsIT {
 
     @org.junit.jupiter.api.Test
     void countTokensIsAdmittedAndSettledOnceWithNothingBillable() {
-        HttpResponse<String> response = It.post(gateway, "/v1/messages/count_tokens", headers("anthropic-version", "2023-06-01"),
+        HttpResponse<String> response = ItSupport.post(gateway, "/v1/messages/count_tokens", headers("anthropic-version", "2023-06-01"),
                 "{\"model\": \"ports-pool\", \"messages\": [{\"role\": \"user\", \"content\": \"hi\"}]}");
 
         assertThat(response.statusCode()).as(response.body()).isEqualTo(200);
@@ -200,7 +200,7 @@ class PipelinePortsIT {
 
     @org.junit.jupiter.api.Test
     void aRequestRefusedBeforeAdmissionIsNeitherAdmittedNorSettled() {
-        HttpResponse<String> response = It.post(gateway, "/v1/chat/completions", headers(),
+        HttpResponse<String> response = ItSupport.post(gateway, "/v1/chat/completions", headers(),
                 "{\"model\": \"no-such-model\", \"messages\": [{\"role\": \"user\", \"content\": \"hi\"}]}");
 
         assertThat(response.statusCode()).isEqualTo(404);

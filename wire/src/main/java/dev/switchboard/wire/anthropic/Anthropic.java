@@ -31,7 +31,7 @@ public final class Anthropic {
      *         is the path of the offending field, e.g. {@code messages[1].content[0].type}
      */
     public static ChatRequest fromClient(JsonNode body) {
-        return ClientRequestReader.read(body);
+        return AnthropicClientRequestReader.read(body);
     }
 
     /**
@@ -42,12 +42,12 @@ public final class Anthropic {
      * @throws dev.switchboard.model.GatewayException 400 {@code invalid_request_error} naming the field
      */
     public static ChatRequest fromClientCountTokens(JsonNode body) {
-        return ClientRequestReader.readForCounting(body);
+        return AnthropicClientRequestReader.readForCounting(body);
     }
 
     /** A complete answer as an Anthropic {@code message} object (spec 2.8). */
     public static ObjectNode toClient(ChatResponse response) {
-        return ClientResponseWriter.write(response);
+        return AnthropicClientResponseWriter.write(response);
     }
 
     /**
@@ -61,16 +61,16 @@ public final class Anthropic {
 
     /**
      * The upstream request body for {@code upstreamModel}; {@code defaultMaxTokens} is sent when the
-     * request has no {@code max_tokens} (Anthropic requires one). See {@link UpstreamRequestWriter} for
+     * request has no {@code max_tokens} (Anthropic requires one). See {@link AnthropicUpstreamRequestWriter} for
      * every adjustment made on the way.
      */
     public static ObjectNode toUpstream(ChatRequest request, String upstreamModel, boolean stream, int defaultMaxTokens) {
-        return UpstreamRequestWriter.write(request, upstreamModel, stream, defaultMaxTokens);
+        return AnthropicUpstreamRequestWriter.write(request, upstreamModel, stream, defaultMaxTokens);
     }
 
     /** The {@code anthropic-beta} header values the request needs, sorted; empty when none. */
     public static List<String> requiredBetas(ChatRequest request) {
-        return UpstreamRequestWriter.requiredBetas(request);
+        return AnthropicUpstreamRequestWriter.requiredBetas(request);
     }
 
     /**
@@ -79,7 +79,7 @@ public final class Anthropic {
      * @throws dev.switchboard.model.GatewayException retryable 502 when the body is not a message object
      */
     public static ChatResponse fromUpstream(JsonNode body) {
-        return UpstreamResponseReader.read(body);
+        return AnthropicUpstreamResponseReader.read(body);
     }
 
     /**

@@ -6,7 +6,7 @@ import dev.switchboard.model.Reasoning;
 import dev.switchboard.model.ResponseFormat;
 import dev.switchboard.model.Sampling;
 import dev.switchboard.wire.Json;
-import dev.switchboard.wire.internal.Fields;
+import dev.switchboard.wire.internal.JsonFields;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -48,15 +48,15 @@ final class GenerationConfigReader {
     private GenerationConfigReader() {
     }
 
-    static Settings read(ObjReader root) {
-        Optional<ObjReader> config = root.optObject("generationConfig");
+    static Settings read(GeminiObjectReader root) {
+        Optional<GeminiObjectReader> config = root.optObject("generationConfig");
         return config.map(GenerationConfigReader::read0).orElse(Settings.DEFAULT);
     }
 
-    private static Settings read0(ObjReader g) {
+    private static Settings read0(GeminiObjectReader g) {
         OptionalInt candidates = g.optWholeNumber("candidateCount", Integer.MIN_VALUE, Integer.MAX_VALUE);
         if (candidates.isPresent() && candidates.getAsInt() != 1) {
-            throw Fields.invalid(g.at("candidateCount"), "`" + g.at("candidateCount")
+            throw JsonFields.invalid(g.at("candidateCount"), "`" + g.at("candidateCount")
                     + "` must be 1: only one candidate is returned, got " + candidates.getAsInt() + ".");
         }
         Sampling sampling = new Sampling(
@@ -69,7 +69,7 @@ final class GenerationConfigReader {
         OptionalInt maxTokens = g.optWholeNumber("maxOutputTokens", 1, Integer.MAX_VALUE);
         List<String> stop = g.optStringArray("stopSequences").orElse(List.of());
         if (stop.size() > MAX_STOP_SEQUENCES) {
-            throw Fields.invalid(g.at("stopSequences"), "`" + g.at("stopSequences") + "` may hold at most "
+            throw JsonFields.invalid(g.at("stopSequences"), "`" + g.at("stopSequences") + "` may hold at most "
                     + MAX_STOP_SEQUENCES + " sequences, got " + stop.size() + ".");
         }
         ObjectNode extras = Json.object();
@@ -83,17 +83,17 @@ final class GenerationConfigReader {
         return new Settings(sampling, maxTokens, stop, format, reasoning, extras);
     }
 
-    private static OptionalLong seed(ObjReader g) {
+    private static OptionalLong seed(GeminiObjectReader g) {
         OptionalInt s = g.optWholeNumber("seed", Integer.MIN_VALUE, Integer.MAX_VALUE);
         return s.isPresent() ? OptionalLong.of(s.getAsInt()) : OptionalLong.empty();
     }
 
-    private static ResponseFormat responseFormat(ObjReader g, ObjectNode extras) {
+    private static ResponseFormat responseFormat(GeminiObjectReader g, ObjectNode extras) {
         String mime = g.optString("responseMimeType").orElse("text/plain");
         Optional<JsonNode> jsonSchema = g.opt("responseJsonSchema");
         Optional<JsonNode> openApiSchema = g.opt("responseSchema");
         if (jsonSchema.isPresent() && openApiSchema.isPresent()) {
-            throw Fields.invalid(g.at("responseSchema"), "`" + g.at("responseSchema") + "` and `"
+            throw JsonFields.invalid(g.at("responseSchema"), "`" + g.at("responseSchema") + "` and `"
                     + g.at("responseJsonSchema") + "` are mutually exclusive.");
         }
         switch (mime) {
@@ -106,14 +106,14 @@ final class GenerationConfigReader {
             case "application/json", "text/plain" -> {
                 // a schema implies JSON even when the mime type was left out
             }
-            default -> throw Fields.invalid(g.at("responseMimeType"), "`" + g.at("responseMimeType")
+            default -> throw JsonFields.invalid(g.at("responseMimeType"), "`" + g.at("responseMimeType")
                     + "` must be text/plain, application/json or text/x.enum, got \"" + mime + "\".");
         }
         if (jsonSchema.isPresent()) {
-            return schema(Fields.requireObject(jsonSchema.get(), g.at("responseJsonSchema")));
+            return schema(JsonFields.requireObject(jsonSchema.get(), g.at("responseJsonSchema")));
         }
         if (openApiSchema.isPresent()) {
-            return schema(OpenApiSchemas.toJsonSchema(Fields.requireObject(openApiSchema.get(), g.at("responseSchema"))));
+            return schema(GeminiOpenApiSchemas.toJsonSchema(JsonFields.requireObject(openApiSchema.get(), g.at("responseSchema"))));
         }
         return mime.equals("application/json") ? ResponseFormat.JSON_OBJECT : ResponseFormat.TEXT;
     }
@@ -122,7 +122,7 @@ final class GenerationConfigReader {
         return new ResponseFormat.JsonSchema("response", Optional.empty(), schema, false);
     }
 
-    private static Reasoning reasoning(ObjReader t) {
+    private static Reasoning reasoning(GeminiObjectReader t) {
         OptionalInt budget = t.optWholeNumber("thinkingBudget", -1, Integer.MAX_VALUE);
         Optional<Reasoning.Effort> effort = t.optString("thinkingLevel").map(level -> effort(level, t.at("thinkingLevel")));
         Optional<Boolean> include = t.optBoolean("includeThoughts");
@@ -151,7 +151,7 @@ final class GenerationConfigReader {
             case "LOW" -> Reasoning.Effort.LOW;
             case "MEDIUM" -> Reasoning.Effort.MEDIUM;
             case "HIGH" -> Reasoning.Effort.HIGH;
-            default -> throw Fields.invalid(path, "`" + path + "` must be MINIMAL, LOW, MEDIUM or HIGH, got \"" + level + "\".");
+            default -> throw JsonFields.invalid(path, "`" + path + "` must be MINIMAL, LOW, MEDIUM or HIGH, got \"" + level + "\".");
         };
     }
 

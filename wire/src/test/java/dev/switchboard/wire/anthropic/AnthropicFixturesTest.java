@@ -196,7 +196,7 @@ class AnthropicFixturesTest {
         String upstream = readText(dir.resolve("upstream-stream.sse"));
         AnthropicUpstreamStreamParser parser = new AnthropicUpstreamStreamParser();
         List<StreamEvent> events = new ArrayList<>();
-        List<SseEvent> upstreamEvents = SseMessages.parse(upstream);
+        List<SseEvent> upstreamEvents = AnthropicSseMessages.parse(upstream);
         for (SseEvent e : upstreamEvents) {
             events.addAll(parser.onEvent(e.event(), e.data()));
         }
@@ -210,11 +210,11 @@ class AnthropicFixturesTest {
         events.forEach(e -> client.append(writer.write(e)));
         golden(dir.resolve("client-stream.sse"), client.toString());
 
-        List<SseEvent> clientEvents = SseMessages.parse(client.toString());
-        SseMessages.assertWellFormed(clientEvents);
-        assertThat(pretty(carriedStream(SseMessages.accumulate(clientEvents))))
+        List<SseEvent> clientEvents = AnthropicSseMessages.parse(client.toString());
+        AnthropicSseMessages.assertWellFormed(clientEvents);
+        assertThat(pretty(carriedStream(AnthropicSseMessages.accumulate(clientEvents))))
                 .as("an upstream stream reaches the client as the same message")
-                .isEqualTo(pretty(carriedStream(SseMessages.accumulate(upstreamEvents))));
+                .isEqualTo(pretty(carriedStream(AnthropicSseMessages.accumulate(upstreamEvents))));
     }
 
     /** A streamed message's carried fields; an error is compared by its message (the envelopes differ on purpose). */

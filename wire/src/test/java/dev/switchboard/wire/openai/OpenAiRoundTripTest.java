@@ -90,8 +90,8 @@ class OpenAiRoundTripTest {
         StringBuilder client = new StringBuilder();
         events.forEach(e -> client.append(writer.write(e)));
 
-        ObjectNode up = ChunkAccumulator.fold(Golden.events(upstream));
-        ObjectNode down = ChunkAccumulator.fold(Golden.events(client.toString()));
+        ObjectNode up = OpenAiChunkAccumulator.fold(Golden.events(upstream));
+        ObjectNode down = OpenAiChunkAccumulator.fold(Golden.events(client.toString()));
         for (String field : List.of("content", "reasoning", "tool_calls")) {
             assertThat(down.get(field)).as(field).isEqualTo(up.get(field));
         }

@@ -160,7 +160,7 @@ class OpenAiSdkCompatibilityTest {
                 .filter(l -> !l.isBlank()).map(l -> CanonicalJson.event(Json.parse(l))).toList();
         StreamAccumulator expected = new StreamAccumulator();
         canonical.forEach(expected::accept);
-        boolean signed = ReasoningDetails.needed(expected.response().content());
+        boolean signed = OpenAiReasoningDetails.needed(expected.response().content());
         boolean hasCalls = expected.response().content().stream().anyMatch(b -> b instanceof ContentBlock.ToolCall);
         List<ContentBlock> want = expected.response().content().stream()
                 .filter(b -> !(b instanceof ContentBlock.Thinking || b instanceof ContentBlock.RedactedThinking)

@@ -62,7 +62,7 @@ class ResponsesFixtureTest {
         if (!Files.exists(file)) {
             return false;
         }
-        List<Item> history = new ArrayList<>();
+        List<ResponsesItem> history = new ArrayList<>();
         if (Files.exists(dir.resolve("history.json"))) {
             JsonNode items = Golden.readJson(dir.resolve("history.json"));
             for (int i = 0; i < items.size(); i++) {
@@ -90,11 +90,11 @@ class ResponsesFixtureTest {
             return false;
         }
         ChatResponse canonical = CanonicalJson.response(Golden.readJson(file));
-        ObjectNode client = Responses.toClient(canonical, header(dir, cfg), new CountingIds());
+        ObjectNode client = Responses.toClient(canonical, header(dir, cfg), new ResponsesCountingIds());
         Golden.json(dir.resolve("client-response.json"), client);
 
         // Read back as a replayed conversation, the answer is the same turn again, signatures included.
-        List<Item> output = Responses.outputItems(client);
+        List<ResponsesItem> output = Responses.outputItems(client);
         ChatRequest replay = Responses.toCanonical(minimalRequest(), withUserTurn(output));
         Message assistant = replay.messages().get(1);
         assertThat(assistant.role()).isEqualTo(Role.ASSISTANT);
@@ -109,7 +109,7 @@ class ResponsesFixtureTest {
         }
         List<StreamEvent> events = Golden.read(file).lines().filter(l -> !l.isBlank())
                 .map(l -> CanonicalJson.event(Json.parse(l))).toList();
-        ResponsesStreamWriter writer = Responses.streamWriter(header(dir, cfg), new CountingIds());
+        ResponsesStreamWriter writer = Responses.streamWriter(header(dir, cfg), new ResponsesCountingIds());
         StringBuilder sse = new StringBuilder();
         events.forEach(e -> sse.append(writer.write(e)));
         Golden.sse(dir.resolve("client-stream.sse"), sse.toString());
@@ -126,17 +126,17 @@ class ResponsesFixtureTest {
         events.forEach(acc::accept);
         if (acc.complete()) {
             ChatResponse whole = acc.response();
-            ObjectNode plain = Responses.toClient(whole, header(dir, cfg), new CountingIds());
+            ObjectNode plain = Responses.toClient(whole, header(dir, cfg), new ResponsesCountingIds());
             assertThat(writer.terminalResponse()).as("streamed and plain answers agree").contains(plain);
         }
         return true;
     }
 
-    private static ResponseHeader header(Path dir, JsonNode cfg) {
+    private static ResponsesHeader header(Path dir, JsonNode cfg) {
         Path request = dir.resolve("client-request.json");
         ObjectNode echo = Files.exists(request) && !Files.exists(dir.resolve("client-error.json"))
                 ? Responses.fromClient(Golden.readJson(request)).echo() : minimalRequest().echo();
-        return new ResponseHeader(cfg.path("id").asText("resp_fixture"), cfg.path("createdAt").asLong(1_700_000_000L), echo);
+        return new ResponsesHeader(cfg.path("id").asText("resp_fixture"), cfg.path("createdAt").asLong(1_700_000_000L), echo);
     }
 
     private static ResponsesRequest minimalRequest() {
@@ -144,13 +144,13 @@ class ResponsesFixtureTest {
     }
 
     /** A question, then the answer's items, then an output for each call so the conversation is complete. */
-    private static List<Item> withUserTurn(List<Item> output) {
-        List<Item> items = new ArrayList<>();
+    private static List<ResponsesItem> withUserTurn(List<ResponsesItem> output) {
+        List<ResponsesItem> items = new ArrayList<>();
         items.add(Responses.readItem(Json.parse("{\"role\":\"user\",\"content\":\"question\"}"), "q"));
         items.addAll(output);
-        for (Item i : output) {
-            if (i instanceof Item.FunctionCall c) {
-                items.add(new Item.FunctionCallOutput(Optional.empty(), c.callId(), new Item.ToolOutput.Text("ok"),
+        for (ResponsesItem i : output) {
+            if (i instanceof ResponsesItem.FunctionCall c) {
+                items.add(new ResponsesItem.FunctionCallOutput(Optional.empty(), c.callId(), new ResponsesItem.ToolOutput.Text("ok"),
                         "completed"));
             }
         }
