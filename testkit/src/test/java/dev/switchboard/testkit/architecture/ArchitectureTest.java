@@ -31,7 +31,6 @@ class ArchitectureTest {
 
     private static final JavaClasses MAIN = new ClassFileImporter()
             .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
-            .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_JARS)
             .importPackages(ROOT + ".model", ROOT + ".wire", ROOT + ".engine", ROOT + ".store", ROOT + ".server");
 
     @Test
