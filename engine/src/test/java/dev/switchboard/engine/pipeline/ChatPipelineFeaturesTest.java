@@ -47,7 +47,7 @@ import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
 /** The request-feature stages of the pipeline, with a scripted provider standing in for the upstream. */
-class ChatServiceFeaturesTest {
+class ChatPipelineFeaturesTest {
     private static final Caller CALLER = new Caller("usr_1", "key_1", "payg", List.of(), List.of());
 
     private final List<Attempt> attempts = new ArrayList<>();
@@ -89,10 +89,10 @@ class ChatServiceFeaturesTest {
     private final ModelDefaults.Lookup lookup = (user, model) ->
             Optional.ofNullable(savedDefaults.get(user + "/" + model)).map(ParamDefaults::parseStored);
 
-    private final ChatService chat = new ChatService(catalog,
+    private final ChatPipeline chat = new ChatPipeline(catalog, lookup, Admission.ADMIT_ALL,
             new FailoverRouter(catalog, Map.of(ProviderType.OPENAI, adapter, ProviderType.GEMINI, adapter),
-                    new GatewayMetrics(new SimpleMeterRegistry())),
-            new GatewayMetrics(new SimpleMeterRegistry()), lookup, new ImageInliner(new ImageFetcher(FetchLimits.DEFAULT)));
+                    new GatewayMetrics(new SimpleMeterRegistry()), new ImageInliner(new ImageFetcher(FetchLimits.DEFAULT))),
+            Settlement.RECORD_NOTHING, new GatewayMetrics(new SimpleMeterRegistry()));
 
     private static ProviderConfig provider(String id, ProviderType type) {
         return new ProviderConfig(id, type, URI.create("http://127.0.0.1:1"), List.of("k"), Timeouts.DEFAULT, Map.of());
