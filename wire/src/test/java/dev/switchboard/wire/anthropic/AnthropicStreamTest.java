@@ -1,7 +1,6 @@
 package dev.switchboard.wire.anthropic;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.switchboard.model.ContentBlock;
@@ -17,6 +16,7 @@ import dev.switchboard.model.StreamEvent.Delta;
 import dev.switchboard.model.Usage;
 import dev.switchboard.wire.Json;
 import dev.switchboard.wire.sse.SseEvent;
+import dev.switchboard.wire.testing.Golden;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -35,7 +35,7 @@ class AnthropicStreamTest {
     }
 
     private static List<JsonNode> payloads(String sse) {
-        return AnthropicSseMessages.parse(sse).stream().map(e -> Json.parse(e.data())).toList();
+        return Golden.events(sse).stream().map(e -> Json.parse(e.data())).toList();
     }
 
     @Test
@@ -54,7 +54,7 @@ class AnthropicStreamTest {
                 new StreamEvent.MessageDelta(StopReason.END_TURN, Optional.empty(), Usage.of(10, 3)),
                 new StreamEvent.MessageStop()));
 
-        List<SseEvent> events = AnthropicSseMessages.parse(sse);
+        List<SseEvent> events = Golden.events(sse);
         AnthropicSseMessages.assertWellFormed(events);
         JsonNode message = AnthropicSseMessages.accumulate(events);
         assertThat(Json.write(message.get("content")))
@@ -74,7 +74,7 @@ class AnthropicStreamTest {
                 new StreamEvent.MessageDelta(StopReason.END_TURN, Optional.empty(), Usage.of(10, 3)),
                 new StreamEvent.MessageStop()));
 
-        List<SseEvent> events = AnthropicSseMessages.parse(sse);
+        List<SseEvent> events = Golden.events(sse);
         AnthropicSseMessages.assertWellFormed(events);
         assertThat(sse).doesNotContain("early").doesNotContain("not for claude").doesNotContain("\"g\"");
         assertThat(Json.write(AnthropicSseMessages.accumulate(events).get("content"))).isEqualTo(
@@ -89,7 +89,7 @@ class AnthropicStreamTest {
                 new BlockDelta(0, new Delta.ArgumentsDelta("1}")),
                 new StreamEvent.MessageStop()));
 
-        List<SseEvent> events = AnthropicSseMessages.parse(sse);
+        List<SseEvent> events = Golden.events(sse);
         AnthropicSseMessages.assertWellFormed(events);
         JsonNode message = AnthropicSseMessages.accumulate(events);
         assertThat(message.at("/content/0/input")).isEqualTo(Json.parse("{\"a\":1}"));
@@ -113,11 +113,22 @@ class AnthropicStreamTest {
     }
 
     @Test
-    void eventsBeforeMessageStartAreABug() {
-        assertThatThrownBy(() -> new AnthropicClientStreamWriter().write(new BlockStop(0)))
-                .isInstanceOf(IllegalStateException.class);
-        assertThat(new AnthropicClientStreamWriter().write(new StreamEvent.StreamError(GatewayError.internal("x"))))
-                .startsWith("event: error\n");
+    void eventsBeforeMessageStartStillGiveAWellFormedStream() {
+        AnthropicClientStreamWriter writer = new AnthropicClientStreamWriter();
+        String sse = writer.write(new StreamEvent.BlockStart(0, ContentBlock.Text.of("")))
+                + writer.write(new BlockDelta(0, new Delta.TextDelta("hi")))
+                + writer.write(new BlockStop(0))
+                + writer.write(new StreamEvent.MessageStart("late", "m", Usage.EMPTY))
+                + writer.write(new StreamEvent.MessageStop());
+        List<SseEvent> events = Golden.events(sse);
+        AnthropicSseMessages.assertWellFormed(events);
+        assertThat(events).filteredOn(e -> e.event().orElseThrow().equals("message_start")).hasSize(1);
+        assertThat(AnthropicSseMessages.accumulate(events).at("/content/0/text").asText()).isEqualTo("hi");
+
+        List<SseEvent> error = Golden.events(new AnthropicClientStreamWriter().write(
+                new StreamEvent.StreamError(GatewayError.internal("x"))));
+        AnthropicSseMessages.assertWellFormed(error);
+        assertThat(error).extracting(e -> e.event().orElseThrow()).containsExactly("message_start", "error");
     }
 
     @Test
