@@ -18,7 +18,7 @@ import java.util.Map;
  */
 enum CodingAgent {
     /** Claude Code ({@code @anthropic-ai/claude-code}): the messages format. */
-    CLAUDE_CODE("claude") {
+    CLAUDE_CODE("claude", List.of("claude-opus-5-5")) {
         @Override
         Launch launch(Workspace ws, String gatewayUrl, String key) {
             Map<String, String> env = new LinkedHashMap<>();
@@ -39,7 +39,7 @@ enum CodingAgent {
     },
 
     /** Codex ({@code @openai/codex}): the Responses format, through a custom model provider. */
-    CODEX("codex") {
+    CODEX("codex", List.of("gpt-6.1-sol")) {
         @Override
         Launch launch(Workspace ws, String gatewayUrl, String key) {
             ws.write(ws.home().resolve(".codex/config.toml"), """
@@ -76,7 +76,7 @@ enum CodingAgent {
     },
 
     /** Gemini CLI ({@code @google/gemini-cli}): the content-parts format. */
-    GEMINI_CLI("gemini") {
+    GEMINI_CLI("gemini", List.of("gemini-3.1-pro-preview", "gemini-3.5-flash-lite", "gemini-3.8-flash")) {
         @Override
         Launch launch(Workspace ws, String gatewayUrl, String key) {
             ws.write(ws.home().resolve(".gemini/settings.json"), """
@@ -101,7 +101,7 @@ enum CodingAgent {
     },
 
     /** opencode ({@code opencode-ai}) with its Anthropic provider: the messages format. */
-    OPENCODE("opencode") {
+    OPENCODE("opencode", List.of("claude-sonnet-4-6", "claude-haiku-4-5-20251001")) {
         @Override
         Launch launch(Workspace ws, String gatewayUrl, String key) {
             ws.write(ws.home().resolve(".config/opencode/opencode.json"), """
@@ -131,9 +131,19 @@ enum CodingAgent {
     private static final String CODEX_MARKER_PREFIX = "switchboard-agent-exec-";
 
     private final String binary;
+    private final List<String> defaultModels;
 
-    CodingAgent(String binary) {
+    CodingAgent(String binary, List<String> defaultModels) {
         this.binary = binary;
+        this.defaultModels = defaultModels;
+    }
+
+    /**
+     * The model ids this agent version asks for with its defaults (seen in its requests): the catalog must
+     * serve each of them, by id or alias, for a user to need nothing but a base URL and a key.
+     */
+    List<String> defaultModels() {
+        return defaultModels;
     }
 
     String binary() {
