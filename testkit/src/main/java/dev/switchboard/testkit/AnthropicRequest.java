@@ -121,6 +121,9 @@ record AnthropicRequest(Prompt prompt, boolean stream, boolean thinking, boolean
         List<Prompt.ToolSpec> tools = tools(body.path("tools"), units, breakpoints);
         system(body.path("system"), units, breakpoints);
         List<Turn> turns = turns(messages);
+        if (turns.isEmpty()) {
+            throw new Invalid("messages: at least one user or assistant message is required");
+        }
         for (int t = 0; t < turns.size(); t++) {
             checkTurn(turns, t);
         }

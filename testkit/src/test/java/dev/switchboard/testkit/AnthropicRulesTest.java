@@ -35,7 +35,9 @@ class AnthropicRulesTest {
     @CsvSource(delimiter = '|', value = {
         "max_tokens missing | {\"model\":\"m\",\"messages\":[{\"role\":\"user\",\"content\":\"q\"}]} | max_tokens: Field required",
         "no messages | {\"model\":\"m\",\"max_tokens\":5,\"messages\":[]} | at least one message",
-        "system role | {\"model\":\"m\",\"max_tokens\":5,\"messages\":[{\"role\":\"system\",\"content\":\"q\"}]} | messages.0.role",
+        "tool role | {\"model\":\"m\",\"max_tokens\":5,\"messages\":[{\"role\":\"tool\",\"content\":\"q\"}]} | messages.0.role",
+        "only a system entry | {\"model\":\"m\",\"max_tokens\":5,\"messages\":[{\"role\":\"system\",\"content\":\"q\"}]} | at least one user or assistant message",
+        "system entry with an image | {\"model\":\"m\",\"max_tokens\":5,\"messages\":[{\"role\":\"user\",\"content\":\"q\"},{\"role\":\"system\",\"content\":[{\"type\":\"image\",\"source\":{}}]}]} | may hold only text blocks",
         "temperature above 1 | {\"model\":\"m\",\"max_tokens\":5,\"temperature\":1.5,\"messages\":[{\"role\":\"user\",\"content\":\"q\"}]} | temperature",
         "empty text block | {\"model\":\"m\",\"max_tokens\":5,\"messages\":[{\"role\":\"user\",\"content\":[{\"type\":\"text\",\"text\":\"\"}]}]} | text content blocks must be non-empty",
         "prefill ending in whitespace | {\"model\":\"m\",\"max_tokens\":5,\"messages\":[{\"role\":\"user\",\"content\":\"q\"},{\"role\":\"assistant\",\"content\":\"a \"}]} | trailing whitespace",

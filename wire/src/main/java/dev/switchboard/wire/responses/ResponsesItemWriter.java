@@ -42,26 +42,9 @@ final class ResponsesItemWriter {
                 o.put("input", c.input());
                 o.put("status", c.status());
             }
-            case ResponsesItem.CustomToolCallOutput r -> {
-                o.put("type", "custom_tool_call_output");
-                r.id().ifPresent(id -> o.put("id", id));
-                o.put("call_id", r.callId());
-                switch (r.output()) {
-                    case ResponsesItem.ToolOutput.Text t -> o.put("output", t.text());
-                    case ResponsesItem.ToolOutput.Parts ps -> o.set("output", parts(ps.parts()));
-                }
-                o.put("status", r.status());
-            }
-            case ResponsesItem.FunctionCallOutput r -> {
-                o.put("type", "function_call_output");
-                r.id().ifPresent(id -> o.put("id", id));
-                o.put("call_id", r.callId());
-                switch (r.output()) {
-                    case ResponsesItem.ToolOutput.Text t -> o.put("output", t.text());
-                    case ResponsesItem.ToolOutput.Parts ps -> o.set("output", parts(ps.parts()));
-                }
-                o.put("status", r.status());
-            }
+            case ResponsesItem.CustomToolCallOutput r -> output(o, "custom_tool_call_output", r.id(), r.callId(), r.output(),
+                    r.status());
+            case ResponsesItem.FunctionCallOutput r -> output(o, "function_call_output", r.id(), r.callId(), r.output(), r.status());
             case ResponsesItem.Reasoning r -> {
                 o.put("type", "reasoning");
                 r.id().ifPresent(id -> o.put("id", id));
@@ -75,6 +58,19 @@ final class ResponsesItemWriter {
             }
         }
         return o;
+    }
+
+    /** A tool's output item, function or custom: the same fields under its own type. */
+    private static void output(ObjectNode o, String type, java.util.Optional<String> id, String callId,
+                               ResponsesItem.ToolOutput output, String status) {
+        o.put("type", type);
+        id.ifPresent(i -> o.put("id", i));
+        o.put("call_id", callId);
+        switch (output) {
+            case ResponsesItem.ToolOutput.Text t -> o.put("output", t.text());
+            case ResponsesItem.ToolOutput.Parts ps -> o.set("output", parts(ps.parts()));
+        }
+        o.put("status", status);
     }
 
     static ArrayNode write(List<ResponsesItem> items) {
