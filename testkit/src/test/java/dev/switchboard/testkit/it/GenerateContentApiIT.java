@@ -183,10 +183,10 @@ class GenerateContentApiIT {
 
     @Test
     void anUnknownMethodIs404InGooglesShape() {
-        HttpResponse<String> response = generate("/v1beta/models/gm-basic:countTokens", HI);
+        HttpResponse<String> response = generate("/v1beta/models/gm-basic:embedContent", HI);
 
         assertGoogleEnvelope(response, 404, "NOT_FOUND");
-        assertThat(error(response).path("message").asText()).contains("countTokens");
+        assertThat(error(response).path("message").asText()).contains("embedContent");
     }
 
     @Test

@@ -147,7 +147,7 @@ class ResponsesStateIT {
     @Test
     void badInputIsA400NamingTheField() throws Exception {
         for (var c : Map.of(
-                "{\"model\":\"m\",\"input\":\"x\",\"tools\":[{\"type\":\"web_search\"}]}", "tools[0].type",
+                "{\"model\":\"m\",\"input\":\"x\",\"tools\":[{\"type\":\"file_search\",\"vector_store_ids\":[\"vs_1\"]}]}", "tools[0].type",
                 "{\"model\":\"m\",\"input\":[{\"type\":\"item_reference\",\"id\":\"msg_1\"}]}", "input[0].type",
                 "{\"model\":\"m\",\"input\":\"x\",\"temperature\":9}", "temperature",
                 "{\"input\":\"x\"}", "model").entrySet()) {
