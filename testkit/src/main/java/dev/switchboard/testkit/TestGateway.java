@@ -15,6 +15,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.Function;
 import java.util.stream.Stream;
 
 /**
@@ -34,6 +35,10 @@ public final class TestGateway implements AutoCloseable {
     private final String userId;
 
     private TestGateway(String yaml, Map<String, String> extraEnv) {
+        this(extraEnv, env -> ConfigLoader.parse(yaml, "test config", env));
+    }
+
+    private TestGateway(Map<String, String> extraEnv, Function<Map<String, String>, GatewayConfig> config) {
         this.upstream = FakeUpstream.start();
         try {
             this.dir = Files.createTempDirectory("switchboard-it");
@@ -45,8 +50,9 @@ public final class TestGateway implements AutoCloseable {
         env.put("UPSTREAM_OPENAI", upstream.openAiBaseUrl());
         env.put("DATABASE", "sqlite:" + dir.resolve("switchboard.db"));
         env.put("ADMIN_KEY", ADMIN_KEY);
-        GatewayConfig config = ConfigLoader.parse(yaml, "test config", env);
-        this.app = GatewayApp.start(config, 0);
+        env.put("SWITCHBOARD_DATABASE", env.get("DATABASE"));
+        env.put("SWITCHBOARD_ADMIN_KEY", ADMIN_KEY);
+        this.app = GatewayApp.start(config.apply(env), 0);
         User user = app.accounts().admin().createUser(new AdminService.CreateUser(Optional.of("it-user"),
                 Optional.empty(), Optional.empty(), Optional.empty(), Optional.of("100")));
         IssuedKey key = app.accounts().admin().createKey(user.id(), AdminService.CreateKey.defaults());
@@ -64,6 +70,15 @@ public final class TestGateway implements AutoCloseable {
 
     public static TestGateway start(String yaml, Map<String, String> env) {
         return new TestGateway(yaml, env);
+    }
+
+    /**
+     * Starts the configuration the gateway runs on without a config file (the embedded default), with
+     * {@code env} as its environment: vendor key variables there enable their providers and the shipped
+     * catalog. Nothing is called upstream unless a test sends a request.
+     */
+    public static TestGateway startEmbeddedDefault(Map<String, String> env) {
+        return new TestGateway(env, ConfigLoader::embeddedDefault);
     }
 
     /** The first lines every test config needs. */
