@@ -171,6 +171,10 @@ class BuiltinCatalogTest {
         assertThat(catalog.resolve("o3-deep-research").orElseThrow().responsesApi()).isEqualTo(ResponsesApi.ONLY);
         assertThat(catalog.resolve("gpt-6.1-sol").orElseThrow().responsesApi()).isEqualTo(ResponsesApi.FOR_REASONING_TOOLS);
         assertThat(catalog.resolve("gpt-4.1").orElseThrow().responsesApi()).isEqualTo(ResponsesApi.NOT_NEEDED);
+        // The openai provider type speaks chat completions: a Responses-only model is reached through OpenRouter until a
+        // provider speaking the Responses API exists, rather than routed to an upstream that refuses it.
+        assertThat(catalog.models()).filteredOn(m -> m.responsesApi() == ResponsesApi.ONLY).hasSizeGreaterThanOrEqualTo(5)
+                .allSatisfy(m -> assertThat(m.route()).extracting(RouteTarget::providerId).containsExactly("openrouter"));
 
         // OpenAI takes effort none as its off switch; the always-reasoning family sends it when thinking is turned off.
         assertThat(catalog.resolve("gpt-6-sol").orElseThrow().reasoning().efforts()).startsWith(Effort.NONE);
