@@ -34,11 +34,12 @@ public final class TestGateway implements AutoCloseable {
     private final String apiKey;
     private final String userId;
 
-    private TestGateway(String yaml, Map<String, String> extraEnv) {
-        this(extraEnv, env -> ConfigLoader.parse(yaml, "test config", env));
+    private TestGateway(String yaml, Map<String, String> extraEnv, GatewayApp.PortDecorators ports) {
+        this(extraEnv, env -> ConfigLoader.parse(yaml, "test config", env), ports);
     }
 
-    private TestGateway(Map<String, String> extraEnv, Function<Map<String, String>, GatewayConfig> config) {
+    private TestGateway(Map<String, String> extraEnv, Function<Map<String, String>, GatewayConfig> config,
+                        GatewayApp.PortDecorators ports) {
         this.upstream = FakeUpstream.start();
         try {
             this.dir = Files.createTempDirectory("switchboard-it");
@@ -52,7 +53,7 @@ public final class TestGateway implements AutoCloseable {
         env.put("ADMIN_KEY", ADMIN_KEY);
         env.put("SWITCHBOARD_DATABASE", env.get("DATABASE"));
         env.put("SWITCHBOARD_ADMIN_KEY", ADMIN_KEY);
-        this.app = GatewayApp.start(config.apply(env), 0);
+        this.app = GatewayApp.start(config.apply(env), 0, ports);
         User user = app.accounts().admin().createUser(new AdminService.CreateUser(Optional.of("it-user"),
                 Optional.empty(), Optional.empty(), Optional.empty(), Optional.of("100")));
         IssuedKey key = app.accounts().admin().createKey(user.id(), AdminService.CreateKey.defaults());
@@ -65,11 +66,11 @@ public final class TestGateway implements AutoCloseable {
      * {@code admin_key: ${ADMIN_KEY}}; {@link #DEFAULT_HEADER} provides both.
      */
     public static TestGateway start(String yaml) {
-        return new TestGateway(yaml, Map.of());
+        return new TestGateway(yaml, Map.of(), GatewayApp.PortDecorators.NONE);
     }
 
     public static TestGateway start(String yaml, Map<String, String> env) {
-        return new TestGateway(yaml, env);
+        return new TestGateway(yaml, env, GatewayApp.PortDecorators.NONE);
     }
 
     /**
@@ -78,7 +79,12 @@ public final class TestGateway implements AutoCloseable {
      * catalog. Nothing is called upstream unless a test sends a request.
      */
     public static TestGateway startEmbeddedDefault(Map<String, String> env) {
-        return new TestGateway(env, ConfigLoader::embeddedDefault);
+        return new TestGateway(env, ConfigLoader::embeddedDefault, GatewayApp.PortDecorators.NONE);
+    }
+
+    /** A gateway whose pipeline ports (admission, settlement) are wrapped by {@code ports}, e.g. to count calls. */
+    public static TestGateway start(String yaml, GatewayApp.PortDecorators ports) {
+        return new TestGateway(yaml, Map.of(), ports);
     }
 
     /** The first lines every test config needs. */
