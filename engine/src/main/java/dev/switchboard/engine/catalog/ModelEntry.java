@@ -21,7 +21,7 @@ import java.util.Set;
 public record ModelEntry(String id, List<String> aliases, Optional<String> displayName, String ownedBy,
                          long contextLength, int maxOutputTokens, Capabilities capabilities,
                          ReasoningProfile reasoning, Pricing pricing, List<String> plans, List<RouteTarget> route,
-                         Set<String> refusedParams, ResponsesApi responsesApi, Optional<CatalogSource> source) {
+                         Set<String> refusedParams, ResponsesRequirement responsesApi, Optional<CatalogSource> source) {
     public ModelEntry {
         Objects.requireNonNull(id, "id");
         aliases = List.copyOf(aliases);
@@ -54,7 +54,7 @@ public record ModelEntry(String id, List<String> aliases, Optional<String> displ
                       int maxOutputTokens, Capabilities capabilities, ReasoningProfile reasoning, Pricing pricing,
                       List<String> plans, List<RouteTarget> route) {
         this(id, aliases, displayName, ownedBy, contextLength, maxOutputTokens, capabilities, reasoning, pricing, plans, route,
-                Set.of(), ResponsesApi.NOT_NEEDED, Optional.empty());
+                Set.of(), ResponsesRequirement.NOT_NEEDED, Optional.empty());
     }
 
     /** Whether a caller on {@code plan} may use this model. */

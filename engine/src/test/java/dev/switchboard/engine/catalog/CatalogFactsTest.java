@@ -18,7 +18,7 @@ class CatalogFactsTest {
     private static ModelEntry model(Set<String> refused) {
         return new ModelEntry("m", List.of(), Optional.empty(), "openai", 1000, 100, new Capabilities(true, false, true, false, true),
                 new ReasoningProfile(ReasoningProfile.Family.ALWAYS, List.of()), Pricing.FREE, List.of(),
-                List.of(new RouteTarget("openai", "m")), refused, ResponsesApi.NOT_NEEDED, Optional.empty());
+                List.of(new RouteTarget("openai", "m")), refused, ResponsesRequirement.NOT_NEEDED, Optional.empty());
     }
 
     @Test

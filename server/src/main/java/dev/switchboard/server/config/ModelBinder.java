@@ -8,7 +8,7 @@ import dev.switchboard.engine.catalog.Pricing;
 import dev.switchboard.engine.catalog.ReasoningProfile;
 import dev.switchboard.engine.catalog.ReasoningProfile.EffortAs;
 import dev.switchboard.engine.catalog.ReasoningProfile.Family;
-import dev.switchboard.engine.catalog.ResponsesApi;
+import dev.switchboard.engine.catalog.ResponsesRequirement;
 import dev.switchboard.engine.catalog.RouteTarget;
 import dev.switchboard.engine.catalog.ThinkingBudget;
 import dev.switchboard.model.Reasoning.Effort;
@@ -130,7 +130,7 @@ final class ModelBinder {
         ReasoningProfile reasoning = reasoning(m, caps.supportsReasoning(), context);
         Optional<Pricing> pricing = pricing(m);
         Set<String> refused = refusedParams(m);
-        ResponsesApi responsesApi = responsesApi(m);
+        ResponsesRequirement responsesApi = responsesApi(m);
         Optional<CatalogSource> source = source(m);
         List<String> plans = names(m, "plans", "plans: [pro]").stream().map(Scalar::text).toList();
         List<RouteTarget> route = route(m, id);
@@ -257,14 +257,14 @@ final class ModelBinder {
     }
 
     /** {@code responses_api}: only, for_reasoning_tools or not_needed (the default). */
-    private ResponsesApi responsesApi(YamlFields m) {
+    private ResponsesRequirement responsesApi(YamlFields m) {
         Optional<Scalar> given = m.scalar("responses_api", "responses_api: only");
         if (given.isEmpty()) {
-            return ResponsesApi.NOT_NEEDED;
+            return ResponsesRequirement.NOT_NEEDED;
         }
         String t = given.get().text().trim().toLowerCase(Locale.ROOT);
-        List<String> names = Arrays.stream(ResponsesApi.values()).map(ResponsesApi::wire).toList();
-        for (ResponsesApi r : ResponsesApi.values()) {
+        List<String> names = Arrays.stream(ResponsesRequirement.values()).map(ResponsesRequirement::wire).toList();
+        for (ResponsesRequirement r : ResponsesRequirement.values()) {
             if (r.wire().equals(t)) {
                 return r;
             }
@@ -272,7 +272,7 @@ final class ModelBinder {
         problems.add(given.get(), "unknown responses_api '" + given.get().text() + "' in " + m.where() + " (expected only (the vendor "
                 + "serves the model only through OpenAI's Responses API), for_reasoning_tools (its chat completions refuse function "
                 + "tools with a reasoning effort) or not_needed" + Suggestions.hint(t, names) + ")");
-        return ResponsesApi.NOT_NEEDED;
+        return ResponsesRequirement.NOT_NEEDED;
     }
 
     /** {@code source}: where the model's prices and limits come from, and the date of that document. */

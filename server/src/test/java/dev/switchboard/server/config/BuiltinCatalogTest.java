@@ -7,7 +7,7 @@ import dev.switchboard.engine.catalog.Catalog;
 import dev.switchboard.engine.catalog.ModelEntry;
 import dev.switchboard.engine.catalog.ReasoningProfile.EffortAs;
 import dev.switchboard.engine.catalog.ReasoningProfile.Family;
-import dev.switchboard.engine.catalog.ResponsesApi;
+import dev.switchboard.engine.catalog.ResponsesRequirement;
 import dev.switchboard.engine.catalog.RouteTarget;
 import dev.switchboard.engine.catalog.ThinkingBudget;
 import dev.switchboard.model.Reasoning.Effort;
@@ -167,13 +167,13 @@ class BuiltinCatalogTest {
         assertThat(AllowedParams.of(catalog.resolve("o3").orElseThrow(), catalog)).doesNotContain("temperature", "top_p")
                 .contains("reasoning_effort", "seed");
 
-        assertThat(catalog.resolve("gpt-5.5-pro").orElseThrow().responsesApi()).isEqualTo(ResponsesApi.ONLY);
-        assertThat(catalog.resolve("o3-deep-research").orElseThrow().responsesApi()).isEqualTo(ResponsesApi.ONLY);
-        assertThat(catalog.resolve("gpt-6.1-sol").orElseThrow().responsesApi()).isEqualTo(ResponsesApi.FOR_REASONING_TOOLS);
-        assertThat(catalog.resolve("gpt-4.1").orElseThrow().responsesApi()).isEqualTo(ResponsesApi.NOT_NEEDED);
+        assertThat(catalog.resolve("gpt-5.5-pro").orElseThrow().responsesApi()).isEqualTo(ResponsesRequirement.ONLY);
+        assertThat(catalog.resolve("o3-deep-research").orElseThrow().responsesApi()).isEqualTo(ResponsesRequirement.ONLY);
+        assertThat(catalog.resolve("gpt-6.1-sol").orElseThrow().responsesApi()).isEqualTo(ResponsesRequirement.FOR_REASONING_TOOLS);
+        assertThat(catalog.resolve("gpt-4.1").orElseThrow().responsesApi()).isEqualTo(ResponsesRequirement.NOT_NEEDED);
         // The openai provider type speaks chat completions: a Responses-only model is reached through OpenRouter until a
         // provider speaking the Responses API exists, rather than routed to an upstream that refuses it.
-        assertThat(catalog.models()).filteredOn(m -> m.responsesApi() == ResponsesApi.ONLY).hasSizeGreaterThanOrEqualTo(5)
+        assertThat(catalog.models()).filteredOn(m -> m.responsesApi() == ResponsesRequirement.ONLY).hasSizeGreaterThanOrEqualTo(5)
                 .allSatisfy(m -> assertThat(m.route()).extracting(RouteTarget::providerId).containsExactly("openrouter"));
 
         // OpenAI takes effort none as its off switch; the always-reasoning family sends it when thinking is turned off.

@@ -344,12 +344,12 @@ class ConfigErrorsTest {
         var m2 = c.catalog().resolve("m2").orElseThrow();
         assertThat(m2.reasoning().budget()).contains(new dev.switchboard.engine.catalog.ThinkingBudget.Range(100, 800, true));
         assertThat(m2.refusedParams()).containsExactlyInAnyOrder("temperature", "top_p");
-        assertThat(m2.responsesApi()).isEqualTo(dev.switchboard.engine.catalog.ResponsesApi.FOR_REASONING_TOOLS);
+        assertThat(m2.responsesApi()).isEqualTo(dev.switchboard.engine.catalog.ResponsesRequirement.FOR_REASONING_TOOLS);
         assertThat(m2.source()).contains(new dev.switchboard.engine.catalog.CatalogSource("https://example.com/prices",
                 java.time.LocalDate.of(2026, 11, 1), java.util.Optional.of("promo")));
         var m1 = c.catalog().resolve("m1").orElseThrow();
         assertThat(m1.refusedParams()).isEmpty();
-        assertThat(m1.responsesApi()).isEqualTo(dev.switchboard.engine.catalog.ResponsesApi.NOT_NEEDED);
+        assertThat(m1.responsesApi()).isEqualTo(dev.switchboard.engine.catalog.ResponsesRequirement.NOT_NEEDED);
         assertThat(m1.source()).isEmpty();
         assertThat(m1.reasoning().budget()).isEmpty();
     }

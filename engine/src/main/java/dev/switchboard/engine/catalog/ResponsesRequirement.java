@@ -4,7 +4,7 @@ package dev.switchboard.engine.catalog;
  * How much of an OpenAI model is reachable only through OpenAI's Responses API rather than chat
  * completions, on the vendor's own endpoint (OpenRouter and other relays translate for themselves).
  */
-public enum ResponsesApi {
+public enum ResponsesRequirement {
     /** Chat completions serves the model fully. */
     NOT_NEEDED,
     /**
