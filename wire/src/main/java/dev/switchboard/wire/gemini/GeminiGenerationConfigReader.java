@@ -32,7 +32,7 @@ import java.util.Set;
  *       {@code includeThoughts: true} alone means dynamic thinking, shown.</li>
  * </ul>
  */
-final class GenerationConfigReader {
+final class GeminiGenerationConfigReader {
     private static final Set<String> TRANSLATED = Set.of("temperature", "topP", "topK", "candidateCount",
             "maxOutputTokens", "stopSequences", "presencePenalty", "frequencyPenalty", "seed", "responseMimeType",
             "responseSchema", "responseJsonSchema", "thinkingConfig");
@@ -45,12 +45,12 @@ final class GenerationConfigReader {
                 ResponseFormat.TEXT, Reasoning.NONE, Json.object());
     }
 
-    private GenerationConfigReader() {
+    private GeminiGenerationConfigReader() {
     }
 
     static Settings read(GeminiObjectReader root) {
         Optional<GeminiObjectReader> config = root.optObject("generationConfig");
-        return config.map(GenerationConfigReader::read0).orElse(Settings.DEFAULT);
+        return config.map(GeminiGenerationConfigReader::read0).orElse(Settings.DEFAULT);
     }
 
     private static Settings read0(GeminiObjectReader g) {
@@ -74,7 +74,7 @@ final class GenerationConfigReader {
         }
         ObjectNode extras = Json.object();
         ResponseFormat format = responseFormat(g, extras);
-        Reasoning reasoning = g.optObject("thinkingConfig").map(GenerationConfigReader::reasoning).orElse(Reasoning.NONE);
+        Reasoning reasoning = g.optObject("thinkingConfig").map(GeminiGenerationConfigReader::reasoning).orElse(Reasoning.NONE);
         for (Map.Entry<String, JsonNode> e : g.node().properties()) {
             if (!TRANSLATED.contains(camel(e.getKey())) && !e.getValue().isNull()) {
                 extras.set(e.getKey(), e.getValue().deepCopy());
