@@ -43,7 +43,7 @@ import org.slf4j.LoggerFactory;
 public final class FailoverRouter {
     private static final Logger LOG = LoggerFactory.getLogger(FailoverRouter.class);
     /** Secrets a provider might echo in an error message (keys, bearer tokens). */
-    private static final Pattern SECRET = Pattern.compile("(?i)(sk|key|token)[-_][A-Za-z0-9_\\-]{6,}|Bearer\\s+\\S+");
+    private static final Pattern SECRET = dev.switchboard.wire.Redaction.SECRET;
 
     private final Catalog catalog;
     private final Map<ProviderType, ProviderAdapter> adapters;
