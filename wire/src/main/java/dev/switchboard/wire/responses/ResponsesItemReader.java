@@ -27,7 +27,8 @@ import java.util.Set;
  * Reads Responses items (D.2) from JSON, validating as it goes: every refusal is a 400 whose
  * {@code param} is the item's JSON path. A message without {@code type} is accepted (the "easy" input
  * message the SDKs send); string content becomes one text part. Item kinds the gateway cannot run on
- * any provider (hosted-tool calls, {@code item_reference}) are refused by name rather than dropped.
+ * any provider (hosted-tool calls, {@code item_reference}, OpenAI's server-side compaction items) are refused by
+ * name rather than dropped.
  */
 final class ResponsesItemReader {
     private static final Set<String> DETAILS = Set.of("auto", "low", "high", "original");
@@ -66,6 +67,12 @@ final class ResponsesItemReader {
             case "reasoning" -> reasoning(o, p, id);
             case "item_reference" -> throw invalid(path(p, "type"), "`" + path(p, "type") + "` \"item_reference\" is "
                     + "not supported; continue a stored conversation with `previous_response_id` or resend the item.");
+            // What Codex sends when its built-in OpenAI provider is pointed at another address: OpenAI's
+            // server-side compaction and settings items, whose encrypted summaries only OpenAI can write or read.
+            case "compaction", "compaction_trigger", "configuration_update" -> throw invalid(path(p, "type"), "`"
+                    + path(p, "type") + "` \"" + type + "\" items are OpenAI's server-side conversation handling, "
+                    + "which Switchboard does not run; point Codex at Switchboard as a custom model provider "
+                    + "(`model_provider` with `wire_api = \"responses\"`), which compacts with ordinary requests.");
             default -> throw invalid(path(p, "type"), "`" + path(p, "type") + "` must be message, function_call, "
                     + "function_call_output, custom_tool_call, custom_tool_call_output, reasoning or additional_tools; \""
                     + type + "\" items are not supported.");
