@@ -1,0 +1,20 @@
+package dev.switchboard.store;
+
+import java.nio.file.Path;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The catalog store contracts on SQLite, one fresh file per test. */
+class SqliteExtendStoreTest extends ExtendStoreContract {
+    @TempDir
+    Path dir;
+
+    @Override
+    protected String createDatabase() {
+        return "sqlite:" + dir.resolve("switchboard.db");
+    }
+
+    @Override
+    protected void dropDatabase() {
+        // @TempDir removes the file.
+    }
+}
