@@ -62,6 +62,15 @@ public final class CatalogService {
         return store.list(ItemKind.PLUGIN, CatalogStore.LISTED, query.unpaged()).map(Plugin.class::cast);
     }
 
+    /** One listed plugin (one with an artifact). */
+    public Plugin plugin(String id) {
+        CatalogItem p = find(ItemKind.PLUGIN, id);
+        if (((Plugin) p).artifact().isEmpty()) {
+            throw Refusals.notFound(ItemKind.PLUGIN, id);
+        }
+        return (Plugin) p;
+    }
+
     /** The same, curated entries only. */
     public Page<Plugin> verifiedPlugins(ListQuery query) {
         return plugins(query.verifiedOnly());

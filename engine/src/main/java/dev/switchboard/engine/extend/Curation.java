@@ -61,6 +61,19 @@ public final class Curation {
         return store.find(kind, item.id()).orElseThrow();
     }
 
+    /** Every entry of {@code kind}, whoever owns it and whatever its visibility, one page of the list contract. */
+    public Page<CatalogItem> list(ItemKind kind, ListQuery query) {
+        return store.list(kind, CatalogStore.OPERATOR, query);
+    }
+
+    /** Any entry, private skills included; 404 when there is none. */
+    public CatalogItem get(ItemKind kind, String id) {
+        if (!EntryIds.plausible(id)) {
+            throw Refusals.notFound(kind, id);
+        }
+        return store.find(kind, id).orElseThrow(() -> Refusals.notFound(kind, id));
+    }
+
     /** Deletes any entry, users' skills included; whether it existed. */
     public boolean delete(ItemKind kind, String id) {
         boolean deleted = EntryIds.plausible(id) && store.delete(kind, id);
@@ -116,7 +129,10 @@ public final class Curation {
             boolean wrote = store.save(item, mode);
             (wrote ? written : kept).merge(item.kind(), 1, Integer::sum);
             Seed.Upload u = seed.artifacts().get(item.id());
-            if (wrote && item.kind() == ItemKind.PLUGIN && u != null) {
+            // a plugin kept as it was still gets its file when it has none (an earlier load stopped half-way)
+            boolean needsFile = wrote || store.find(ItemKind.PLUGIN, item.id()).map(p -> ((Plugin) p).artifact().isEmpty())
+                    .orElse(false);
+            if (item.kind() == ItemKind.PLUGIN && u != null && needsFile) {
                 attach(item.id(), u.fileName(), u.contentType(), u.content());
                 artifacts++;
             }
@@ -124,12 +140,15 @@ public final class Curation {
         return new ImportReport(written, kept, artifacts);
     }
 
-    /** Imports {@code seed} with KEEP once per {@code marker}; later calls (any instance) do nothing. */
-    public Optional<ImportReport> importOnce(String marker, Seed seed) {
+    /**
+     * Imports the seed with KEEP once per {@code marker}; later calls (on any instance) do nothing. Instances
+     * starting at once may both import: KEEP makes that harmless.
+     */
+    public Optional<ImportReport> importOnce(String marker, java.util.function.Supplier<Seed> seed) {
         if (store.marked(marker)) {
             return Optional.empty();
         }
-        ImportReport report = importSeed(seed, CatalogStore.OnConflict.KEEP);
+        ImportReport report = importSeed(seed.get(), CatalogStore.OnConflict.KEEP);
         store.mark(marker, now());
         return Optional.of(report);
     }
