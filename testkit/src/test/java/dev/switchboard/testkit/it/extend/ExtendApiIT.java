@@ -247,6 +247,7 @@ class ExtendApiIT {
 
         Answer chat = alice.post("/v1/chat/completions", "{\"model\":\"sim-chat\",\"messages\":[{\"role\":\"user\",\"content\":\"hi\"}]}");
         assertThat(chat.status()).as("a session cookie is not a credential for chat").isEqualTo(401);
+        assertThat(chat.json().path("error").path("message").asText()).contains("session cookies are not accepted");
         Answer withKey = alice.send("POST", "/v1/chat/completions",
                 java.util.Optional.of("{\"model\":\"sim-chat\",\"messages\":[{\"role\":\"user\",\"content\":\"hi\"}]}"), key);
         assertThat(withKey.status()).as("the same request with a key works").isEqualTo(200);
