@@ -38,7 +38,6 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
@@ -47,22 +46,15 @@ import org.junit.jupiter.api.Test;
  * the list contract in SQL, likes and counts that stay exact under concurrency (also across two handles on one
  * database, as two gateway instances have), artifacts and installations.
  */
-abstract class ExtendStoreContract {
+abstract class ExtendStoreContract extends StoreContract {
     private static final Instant T0 = Instant.parse("2026-05-01T09:00:00.125Z");
     private static final int USERS = 100;
 
-    private final List<Database> opened = new ArrayList<>();
-    private String url;
     private JdbcCatalogStore catalog;
     private JdbcSkillStore skills;
 
-    protected abstract String createDatabase() throws Exception;
-
-    protected abstract void dropDatabase() throws Exception;
-
     @BeforeEach
-    final void openDatabase() throws Exception {
-        url = createDatabase();
+    final void openDatabase() {
         Database database = open();
         JdbcAccountStore accounts = new JdbcAccountStore(database);
         for (int i = 0; i < USERS; i++) {
@@ -70,18 +62,6 @@ abstract class ExtendStoreContract {
         }
         catalog = new JdbcCatalogStore(database);
         skills = new JdbcSkillStore(database);
-    }
-
-    @AfterEach
-    final void closeDatabase() throws Exception {
-        opened.forEach(Database::close);
-        dropDatabase();
-    }
-
-    private Database open() {
-        Database d = Database.open(url);
-        opened.add(d);
-        return d;
     }
 
     private static String user(int i) {

@@ -1,19 +1,14 @@
 package dev.switchboard.store;
 
+import java.sql.SQLException;
 import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
 
-/** The catalog store contracts on the real PostgreSQL server; only with {@code -Dswitchboard.test.postgres=true}. */
+/** The catalog store contracts on PostgreSQL, a schema of their own per test (see {@link TestDatabase}). */
 @EnabledIfSystemProperty(named = "switchboard.test.postgres", matches = "true")
 class PostgresExtendStoreTest extends ExtendStoreContract {
-    private final PostgresSchema schema = new PostgresSchema();
 
     @Override
-    protected String createDatabase() throws Exception {
-        return schema.create();
-    }
-
-    @Override
-    protected void dropDatabase() throws Exception {
-        schema.drop();
+    protected TestDatabase createDatabase() throws SQLException {
+        return TestDatabase.postgres();
     }
 }

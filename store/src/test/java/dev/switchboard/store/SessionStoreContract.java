@@ -18,28 +18,20 @@ import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /** The session, throttle and credential store contracts against a real database. */
-abstract class SessionStoreContract {
+abstract class SessionStoreContract extends StoreContract {
     private static final Instant T0 = Instant.parse("2026-05-01T09:00:00.125Z");
     private static final Duration WINDOW = Duration.ofMinutes(15);
 
-    private final List<Database> opened = new ArrayList<>();
-    private String url;
     private JdbcSessionStore sessions;
     private JdbcThrottleStore throttle;
     private JdbcCredentialStore credentials;
 
-    protected abstract String createDatabase() throws Exception;
-
-    protected abstract void dropDatabase() throws Exception;
-
     @BeforeEach
-    final void openDatabase() throws Exception {
-        url = createDatabase();
+    final void openDatabase() {
         Database database = open();
         JdbcAccountStore accounts = new JdbcAccountStore(database);
         accounts.createUser(new User("usr_a", "alice", Optional.of("alice@example.com"), "payg", 0, T0), Optional.empty());
@@ -47,18 +39,6 @@ abstract class SessionStoreContract {
         sessions = new JdbcSessionStore(database);
         throttle = new JdbcThrottleStore(database);
         credentials = new JdbcCredentialStore(database);
-    }
-
-    @AfterEach
-    final void closeDatabase() throws Exception {
-        opened.forEach(Database::close);
-        dropDatabase();
-    }
-
-    private Database open() {
-        Database d = Database.open(url);
-        opened.add(d);
-        return d;
     }
 
     private static Session session(String id, String user, Instant at) {

@@ -9,12 +9,7 @@ class SqliteExtendStoreTest extends ExtendStoreContract {
     Path dir;
 
     @Override
-    protected String createDatabase() {
-        return "sqlite:" + dir.resolve("switchboard.db");
-    }
-
-    @Override
-    protected void dropDatabase() {
-        // @TempDir removes the file.
+    protected TestDatabase createDatabase() {
+        return TestDatabase.sqlite(dir.resolve("switchboard.db"));
     }
 }

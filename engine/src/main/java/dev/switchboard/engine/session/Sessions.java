@@ -7,7 +7,7 @@ import dev.switchboard.engine.account.KeyHash;
 import dev.switchboard.engine.account.NewUser;
 import dev.switchboard.engine.account.PasswordHash;
 import dev.switchboard.engine.account.Passwords;
-import dev.switchboard.engine.account.Secrets;
+import dev.switchboard.engine.account.RandomSecrets;
 import dev.switchboard.engine.account.User;
 import dev.switchboard.engine.account.Users;
 import java.security.SecureRandom;
@@ -45,7 +45,7 @@ public final class Sessions {
     private final Passwords passwords;
     private final SessionPolicy policy;
     private final Clock clock;
-    private final Secrets secrets = new Secrets(new SecureRandom());
+    private final RandomSecrets secrets = new RandomSecrets(new SecureRandom());
     // hashed lazily: a real verification against it makes an unknown login cost what a known one costs
     private final Supplier<PasswordHash> decoy;
 
@@ -155,7 +155,7 @@ public final class Sessions {
 
     /** The session the cookie value opens, if it is live; a lapsed one is deleted. */
     public Optional<SignedIn> authenticate(String token) {
-        if (!Secrets.hasShape(token, TOKEN_PREFIX)) {
+        if (!RandomSecrets.hasShape(token, TOKEN_PREFIX)) {
             return Optional.empty();
         }
         KeyHash hash = KeyHash.of(token);
@@ -183,7 +183,7 @@ public final class Sessions {
 
     /** Ends the session the cookie value opens; whether there was one. */
     public boolean logout(String token) {
-        return Secrets.hasShape(token, TOKEN_PREFIX) && sessions.delete(KeyHash.of(token));
+        return RandomSecrets.hasShape(token, TOKEN_PREFIX) && sessions.delete(KeyHash.of(token));
     }
 
     /** Ends every session of the user; how many. */

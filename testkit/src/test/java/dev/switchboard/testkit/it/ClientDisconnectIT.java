@@ -20,7 +20,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 /** A client that leaves mid-stream cancels the upstream request at once (CONTRACTS.md §2). */
 class ClientDisconnectIT {
     @RegisterExtension
-    static final GatewayExtension GATEWAY = new GatewayExtension(It.CONFIG);
+    static final GatewayExtension GATEWAY = new GatewayExtension(ItSupport.CONFIG);
 
     private static final int PIECES = 200;
     private static final long PIECE_INTERVAL_MS = 25;
@@ -34,7 +34,7 @@ class ClientDisconnectIT {
     @BeforeAll
     static void connect() {
         gateway = GATEWAY.gateway();
-        gateway.upstream().requireKey(It.UPSTREAM_KEY);
+        gateway.upstream().requireKey(ItSupport.UPSTREAM_KEY);
         // a slow stream: PIECES words, one every PIECE_INTERVAL_MS (5 s in all), noticing when the gateway hangs up
         gateway.upstream().script("up-trickle", (request, exchange) -> {
             SseStream sse = exchange.openSse(200);
@@ -55,7 +55,7 @@ class ClientDisconnectIT {
                 Thread.currentThread().interrupt();
             }
         });
-        client = It.client(gateway);
+        client = ItSupport.client(gateway);
     }
 
     private static String chunk(String delta, String finishReason) {
@@ -68,7 +68,7 @@ class ClientDisconnectIT {
     void closingTheSdkStreamClosesTheUpstreamConnection() throws InterruptedException {
         int received = 0;
         try (StreamResponse<ChatCompletionChunk> stream = client.chat().completions()
-                .createStreaming(It.ask("chat-slow-stream", "talk slowly"))) {
+                .createStreaming(ItSupport.ask("chat-slow-stream", "talk slowly"))) {
             Iterator<ChatCompletionChunk> it = stream.stream().iterator();
             while (received < 3 && it.hasNext()) {
                 if (it.next().choices().getFirst().delta().content().filter(c -> !c.isEmpty()).isPresent()) {
