@@ -2,7 +2,7 @@ package dev.switchboard.store;
 
 import dev.switchboard.engine.account.PasswordHash;
 import dev.switchboard.engine.session.CredentialStore;
-import dev.switchboard.engine.session.Role;
+import dev.switchboard.engine.session.DashboardRole;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.util.Locale;
@@ -36,19 +36,19 @@ public final class JdbcCredentialStore implements CredentialStore {
     }
 
     @Override
-    public Role role(String userId) {
+    public DashboardRole role(String userId) {
         return sql.read("read role", c -> {
             try (PreparedStatement p = c.prepareStatement("SELECT role FROM users WHERE id = ?")) {
                 p.setString(1, userId);
                 try (ResultSet rs = p.executeQuery()) {
-                    return rs.next() ? Role.parse(rs.getString(1)).orElse(Role.USER) : Role.USER;
+                    return rs.next() ? DashboardRole.parse(rs.getString(1)).orElse(DashboardRole.USER) : DashboardRole.USER;
                 }
             }
         });
     }
 
     @Override
-    public boolean setRole(String userId, Role role) {
+    public boolean setRole(String userId, DashboardRole role) {
         return update("UPDATE users SET role = ? WHERE id = ?", role.wire(), userId);
     }
 

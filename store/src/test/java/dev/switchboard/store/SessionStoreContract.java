@@ -6,7 +6,7 @@ import dev.switchboard.engine.account.KeyHash;
 import dev.switchboard.engine.account.PasswordHash;
 import dev.switchboard.engine.account.Passwords;
 import dev.switchboard.engine.account.User;
-import dev.switchboard.engine.session.Role;
+import dev.switchboard.engine.session.DashboardRole;
 import dev.switchboard.engine.session.Session;
 import dev.switchboard.engine.session.ThrottleStore;
 import java.time.Duration;
@@ -118,10 +118,10 @@ abstract class SessionStoreContract extends StoreContract {
         assertThat(credentials.userIdForLogin("Alice")).as("names are exact").isEmpty();
         assertThat(credentials.userIdForLogin("nobody")).isEmpty();
 
-        assertThat(credentials.role("usr_a")).isEqualTo(Role.USER);
-        assertThat(credentials.setRole("usr_a", Role.ADMIN)).isTrue();
-        assertThat(credentials.role("usr_a")).isEqualTo(Role.ADMIN);
-        assertThat(credentials.setRole("usr_x", Role.ADMIN)).isFalse();
+        assertThat(credentials.role("usr_a")).isEqualTo(DashboardRole.USER);
+        assertThat(credentials.setRole("usr_a", DashboardRole.ADMIN)).isTrue();
+        assertThat(credentials.role("usr_a")).isEqualTo(DashboardRole.ADMIN);
+        assertThat(credentials.setRole("usr_x", DashboardRole.ADMIN)).isFalse();
 
         PasswordHash hash = new Passwords(1).hash("correct horse");
         assertThat(credentials.setPassword("usr_b", hash)).isTrue();

@@ -8,11 +8,11 @@ public interface CredentialStore {
     /** The user whose name is exactly {@code login}, else whose (lower-cased) e-mail address is {@code login}. */
     Optional<String> userIdForLogin(String login);
 
-    /** The user's role; {@link Role#USER} for an unknown id. */
-    Role role(String userId);
+    /** The user's role; {@link DashboardRole#USER} for an unknown id. */
+    DashboardRole role(String userId);
 
     /** Whether the user exists (and now has the role). */
-    boolean setRole(String userId, Role role);
+    boolean setRole(String userId, DashboardRole role);
 
     /** Whether the user exists (and now has the password). */
     boolean setPassword(String userId, PasswordHash hash);

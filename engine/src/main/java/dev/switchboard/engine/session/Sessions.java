@@ -75,7 +75,7 @@ public final class Sessions {
     }
 
     /** A signed-in user: the session and who it belongs to. */
-    public record SignedIn(Session session, User user, Role role) {
+    public record SignedIn(Session session, User user, DashboardRole role) {
     }
 
     /** A session just made: {@code token} is the cookie value, shown this once. */
@@ -236,7 +236,7 @@ public final class Sessions {
      *
      * @throws AccountException NOT_FOUND
      */
-    public void setRole(String userId, Role role) {
+    public void setRole(String userId, DashboardRole role) {
         if (!credentials.setRole(userId, role)) {
             throw AccountException.notFound("no user with id " + userId);
         }
@@ -244,7 +244,7 @@ public final class Sessions {
     }
 
     /** The role of a user. */
-    public Role role(String userId) {
+    public DashboardRole role(String userId) {
         return credentials.role(userId);
     }
 

@@ -2,7 +2,7 @@ package dev.switchboard.server.auth;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.switchboard.engine.extend.JsonInput;
-import dev.switchboard.engine.session.Role;
+import dev.switchboard.engine.session.DashboardRole;
 import dev.switchboard.engine.session.Sessions;
 import dev.switchboard.model.GatewayError;
 import dev.switchboard.server.admin.AdminApi;
@@ -47,7 +47,7 @@ public final class CredentialsAdminApi {
         JsonInput in = JsonInput.of(Json.parse(ex.body()), "");
         in.allowOnly(Set.of("role"), Set.of());
         String raw = in.requiredText("role", 16);
-        Role role = Role.parse(raw).orElseThrow(() -> GatewayError.invalid("role", "role: expected user or admin, got '" + raw + "'")
+        DashboardRole role = DashboardRole.parse(raw).orElseThrow(() -> GatewayError.invalid("role", "role: expected user or admin, got '" + raw + "'")
                 .toException());
         String id = ex.pathParam("id");
         AdminApi.call(() -> {

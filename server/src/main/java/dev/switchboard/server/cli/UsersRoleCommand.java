@@ -1,7 +1,7 @@
 package dev.switchboard.server.cli;
 
 import dev.switchboard.engine.account.AccountException;
-import dev.switchboard.engine.session.Role;
+import dev.switchboard.engine.session.DashboardRole;
 import dev.switchboard.engine.session.SessionPolicy;
 import dev.switchboard.server.Accounts;
 import java.util.concurrent.Callable;
@@ -21,7 +21,7 @@ final class UsersRoleCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        Role r = Role.parse(role).orElse(null);
+        DashboardRole r = DashboardRole.parse(role).orElse(null);
         if (r == null) {
             System.err.println("error: ROLE must be user or admin, got '" + role + "'");
             return 1;

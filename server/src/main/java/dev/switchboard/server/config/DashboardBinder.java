@@ -14,12 +14,12 @@ final class DashboardBinder {
     private DashboardBinder() {
     }
 
-    static DashboardConfig dashboard(Fields top) {
-        Optional<Fields> f = top.map("dashboard", "'dashboard'", "dashboard: {signup: closed, session_idle: 7d}");
+    static DashboardConfig dashboard(YamlFields top) {
+        Optional<YamlFields> f = top.map("dashboard", "'dashboard'", "dashboard: {signup: closed, session_idle: 7d}");
         if (f.isEmpty()) {
             return DashboardConfig.DEFAULT;
         }
-        Fields d = f.get();
+        YamlFields d = f.get();
         d.allowOnly(DASHBOARD_KEYS);
         DashboardConfig def = DashboardConfig.DEFAULT;
         boolean open = d.scalar("signup", "signup: closed").map(s -> {
@@ -49,8 +49,8 @@ final class DashboardBinder {
     }
 
     /** {@code extend: {starter_catalog: true}}: whether the starter catalog is loaded on first start. */
-    static boolean starterCatalog(Fields top) {
-        Optional<Fields> f = top.map("extend", "'extend'", "extend: {starter_catalog: true}");
+    static boolean starterCatalog(YamlFields top) {
+        Optional<YamlFields> f = top.map("extend", "'extend'", "extend: {starter_catalog: true}");
         if (f.isEmpty()) {
             return true;
         }
@@ -58,7 +58,7 @@ final class DashboardBinder {
         return f.get().bool("starter_catalog").orElse(true);
     }
 
-    private static Duration duration(Fields d, String key, Duration fallback) {
+    private static Duration duration(YamlFields d, String key, Duration fallback) {
         return d.scalar(key, key + ": 7d").flatMap(s -> {
             Optional<Duration> v = Durations.parse(s.text());
             if (v.isEmpty()) {

@@ -1,6 +1,6 @@
 package dev.switchboard.server.extend;
 
-import dev.switchboard.engine.session.Role;
+import dev.switchboard.engine.session.DashboardRole;
 import dev.switchboard.model.GatewayError;
 import dev.switchboard.server.admin.AdminApi;
 import dev.switchboard.server.auth.SessionAuth;
@@ -24,7 +24,7 @@ public final class OperatorAccess {
             admin.authorize(ex);
             return;
         }
-        if (sessions.require(ex).role() != Role.ADMIN) {
+        if (sessions.require(ex).role() != DashboardRole.ADMIN) {
             throw GatewayError.forbidden("forbidden", "Only the operator (the admin key, or a user with the admin role) may"
                     + " do this.").toException();
         }
