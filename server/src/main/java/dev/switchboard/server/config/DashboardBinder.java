@@ -15,7 +15,7 @@ final class DashboardBinder {
     }
 
     static DashboardConfig dashboard(YamlFields top) {
-        Optional<YamlFields> f = top.map("dashboard", "'dashboard'", "dashboard: {signup: closed, session_idle: 7d}");
+        Optional<YamlFields> f = top.map("dashboard", "'dashboard'", "dashboard: {signup: closed, session_idle: 168h}");
         if (f.isEmpty()) {
             return DashboardConfig.DEFAULT;
         }
@@ -59,7 +59,7 @@ final class DashboardBinder {
     }
 
     private static Duration duration(YamlFields d, String key, Duration fallback) {
-        return d.scalar(key, key + ": 7d").flatMap(s -> {
+        return d.scalar(key, key + ": 168h").flatMap(s -> {
             Optional<Duration> v = Durations.parse(s.text());
             if (v.isEmpty()) {
                 d.problems().add(s, d.label(key) + " is not a duration: '" + s.text() + "' (expected " + Durations.EXPECTED + ")");

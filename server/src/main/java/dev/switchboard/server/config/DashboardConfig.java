@@ -7,8 +7,8 @@ import java.util.Objects;
  * The {@code dashboard:} settings: sign-in sessions and self sign-up.
  *
  * @param openSignup        {@code signup: open} lets anyone create an account ({@code POST /auth/signup}); default closed
- * @param sessionIdle       a session unused this long ends ({@code session_idle}, default 7d)
- * @param sessionMax        a session ends this long after sign-in ({@code session_max}, default 30d)
+ * @param sessionIdle       a session unused this long ends ({@code session_idle}, default 168h: 7 days)
+ * @param sessionMax        a session ends this long after sign-in ({@code session_max}, default 720h: 30 days)
  * @param secureCookie      when the session cookie gets {@code Secure}
  * @param trustForwardedFor take the client address from the last {@code X-Forwarded-For} entry (set it only behind a
  *                          proxy that writes that header), for throttling per address

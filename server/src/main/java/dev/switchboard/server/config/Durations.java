@@ -7,13 +7,13 @@ import java.util.regex.Pattern;
 
 /**
  * Durations as operators write them: a positive whole number and one unit, {@code ms}, {@code s},
- * {@code m}, {@code h} or {@code d} ({@code 500ms}, {@code 5s}, {@code 10m}, {@code 1h}, {@code 7d}). A bare number is refused:
+ * {@code m} or {@code h} ({@code 500ms}, {@code 5s}, {@code 10m}, {@code 1h}). A bare number is refused:
  * whether {@code 60} means seconds or milliseconds is exactly the kind of guess that breaks production.
  */
 final class Durations {
-    static final String EXPECTED = "a positive whole number with a unit ms, s, m, h or d, e.g. 500ms, 5s, 10m, 1h, 7d";
+    static final String EXPECTED = "a positive whole number with a unit ms, s, m or h, e.g. 500ms, 5s, 10m, 1h";
 
-    private static final Pattern FORMAT = Pattern.compile("(\\d{1,12})(ms|s|m|h|d)");
+    private static final Pattern FORMAT = Pattern.compile("(\\d{1,12})(ms|s|m|h)");
 
     private Durations() {
     }
@@ -33,7 +33,6 @@ final class Durations {
             case "s" -> Duration.ofSeconds(n);
             case "m" -> Duration.ofMinutes(n);
             case "h" -> Duration.ofHours(n);
-            case "d" -> Duration.ofDays(n);
             default -> throw new IllegalStateException(m.group(2));
         });
     }

@@ -31,10 +31,10 @@ class DashboardConfigTest {
     @Test
     void everySettingIsRead() {
         GatewayConfig c = parse("""
-                dashboard: {signup: open, session_idle: 12h, session_max: 14d, secure_cookie: always, trust_forwarded_for: true}
+                dashboard: {signup: open, session_idle: 12h, session_max: 336h, secure_cookie: always, trust_forwarded_for: true}
                 extend: {starter_catalog: false}
                 """);
-        assertThat(c.dashboard()).isEqualTo(new DashboardConfig(true, Duration.ofHours(12), Duration.ofDays(14),
+        assertThat(c.dashboard()).isEqualTo(new DashboardConfig(true, Duration.ofHours(12), Duration.ofHours(336),
                 DashboardConfig.SecureCookie.ALWAYS, true));
         assertThat(c.starterCatalog()).isFalse();
     }
