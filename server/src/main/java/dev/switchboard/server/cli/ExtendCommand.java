@@ -36,7 +36,7 @@ final class ExtendCommand {
         try (Database database = Database.open(config.database())) {
             return op.apply(new Curation(new JdbcCatalogStore(database), Clock.systemUTC()));
         } catch (GatewayException e) {
-            System.err.println("error: " + e.error().param().map(p -> p + ": ").orElse("") + e.getMessage());
+            System.err.println("error: " + e.getMessage());
             return 1;
         }
     }
