@@ -31,10 +31,12 @@ import dev.switchboard.server.api.ModelsApi;
 import dev.switchboard.server.api.OpsApi;
 import dev.switchboard.server.api.ResponsesApi;
 import dev.switchboard.server.config.GatewayConfig;
+import dev.switchboard.server.config.ListenAddress;
 import dev.switchboard.server.http.ErrorRenderer;
 import dev.switchboard.server.http.HttpEdge;
 import dev.switchboard.server.http.Route;
 import dev.switchboard.store.JdbcResponseStore;
+import dev.switchboard.store.StoreException;
 import dev.switchboard.wire.Json;
 import dev.switchboard.wire.gemini.Gemini;
 import dev.switchboard.wire.openai.OpenAi;
@@ -42,7 +44,9 @@ import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Deque;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
@@ -68,14 +72,26 @@ public final class GatewayApp implements AutoCloseable {
     private GatewayApp(GatewayConfig config, int port) {
         this.config = config;
         Clock clock = Clock.systemUTC();
-        this.accounts = new Accounts(config.database(), config.adminKey(), clock);
+        this.accounts = openAccounts(config, clock);
+        Deque<AutoCloseable> opened = new ArrayDeque<>(List.of(accounts));
+        try {
+            this.watchdog = opened(opened, new Watchdog(Duration.ofMillis(50)));
+            this.upstream = opened(opened, new UpstreamClient(watchdog));
+            this.heartbeats = opened(opened, new Heartbeats(Duration.ofSeconds(10)));
+            PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+            GatewayMetrics metrics = new GatewayMetrics(registry);
+            this.edge = listen(config, port, routes(clock, registry, metrics), metrics);
+        } catch (RuntimeException | Error e) {
+            opened.forEach(GatewayApp::closeQuietly);
+            throw e;
+        }
+        // Only once the address is ours: a first start that cannot listen must not create (and so lose) the
+        // keys it would have printed.
         this.newAdminKey = accounts.adminKeys().ensureAdminKey();
         this.newDemoKey = accounts.demo().run(DemoBootstrap.DEFAULT_BALANCE_NANOS);
+    }
 
-        PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
-        GatewayMetrics metrics = new GatewayMetrics(registry);
-        this.watchdog = new Watchdog(Duration.ofMillis(50));
-        this.upstream = new UpstreamClient(watchdog);
+    private List<Route> routes(Clock clock, PrometheusMeterRegistry registry, GatewayMetrics metrics) {
         Map<ProviderType, ProviderAdapter> adapters = new EnumMap<>(ProviderType.class);
         adapters.put(ProviderType.OPENAI, new HttpProviderAdapter(new OpenAiDialect(), upstream));
         adapters.put(ProviderType.ANTHROPIC, new HttpProviderAdapter(new AnthropicDialect(), upstream));
@@ -87,7 +103,6 @@ public final class GatewayApp implements AutoCloseable {
         ChatService chat = new ChatService(config.catalog(), router, metrics, defaults.lookup(), images);
 
         Authenticator auth = new Authenticator(accounts.apiKeys());
-        this.heartbeats = new Heartbeats(Duration.ofSeconds(10));
         ChatCompletionsApi completions = new ChatCompletionsApi(chat, auth, clock, heartbeats);
         ResponsesApi responses = new ResponsesApi(
                 new ResponsesService(chat, new JdbcResponseStore(accounts.database()), clock), auth, heartbeats);
@@ -110,7 +125,9 @@ public final class GatewayApp implements AutoCloseable {
         routes.add(new Route("GET", "/v1/models", "models", OPENAI_ERRORS, models::list));
         routes.add(new Route("GET", "/api/models/{id}/allowed-params", "allowed_params", OPENAI_ERRORS, models::allowedParams));
         routes.add(new Route("POST", "/admin/v1/users", "admin", OPENAI_ERRORS, admin::createUser));
+        routes.add(new Route("GET", "/admin/v1/users", "admin", OPENAI_ERRORS, admin::listUsers));
         routes.add(new Route("GET", "/admin/v1/users/{id}", "admin", OPENAI_ERRORS, admin::getUser));
+        routes.add(new Route("GET", "/admin/v1/users/{id}/keys", "admin", OPENAI_ERRORS, admin::listKeys));
         routes.add(new Route("POST", "/admin/v1/users/{id}/credits", "admin", OPENAI_ERRORS, admin::addCredits));
         routes.add(new Route("POST", "/admin/v1/users/{id}/keys", "admin", OPENAI_ERRORS, admin::createKey));
         routes.add(new Route("DELETE", "/admin/v1/keys/{id}", "admin", OPENAI_ERRORS, admin::revokeKey));
@@ -129,7 +146,43 @@ public final class GatewayApp implements AutoCloseable {
         routes.add(new Route("GET", "/health", "health", OPENAI_ERRORS, ops::health));
         routes.add(new Route("GET", "/ready", "ready", OPENAI_ERRORS, ops::ready));
         routes.add(new Route("GET", "/metrics", "metrics", OPENAI_ERRORS, ops::metrics));
-        this.edge = HttpEdge.start(config.listen().host(), port, routes, OPENAI_ERRORS, metrics);
+        return routes;
+    }
+
+    private static Accounts openAccounts(GatewayConfig config, Clock clock) {
+        try {
+            return new Accounts(config.database(), config.adminKey(), clock);
+        } catch (StoreException | IllegalArgumentException e) {
+            String where = config.isEmbeddedDefault() ? "SWITCHBOARD_DATABASE, or `database` in a config file"
+                    : "`database` in " + config.source();
+            throw new StartupException(StartupException.DATABASE, e.getMessage() + " (check " + where + ")", e);
+        }
+    }
+
+    private static HttpEdge listen(GatewayConfig config, int port, List<Route> routes, GatewayMetrics metrics) {
+        String address = new ListenAddress(config.listen().host(), port).toString();
+        try {
+            return HttpEdge.start(config.listen().host(), port, routes, OPENAI_ERRORS, metrics);
+        } catch (HttpEdge.CannotListen e) {
+            String fix = config.isEmbeddedDefault()
+                    ? "set SWITCHBOARD_LISTEN, e.g. SWITCHBOARD_LISTEN=127.0.0.1:8081, or give --config FILE with another `listen`"
+                    : "change `listen` in " + config.source();
+            throw new StartupException(StartupException.LISTEN, "cannot listen on " + address + ": " + e.getMessage()
+                    + " (" + fix + ")", e);
+        }
+    }
+
+    private static <T extends AutoCloseable> T opened(Deque<AutoCloseable> opened, T resource) {
+        opened.push(resource);
+        return resource;
+    }
+
+    private static void closeQuietly(AutoCloseable c) {
+        try {
+            c.close();
+        } catch (Exception ignored) {
+            // already failing to start; the start-up error is the one to report
+        }
     }
 
     /** Starts on the configured address. */

@@ -125,6 +125,44 @@ public final class AdminService {
         return new UserDetails(user, store.keysOf(userId), store.ledger(userId, RECENT_LEDGER_ENTRIES));
     }
 
+    /** One page of the user list ({@code GET /admin/v1/users}): zero-based {@code page}, {@code limit} users. */
+    public record UserPage(List<User> users, long total, int page, int limit) {
+        public UserPage {
+            users = List.copyOf(users);
+        }
+    }
+
+    /** The largest page {@link #listUsers} serves, and the page size when none is asked for. */
+    public static final int MAX_PAGE = 100;
+    public static final int DEFAULT_PAGE = 30;
+
+    /**
+     * Users, oldest first, a page at a time ({@code GET /admin/v1/users?page=&limit=}).
+     *
+     * @throws AccountException INVALID("page") when negative, INVALID("limit") outside 1..{@value #MAX_PAGE}
+     */
+    public UserPage listUsers(int page, int limit) {
+        if (page < 0) {
+            throw AccountException.invalid("page", "page: expected 0 or more, got " + page);
+        }
+        if (limit < 1 || limit > MAX_PAGE) {
+            throw AccountException.invalid("limit", "limit: expected 1 to " + MAX_PAGE + ", got " + limit);
+        }
+        long offset = (long) page * limit;
+        List<User> users = offset > Integer.MAX_VALUE ? List.of() : store.users((int) offset, limit);
+        return new UserPage(users, store.countUsers(), page, limit);
+    }
+
+    /**
+     * Every key of a user, revoked ones included, oldest first ({@code GET /admin/v1/users/{id}/keys}).
+     *
+     * @throws AccountException NOT_FOUND
+     */
+    public List<ApiKey> keysOf(String userId) {
+        users.get(userId);
+        return store.keysOf(userId);
+    }
+
     /**
      * Adds credit ({@code POST /admin/v1/users/{id}/credits}).
      *

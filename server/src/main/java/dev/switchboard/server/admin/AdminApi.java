@@ -67,6 +67,20 @@ public final class AdminApi {
         ex.respond(200, "application/json", Json.writeBytes(o));
     }
 
+    /** {@code GET /admin/v1/users?page=&limit=}: {@code {users, total, page, limit}}, oldest first. */
+    public void listUsers(Exchange ex) {
+        authorize(ex);
+        int page = queryInt(ex, "page", 0);
+        int limit = queryInt(ex, "limit", AdminService.DEFAULT_PAGE);
+        ex.respond(200, "application/json", Json.writeBytes(AdminJson.userPage(call(() -> admin.listUsers(page, limit)))));
+    }
+
+    /** {@code GET /admin/v1/users/{id}/keys}: {@code {keys: [...]}}, revoked ones included, oldest first. */
+    public void listKeys(Exchange ex) {
+        authorize(ex);
+        ex.respond(200, "application/json", Json.writeBytes(AdminJson.keys(call(() -> admin.keysOf(ex.pathParam("id"))))));
+    }
+
     public void addCredits(Exchange ex) {
         authorize(ex);
         JsonNode body = object(ex, Set.of("amount_usd", "note"));
@@ -128,6 +142,18 @@ public final class AdminApi {
             }
         }
         return body;
+    }
+
+    private static int queryInt(Exchange ex, String name, int absent) {
+        Optional<String> raw = ex.query(name);
+        if (raw.isEmpty()) {
+            return absent;
+        }
+        try {
+            return Integer.parseInt(raw.get().strip());
+        } catch (NumberFormatException e) {
+            throw GatewayError.invalid(name, name + ": expected a whole number").toException();
+        }
     }
 
     private static Optional<String> text(JsonNode body, String field) {

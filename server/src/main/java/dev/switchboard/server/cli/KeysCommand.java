@@ -3,6 +3,8 @@ package dev.switchboard.server.cli;
 import dev.switchboard.engine.account.AdminService;
 import dev.switchboard.engine.account.IssuedKey;
 import dev.switchboard.server.admin.AdminJson;
+import dev.switchboard.server.cli.UsersCommand.Access;
+import dev.switchboard.wire.Json;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -14,13 +16,29 @@ import picocli.CommandLine.Parameters;
 import picocli.CommandLine.ParentCommand;
 
 /** {@code switchboard keys ...}: the CLI twins of the admin API's key operations. */
-@Command(name = "keys", description = "Issue and revoke API keys (works on the configured database, no server needed).",
-        subcommands = {KeysCommand.Create.class, KeysCommand.Revoke.class})
+@Command(name = "keys", mixinStandardHelpOptions = true,
+        description = "List, issue and revoke API keys (works on the configured database, no server needed).",
+        subcommands = {KeysCommand.ListKeys.class, KeysCommand.Create.class, KeysCommand.Revoke.class})
 final class KeysCommand {
     @ParentCommand
     Cli cli;
 
-    @Command(name = "create", description = "Issue a key for a user (POST /admin/v1/users/{id}/keys); the key is printed once.")
+    @Command(name = "list", mixinStandardHelpOptions = true,
+            description = "List a user's keys, revoked ones included; prefixes only (GET /admin/v1/users/{id}/keys).")
+    static final class ListKeys implements Callable<Integer> {
+        @ParentCommand
+        KeysCommand keys;
+        @Parameters(paramLabel = "USER_ID")
+        String userId;
+
+        @Override
+        public Integer call() {
+            return UsersCommand.run(keys.cli, Access.EXISTING, a -> AdminJson.keys(a.admin().keysOf(userId)));
+        }
+    }
+
+    @Command(name = "create", mixinStandardHelpOptions = true,
+            description = "Issue a key for a user (POST /admin/v1/users/{id}/keys); the key is printed once.")
     static final class Create implements Callable<Integer> {
         @ParentCommand
         KeysCommand keys;
@@ -41,7 +59,7 @@ final class KeysCommand {
 
         @Override
         public Integer call() {
-            return UsersCommand.run(keys.cli, a -> {
+            return UsersCommand.run(keys.cli, Access.EXISTING, a -> {
                 IssuedKey issued = a.admin().createKey(userId, new AdminService.CreateKey(name, models, endpoints,
                         rpm.map(OptionalLong::of).orElse(OptionalLong.empty()),
                         dailyTokens.map(OptionalLong::of).orElse(OptionalLong.empty()), expiresAt));
@@ -52,7 +70,7 @@ final class KeysCommand {
         }
     }
 
-    @Command(name = "revoke", description = "Revoke a key at once (DELETE /admin/v1/keys/{id}).")
+    @Command(name = "revoke", mixinStandardHelpOptions = true, description = "Revoke a key at once (DELETE /admin/v1/keys/{id}).")
     static final class Revoke implements Callable<Integer> {
         @ParentCommand
         KeysCommand keys;
@@ -61,9 +79,9 @@ final class KeysCommand {
 
         @Override
         public Integer call() {
-            return UsersCommand.run(keys.cli, a -> {
+            return UsersCommand.run(keys.cli, Access.EXISTING, a -> {
                 a.admin().revokeKey(keyId);
-                var o = dev.switchboard.wire.Json.object();
+                var o = Json.object();
                 o.put("id", keyId);
                 o.put("revoked", true);
                 return o;

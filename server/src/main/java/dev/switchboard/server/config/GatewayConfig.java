@@ -2,6 +2,7 @@ package dev.switchboard.server.config;
 
 import dev.switchboard.engine.catalog.Catalog;
 import java.net.URI;
+import java.nio.file.Path;
 import java.util.Objects;
 import java.util.Optional;
 
@@ -20,6 +21,7 @@ public record GatewayConfig(ListenAddress listen, String database, Optional<URI>
     /** The {@link #source()} of {@link ConfigLoader#embeddedDefault}. */
     public static final String EMBEDDED_DEFAULT = "embedded default";
     public static final String DEFAULT_DATABASE = "sqlite:data/switchboard.db";
+    private static final String SQLITE = "sqlite:";
 
     public GatewayConfig {
         Objects.requireNonNull(listen, "listen");
@@ -28,6 +30,29 @@ public record GatewayConfig(ListenAddress listen, String database, Optional<URI>
         Objects.requireNonNull(adminKey, "adminKey");
         Objects.requireNonNull(catalog, "catalog");
         Objects.requireNonNull(source, "source");
+    }
+
+    /**
+     * This config with a relative SQLite path resolved against {@code home}, so that the server and the CLI
+     * find the same file whatever directory they are started from. Other databases are returned as they are.
+     */
+    public GatewayConfig withDatabaseUnder(Path home) {
+        return sqliteFile().filter(f -> !f.isAbsolute()).map(f -> {
+            String path = database.substring(SQLITE.length());
+            String options = path.substring(path.indexOf('?') < 0 ? path.length() : path.indexOf('?'));
+            String resolved = SQLITE + home.toAbsolutePath().resolve(f).normalize() + options;
+            return new GatewayConfig(listen, resolved, redis, adminKey, catalog, source);
+        }).orElse(this);
+    }
+
+    /** The SQLite file this config names (as written: maybe relative), when it names one. */
+    public Optional<Path> sqliteFile() {
+        if (!database.startsWith(SQLITE)) {
+            return Optional.empty();
+        }
+        String path = database.substring(SQLITE.length());
+        int options = path.indexOf('?');
+        return Optional.of(Path.of(options < 0 ? path : path.substring(0, options)));
     }
 
     /** True when this is the embedded default rather than an operator's file. */

@@ -10,9 +10,16 @@ import io.helidon.webserver.WebServer;
 import io.helidon.webserver.http.HttpRouting;
 import io.helidon.webserver.http.ServerRequest;
 import io.helidon.webserver.http.ServerResponse;
+import java.io.IOException;
+import java.net.BindException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.net.UnknownHostException;
 import java.time.Duration;
 import java.util.HexFormat;
 import java.util.List;
+import java.util.Locale;
 import java.util.Optional;
 import java.util.concurrent.ThreadLocalRandom;
 import org.slf4j.Logger;
@@ -45,6 +52,7 @@ public final class HttpEdge implements AutoCloseable {
      */
     public static HttpEdge start(String host, int port, List<Route> routes, ErrorRenderer fallbackErrors,
                                  GatewayMetrics metrics) {
+        probe(host, port);
         HttpEdge[] self = new HttpEdge[1];
         HttpRouting.Builder routing = HttpRouting.builder();
         for (Route r : routes) {
@@ -66,6 +74,10 @@ public final class HttpEdge implements AutoCloseable {
                 .routing(routing)
                 .build()
                 .start();
+        if (!server.isRunning() || server.port() < 0) {
+            server.stop();
+            throw new CannotListen("the HTTP server did not start (see the log line above)");
+        }
         self[0] = new HttpEdge(server, metrics);
         return self[0];
     }
@@ -139,6 +151,44 @@ public final class HttpEdge implements AutoCloseable {
     @Override
     public void close() {
         server.stop();
+    }
+
+    /**
+     * Checks that {@code host:port} can be bound before the server tries, so the common failures (port in
+     * use, address not on this machine) become one clear sentence instead of the server library's stack
+     * trace. The socket is closed at once; the server binds the same address with the same options.
+     */
+    private static void probe(String host, int port) {
+        InetAddress address;
+        try {
+            address = InetAddress.getByName(host);
+        } catch (UnknownHostException e) {
+            throw new CannotListen("the host name '" + host + "' does not resolve");
+        }
+        if (port == 0) {
+            return;
+        }
+        try (ServerSocket socket = new ServerSocket()) {
+            socket.setReuseAddress(true);
+            socket.bind(new InetSocketAddress(address, port));
+        } catch (BindException e) {
+            String m = String.valueOf(e.getMessage()).toLowerCase(Locale.ROOT);
+            throw new CannotListen(m.contains("in use") ? "port " + port + " is already in use by another program"
+                    : m.contains("assign") ? "the address " + host + " is not one of this machine's"
+                    : m.contains("permission") ? "binding port " + port + " needs privileges this process lacks"
+                    : "the address cannot be bound (" + e.getMessage() + ")");
+        } catch (IOException e) {
+            throw new CannotListen("the address cannot be bound (" + e.getMessage() + ")");
+        }
+    }
+
+    /** The server cannot listen where it was asked to; the message says why, in one sentence. */
+    public static final class CannotListen extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+
+        CannotListen(String reason) {
+            super(reason, null, false, false);
+        }
     }
 
     /** Thrown by {@link Exchange#body()} when the body exceeds {@link #MAX_BODY_BYTES}. */
