@@ -154,6 +154,17 @@ public final class AdminService {
     }
 
     /**
+     * The id of the user named by {@code idOrName}: a user id, else a user's exact name (the CLI takes
+     * either, so {@code keys create demo} works without looking the id up first).
+     *
+     * @throws AccountException NOT_FOUND
+     */
+    public String userIdOf(String idOrName) {
+        return store.findUser(idOrName).or(() -> store.findUserByName(idOrName)).map(User::id)
+                .orElseThrow(() -> AccountException.notFound("no user with id or name " + idOrName));
+    }
+
+    /**
      * Every key of a user, revoked ones included, oldest first ({@code GET /admin/v1/users/{id}/keys}).
      *
      * @throws AccountException NOT_FOUND

@@ -4,6 +4,7 @@ import dev.switchboard.server.StartupException;
 import dev.switchboard.server.config.ConfigException;
 import dev.switchboard.server.config.ConfigLoader;
 import dev.switchboard.server.config.GatewayConfig;
+import dev.switchboard.server.logging.CommandLogging;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.Map;
@@ -86,6 +87,11 @@ public final class Cli implements Callable<Integer> {
                 .filter(s -> !s.isBlank()).map(Path::of));
         GatewayConfig loaded = file.map(f -> ConfigLoader.load(f, env)).orElseGet(() -> ConfigLoader.embeddedDefault(env));
         return loaded.withDatabaseUnder(home());
+    }
+
+    /** For commands other than serving: warnings and errors only, unless SWITCHBOARD_LOG_LEVEL asks for more. */
+    void quietLogs() {
+        CommandLogging.quiet(env);
     }
 
     /** Where commands print their answers (stdout, unless a test redirected it). */

@@ -1,5 +1,6 @@
 package dev.switchboard.server.cli;
 
+import com.fasterxml.jackson.databind.node.TextNode;
 import dev.switchboard.engine.account.AdminService;
 import dev.switchboard.engine.account.IssuedKey;
 import dev.switchboard.server.admin.AdminJson;
@@ -28,12 +29,12 @@ final class KeysCommand {
     static final class ListKeys implements Callable<Integer> {
         @ParentCommand
         KeysCommand keys;
-        @Parameters(paramLabel = "USER_ID")
-        String userId;
+        @Parameters(paramLabel = "USER", description = "User id or name.")
+        String user;
 
         @Override
         public Integer call() {
-            return UsersCommand.run(keys.cli, Access.EXISTING, a -> AdminJson.keys(a.admin().keysOf(userId)));
+            return UsersCommand.run(keys.cli, Access.EXISTING, a -> AdminJson.keys(a.admin().keysOf(a.admin().userIdOf(user))));
         }
     }
 
@@ -42,8 +43,10 @@ final class KeysCommand {
     static final class Create implements Callable<Integer> {
         @ParentCommand
         KeysCommand keys;
-        @Parameters(paramLabel = "USER_ID")
-        String userId;
+        @Parameters(paramLabel = "USER", description = "User id or name.")
+        String user;
+        @Option(names = "--key-only", description = "Print only the new key (for scripts: KEY=$(switchboard keys create demo --key-only)).")
+        boolean keyOnly;
         @Option(names = "--name")
         Optional<String> name = Optional.empty();
         @Option(names = "--model", description = "Allowed model (repeatable; default: all).")
@@ -60,9 +63,12 @@ final class KeysCommand {
         @Override
         public Integer call() {
             return UsersCommand.run(keys.cli, Access.EXISTING, a -> {
-                IssuedKey issued = a.admin().createKey(userId, new AdminService.CreateKey(name, models, endpoints,
+                IssuedKey issued = a.admin().createKey(a.admin().userIdOf(user), new AdminService.CreateKey(name, models, endpoints,
                         rpm.map(OptionalLong::of).orElse(OptionalLong.empty()),
                         dailyTokens.map(OptionalLong::of).orElse(OptionalLong.empty()), expiresAt));
+                if (keyOnly) {
+                    return TextNode.valueOf(issued.secret());
+                }
                 var o = AdminJson.key(issued.key());
                 o.put("key", issued.secret());
                 return o;

@@ -38,10 +38,11 @@ final class UsersCommand {
     }
 
     /**
-     * Runs an account operation and prints its JSON answer, or its refusal the way the admin API words it
-     * (exit status 1).
+     * Runs an account operation and prints its JSON answer (a JSON string is printed bare, for scripts), or
+     * its refusal the way the admin API words it (exit status 1).
      */
     static int run(Cli cli, Access access, Function<Accounts, JsonNode> op) {
+        cli.quietLogs();
         GatewayConfig config = cli.loadConfig();
         Accounts accounts;
         try {
@@ -52,7 +53,8 @@ final class UsersCommand {
             throw new StartupException(StartupException.DATABASE, e.getMessage(), e);
         }
         try (accounts) {
-            cli.out().println(op.apply(accounts).toPrettyString());
+            JsonNode answer = op.apply(accounts);
+            cli.out().println(answer.isTextual() ? answer.textValue() : answer.toPrettyString());
             cli.out().flush();
             return 0;
         } catch (AccountException e) {

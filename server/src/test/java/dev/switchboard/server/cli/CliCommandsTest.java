@@ -81,6 +81,11 @@ class CliCommandsTest {
         assertThat(listed).hasSize(1);
         assertThat(listed.get(0).path("name").asText()).isEqualTo("ci");
         assertThat(keys.out()).doesNotContain(secret).contains(listed.get(0).path("prefix").asText());
+
+        CliRun byName = CliRun.of(env(), "keys", "create", "alice", "--key-only");
+        assertThat(byName.exitCode()).as(byName.err()).isZero();
+        assertThat(byName.out().strip()).as("only the key, for KEY=$(...)").matches("sk-sb-[A-Za-z0-9_-]{40,}");
+        assertThat(Json.parse(CliRun.of(env(), "keys", "list", "alice").out()).path("keys")).hasSize(2);
     }
 
     @Test
