@@ -32,6 +32,7 @@ import dev.switchboard.server.api.OpsApi;
 import dev.switchboard.server.api.ResponsesApi;
 import dev.switchboard.server.config.GatewayConfig;
 import dev.switchboard.server.config.ListenAddress;
+import dev.switchboard.server.http.CorsPolicy;
 import dev.switchboard.server.http.ErrorRenderer;
 import dev.switchboard.server.http.HttpEdge;
 import dev.switchboard.server.http.Route;
@@ -77,7 +78,7 @@ public final class GatewayApp implements AutoCloseable {
         try {
             this.watchdog = opened(opened, new Watchdog(Duration.ofMillis(50)));
             this.upstream = opened(opened, new UpstreamClient(watchdog));
-            this.heartbeats = opened(opened, new Heartbeats(Duration.ofSeconds(10)));
+            this.heartbeats = opened(opened, new Heartbeats(config.edge().heartbeat()));
             PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
             GatewayMetrics metrics = new GatewayMetrics(registry);
             this.edge = listen(config, port, routes(clock, registry, metrics), metrics);
@@ -110,7 +111,7 @@ public final class GatewayApp implements AutoCloseable {
         ModelsApi models = new ModelsApi(config.catalog(), auth, clock.instant().getEpochSecond(), Optional.of(defaults));
         AdminApi admin = new AdminApi(accounts.admin(), accounts.adminKeys());
         DefaultsAdminApi adminDefaults = new DefaultsAdminApi(admin, defaults);
-        OpsApi ops = new OpsApi(accounts.database(), registry);
+        OpsApi ops = new OpsApi(accounts.database(), registry, config.edge().metricsToken());
 
         List<Route> routes = new ArrayList<>();
         routes.add(new Route("POST", "/v1/chat/completions", ChatCompletionsApi.ENDPOINT, OPENAI_ERRORS, completions::handle));
@@ -162,7 +163,8 @@ public final class GatewayApp implements AutoCloseable {
     private static HttpEdge listen(GatewayConfig config, int port, List<Route> routes, GatewayMetrics metrics) {
         String address = new ListenAddress(config.listen().host(), port).toString();
         try {
-            return HttpEdge.start(config.listen().host(), port, routes, OPENAI_ERRORS, metrics);
+            return HttpEdge.start(config.listen().host(), port, routes, OPENAI_ERRORS, metrics,
+                    new CorsPolicy(config.edge().corsOrigins()), config.edge().maxBodyBytes());
         } catch (HttpEdge.CannotListen e) {
             String fix = config.isEmbeddedDefault()
                     ? "set SWITCHBOARD_LISTEN, e.g. SWITCHBOARD_LISTEN=127.0.0.1:8081, or give --config FILE with another `listen`"

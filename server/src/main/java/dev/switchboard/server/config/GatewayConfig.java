@@ -13,11 +13,12 @@ import java.util.Optional;
  * @param database {@code sqlite:PATH} or {@code postgresql://user:pass@host:5432/db}, as written (may hold a password)
  * @param redis    shared counters for several instances; empty: counters live in memory
  * @param adminKey the Bearer key of the admin API; empty: the gateway creates one on first start
+ * @param edge     how the HTTP edge treats clients: body limit, heartbeat, CORS, metrics token
  * @param catalog  the providers and the models they serve
  * @param source   where this came from: the config file's path, or {@link #EMBEDDED_DEFAULT}
  */
 public record GatewayConfig(ListenAddress listen, String database, Optional<URI> redis, Optional<String> adminKey,
-                            Catalog catalog, String source) {
+                            EdgeSettings edge, Catalog catalog, String source) {
     /** The {@link #source()} of {@link ConfigLoader#embeddedDefault}. */
     public static final String EMBEDDED_DEFAULT = "embedded default";
     public static final String DEFAULT_DATABASE = "sqlite:data/switchboard.db";
@@ -28,6 +29,7 @@ public record GatewayConfig(ListenAddress listen, String database, Optional<URI>
         Objects.requireNonNull(database, "database");
         Objects.requireNonNull(redis, "redis");
         Objects.requireNonNull(adminKey, "adminKey");
+        Objects.requireNonNull(edge, "edge");
         Objects.requireNonNull(catalog, "catalog");
         Objects.requireNonNull(source, "source");
     }
@@ -41,7 +43,7 @@ public record GatewayConfig(ListenAddress listen, String database, Optional<URI>
             String path = database.substring(SQLITE.length());
             String options = path.substring(path.indexOf('?') < 0 ? path.length() : path.indexOf('?'));
             String resolved = SQLITE + home.toAbsolutePath().resolve(f).normalize() + options;
-            return new GatewayConfig(listen, resolved, redis, adminKey, catalog, source);
+            return new GatewayConfig(listen, resolved, redis, adminKey, edge, catalog, source);
         }).orElse(this);
     }
 
@@ -74,7 +76,7 @@ public record GatewayConfig(ListenAddress listen, String database, Optional<URI>
     @Override
     public String toString() {
         return "GatewayConfig[source=" + source + ", listen=" + listen + ", database=" + databaseForDisplay() + ", redis="
-                + redisForDisplay().orElse("none") + ", adminKey=" + (adminKey.isPresent() ? "(set)" : "(none)") + ", providers="
+                + redisForDisplay().orElse("none") + ", adminKey=" + (adminKey.isPresent() ? "(set)" : "(none)") + ", edge=" + edge + ", providers="
                 + catalog.providers().stream().map(p -> p.id()).toList() + ", models=" + catalog.models().size() + "]";
     }
 }
