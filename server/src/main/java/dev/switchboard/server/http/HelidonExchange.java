@@ -71,7 +71,8 @@ final class HelidonExchange implements Exchange {
                 if (String.valueOf(e.getMessage()).toLowerCase(java.util.Locale.ROOT).contains("payload")) {
                     throw new HttpEdge.PayloadTooLarge(e);
                 }
-                throw e;
+                // reading bytes off the wire fails only on what the client sent (e.g. a chunk size that is not hex)
+                throw new HttpEdge.UnreadableBody("its chunked framing is broken (a chunk size is not valid)", e);
             }
         }
         return body;
