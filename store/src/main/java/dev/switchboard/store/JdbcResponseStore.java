@@ -6,7 +6,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.switchboard.engine.responses.ResponseStore;
 import dev.switchboard.engine.responses.StoredResponse;
 import dev.switchboard.wire.Json;
-import dev.switchboard.wire.responses.Item;
+import dev.switchboard.wire.responses.ResponsesItem;
 import dev.switchboard.wire.responses.Responses;
 import java.io.IOException;
 import java.sql.Connection;
@@ -166,7 +166,7 @@ public final class JdbcResponseStore implements ResponseStore {
     private static StoredResponse row(ResultSet rs) throws SQLException {
         String id = rs.getString("id");
         JsonNode items = json(rs.getString("input_items"), id);
-        List<Item> input = new ArrayList<>(items.size());
+        List<ResponsesItem> input = new ArrayList<>(items.size());
         for (int i = 0; i < items.size(); i++) {
             input.add(Responses.readItem(items.get(i), "input_items[" + i + "]"));
         }

@@ -8,8 +8,8 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.switchboard.engine.account.User;
 import dev.switchboard.engine.responses.StoredResponse;
 import dev.switchboard.wire.Json;
-import dev.switchboard.wire.responses.Item;
-import dev.switchboard.wire.responses.Part;
+import dev.switchboard.wire.responses.ResponsesItem;
+import dev.switchboard.wire.responses.ResponsesPart;
 import dev.switchboard.wire.responses.Responses;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -19,7 +19,6 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
@@ -27,25 +26,16 @@ import org.junit.jupiter.api.Test;
  * Every {@link dev.switchboard.engine.responses.ResponseStore} contract, run against a real database:
  * round trips of items and response objects, owner-only visibility, conversations read oldest first,
  * and deletion that hides at once but erases only what no later response continues. A subclass
- * supplies a fresh, empty database per test and removes it afterwards.
+ * says on which database engine.
  */
-abstract class ResponseStoreContract {
+abstract class ResponseStoreContract extends StoreContract {
     private static final Instant T0 = Instant.parse("2026-03-01T10:00:00.123Z");
 
-    private final List<Database> opened = new ArrayList<>();
-    private String url;
     protected Database database;
     protected JdbcResponseStore store;
 
-    /** Creates an empty database and returns the URL {@link Database#open} takes for it. */
-    protected abstract String createDatabase() throws Exception;
-
-    /** Removes what {@link #createDatabase()} made; every handle on it is closed by then. */
-    protected abstract void dropDatabase() throws Exception;
-
     @BeforeEach
     final void openDatabase() throws Exception {
-        url = createDatabase();
         database = open();
         store = new JdbcResponseStore(database);
         JdbcAccountStore accounts = new JdbcAccountStore(database);
@@ -54,38 +44,26 @@ abstract class ResponseStoreContract {
         }
     }
 
-    @AfterEach
-    final void closeDatabase() throws Exception {
-        opened.forEach(Database::close);
-        dropDatabase();
-    }
-
-    private Database open() {
-        Database d = Database.open(url);
-        opened.add(d);
-        return d;
-    }
-
     private static int counter;
 
     /** A response of {@code owner} continuing {@code previous}, with every item kind in its input. */
     private static StoredResponse response(String owner, Optional<String> previous) {
         String id = "resp_" + (++counter);
-        List<Item> input = List.of(
-                new Item.Message(Optional.of("msg_" + id), Item.Role.USER, List.of(new Part.InputText("question " + id),
-                        new Part.InputImage("https://example.com/cat.png", "low"),
-                        new Part.InputFile(Optional.empty(), Optional.of("JVBERi0x"), Optional.empty(), Optional.of("a.pdf"))),
+        List<ResponsesItem> input = List.of(
+                new ResponsesItem.Message(Optional.of("msg_" + id), ResponsesItem.Role.USER, List.of(new ResponsesPart.InputText("question " + id),
+                        new ResponsesPart.InputImage("https://example.com/cat.png", "low"),
+                        new ResponsesPart.InputFile(Optional.empty(), Optional.of("JVBERi0x"), Optional.empty(), Optional.of("a.pdf"))),
                         "completed"),
-                new Item.FunctionCallOutput(Optional.of("fco_" + id), "call_" + id, new Item.ToolOutput.Text("ünïcödé ✓"),
+                new ResponsesItem.FunctionCallOutput(Optional.of("fco_" + id), "call_" + id, new ResponsesItem.ToolOutput.Text("ünïcödé ✓"),
                         "completed"),
-                new Item.Reasoning(Optional.of("rs_" + id), List.of("thought"), List.of(), Optional.of("sb1.opaque")));
+                new ResponsesItem.Reasoning(Optional.of("rs_" + id), List.of("thought"), List.of(), Optional.of("sb1.opaque")));
         ObjectNode body = Json.object();
         body.put("id", id);
         body.put("object", "response");
         body.put("status", "completed");
         body.put("created_at", 1_772_359_200L);
-        body.putArray("output").add(Responses.writeItem(new Item.Message(Optional.of("msg_out_" + id), Item.Role.ASSISTANT,
-                List.of(new Part.OutputText("answer " + id)), "completed")));
+        body.putArray("output").add(Responses.writeItem(new ResponsesItem.Message(Optional.of("msg_out_" + id), ResponsesItem.Role.ASSISTANT,
+                List.of(new ResponsesPart.OutputText("answer " + id)), "completed")));
         body.putObject("usage").put("input_tokens", 12).put("output_tokens", 3);
         return new StoredResponse(id, owner, previous, "claude-x", "completed", T0.plusSeconds(counter), input, body);
     }

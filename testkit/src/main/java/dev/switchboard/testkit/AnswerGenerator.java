@@ -33,52 +33,52 @@ final class AnswerGenerator {
         List<String> reasoning = scenario.has(Scenario.Flag.REASONING) || prompt.reasoningRequested()
                 ? pieces(REASONING_TEXT)
                 : List.of();
-        Answer answer = prompt.toolResult().isEmpty() && !prompt.tools().isEmpty()
+        ScriptedAnswer answer = prompt.toolResult().isEmpty() && !prompt.tools().isEmpty()
                 ? toolCalls(prompt, scenario, reasoning)
                 : text(prompt, reasoning);
         int promptTokens = (prompt.promptChars() + 3) / 4;
         int cached = scenario.has(Scenario.Flag.CACHE) ? promptTokens / 2 : 0;
         int completion = answerTokens(answer) + reasoning.size();
-        return new Reply(answer, new Usage(promptTokens, completion, reasoning.size(), cached));
+        return new Reply(answer, new ScriptedUsage(promptTokens, completion, reasoning.size(), cached));
     }
 
-    private Answer.ToolCalls toolCalls(Prompt prompt, Scenario scenario, List<String> reasoning) {
+    private ScriptedAnswer.ToolCalls toolCalls(Prompt prompt, Scenario scenario, List<String> reasoning) {
         List<Prompt.ToolSpec> tools = prompt.tools();
         Prompt.ToolSpec first = prompt.forcedTool()
                 .map(name -> tools.stream().filter(t -> t.name().equals(name)).findFirst()
-                        .orElse(new Prompt.ToolSpec(name, Json.object())))
+                        .orElse(new Prompt.ToolSpec(name, TestkitJson.object())))
                 .orElse(tools.getFirst());
         List<Prompt.ToolSpec> targets = new ArrayList<>(List.of(first));
         if (scenario.has(Scenario.Flag.PARALLEL)) {
             targets.add(prompt.forcedTool().isEmpty() && tools.size() > 1 ? tools.get(1) : first);
         }
-        List<Answer.ToolCall> calls = targets.stream()
-                .map(tool -> new Answer.ToolCall(callSequence.incrementAndGet(), tool.name(),
-                        Json.text(ArgumentFiller.fill(tool.parameters()))))
+        List<ScriptedAnswer.ToolCall> calls = targets.stream()
+                .map(tool -> new ScriptedAnswer.ToolCall(callSequence.incrementAndGet(), tool.name(),
+                        TestkitJson.text(ArgumentFiller.fill(tool.parameters()))))
                 .toList();
-        return new Answer.ToolCalls(calls, reasoning);
+        return new ScriptedAnswer.ToolCalls(calls, reasoning);
     }
 
-    private static Answer.Text text(Prompt prompt, List<String> reasoning) {
+    private static ScriptedAnswer.Text text(Prompt prompt, List<String> reasoning) {
         String full = prompt.toolResult()
                 .map(result -> "Tool result received: " + quote(result))
                 .orElseGet(() -> "Hello from " + prompt.model() + "! You said: " + quote(prompt.lastUserText()));
         Optional<String> stop = firstStop(full, prompt.stop());
         String cut = stop.map(s -> full.substring(0, full.indexOf(s))).orElse(full);
-        Answer.Finish finish = Answer.Finish.STOP;
+        ScriptedAnswer.Finish finish = ScriptedAnswer.Finish.STOP;
         List<String> pieces = pieces(cut);
         if (prompt.maxTokens().isPresent() && pieces.size() > prompt.maxTokens().get()) {
             pieces = pieces.subList(0, Math.max(0, prompt.maxTokens().get()));
-            finish = Answer.Finish.LENGTH;
+            finish = ScriptedAnswer.Finish.LENGTH;
             stop = Optional.empty();
         }
-        return new Answer.Text(pieces, reasoning, finish, stop);
+        return new ScriptedAnswer.Text(pieces, reasoning, finish, stop);
     }
 
-    private static int answerTokens(Answer answer) {
+    private static int answerTokens(ScriptedAnswer answer) {
         return switch (answer) {
-            case Answer.Text text -> text.pieces().size();
-            case Answer.ToolCalls calls -> calls.calls().stream()
+            case ScriptedAnswer.Text text -> text.pieces().size();
+            case ScriptedAnswer.ToolCalls calls -> calls.calls().stream()
                     .mapToInt(c -> (c.name().length() + c.arguments().length() + 3) / 4).sum();
         };
     }

@@ -45,27 +45,27 @@ final class AnthropicRender {
     }
 
     ObjectNode message(Reply reply) {
-        ObjectNode message = Json.object().put("id", id).put("type", "message").put("role", "assistant")
+        ObjectNode message = TestkitJson.object().put("id", id).put("type", "message").put("role", "assistant")
                 .put("model", model);
         ArrayNode content = message.putArray("content");
-        Answer answer = reply.answer();
+        ScriptedAnswer answer = reply.answer();
         if (redacted) {
             content.add(redactedBlock());
         }
         if (!answer.reasoning().isEmpty()) {
-            String trace = Answer.join(answer.reasoning());
+            String trace = ScriptedAnswer.join(answer.reasoning());
             content.addObject().put("type", "thinking").put("thinking", displayOmitted ? "" : trace)
                     .put("signature", FakeSignatures.sign(trace));
         }
         switch (answer) {
-            case Answer.Text text -> {
+            case ScriptedAnswer.Text text -> {
                 if (!text.pieces().isEmpty()) {
                     content.addObject().put("type", "text").put("text", text.text());
                 }
             }
-            case Answer.ToolCalls calls -> calls.calls().forEach(call -> {
+            case ScriptedAnswer.ToolCalls calls -> calls.calls().forEach(call -> {
                 ObjectNode block = toolUseStart(call);
-                block.set("input", Json.parseOrMissing(call.arguments().getBytes(StandardCharsets.UTF_8)));
+                block.set("input", TestkitJson.parseOrMissing(call.arguments().getBytes(StandardCharsets.UTF_8)));
                 content.add(block);
             });
         }
@@ -76,16 +76,16 @@ final class AnthropicRender {
 
     /** Every event of the stream, in order. */
     List<Frame> events(Reply reply) {
-        Answer answer = reply.answer();
+        ScriptedAnswer answer = reply.answer();
         List<Frame> frames = new ArrayList<>();
-        ObjectNode start = Json.object().put("id", id).put("type", "message").put("role", "assistant");
+        ObjectNode start = TestkitJson.object().put("id", id).put("type", "message").put("role", "assistant");
         start.putArray("content");
         start.put("model", model).putNull("stop_reason").putNull("stop_sequence");
         start.set("usage", usage(1, true));
-        ObjectNode messageStart = Json.object().put("type", "message_start");
+        ObjectNode messageStart = TestkitJson.object().put("type", "message_start");
         messageStart.set("message", start);
         frames.add(new Frame("message_start", messageStart));
-        frames.add(new Frame("ping", Json.object().put("type", "ping")));
+        frames.add(new Frame("ping", TestkitJson.object().put("type", "ping")));
 
         int index = 0;
         if (redacted) {
@@ -93,66 +93,66 @@ final class AnthropicRender {
             frames.add(blockStop(index++));
         }
         if (!answer.reasoning().isEmpty()) {
-            frames.add(blockStart(index, Json.object().put("type", "thinking").put("thinking", "").put("signature", "")));
+            frames.add(blockStart(index, TestkitJson.object().put("type", "thinking").put("thinking", "").put("signature", "")));
             if (!displayOmitted) {
                 for (String piece : answer.reasoning()) {
-                    frames.add(delta(index, Json.object().put("type", "thinking_delta").put("thinking", piece)));
+                    frames.add(delta(index, TestkitJson.object().put("type", "thinking_delta").put("thinking", piece)));
                 }
             }
-            frames.add(delta(index, Json.object().put("type", "signature_delta")
-                    .put("signature", FakeSignatures.sign(Answer.join(answer.reasoning())))));
+            frames.add(delta(index, TestkitJson.object().put("type", "signature_delta")
+                    .put("signature", FakeSignatures.sign(ScriptedAnswer.join(answer.reasoning())))));
             frames.add(blockStop(index++));
         }
         switch (answer) {
-            case Answer.Text text -> {
+            case ScriptedAnswer.Text text -> {
                 if (!text.pieces().isEmpty()) {
-                    frames.add(blockStart(index, Json.object().put("type", "text").put("text", "")));
+                    frames.add(blockStart(index, TestkitJson.object().put("type", "text").put("text", "")));
                     for (String piece : text.pieces()) {
-                        frames.add(delta(index, Json.object().put("type", "text_delta").put("text", piece)));
+                        frames.add(delta(index, TestkitJson.object().put("type", "text_delta").put("text", piece)));
                     }
                     frames.add(blockStop(index++));
                 }
             }
-            case Answer.ToolCalls calls -> {
-                for (Answer.ToolCall call : calls.calls()) {
+            case ScriptedAnswer.ToolCalls calls -> {
+                for (ScriptedAnswer.ToolCall call : calls.calls()) {
                     ObjectNode block = toolUseStart(call);
                     block.putObject("input");
                     frames.add(blockStart(index, block));
                     for (String slice : slices(call.arguments())) {
-                        frames.add(delta(index, Json.object().put("type", "input_json_delta").put("partial_json", slice)));
+                        frames.add(delta(index, TestkitJson.object().put("type", "input_json_delta").put("partial_json", slice)));
                     }
                     frames.add(blockStop(index++));
                 }
             }
         }
-        ObjectNode messageDelta = Json.object().put("type", "message_delta");
+        ObjectNode messageDelta = TestkitJson.object().put("type", "message_delta");
         stop(messageDelta.putObject("delta"), answer);
         messageDelta.set("usage", usage(reply.usage().completionTokens(), false));
         frames.add(new Frame("message_delta", messageDelta));
-        frames.add(new Frame("message_stop", Json.object().put("type", "message_stop")));
+        frames.add(new Frame("message_stop", TestkitJson.object().put("type", "message_stop")));
         return frames;
     }
 
     private static ObjectNode redactedBlock() {
-        return Json.object().put("type", "redacted_thinking").put("data", REDACTED_DATA);
+        return TestkitJson.object().put("type", "redacted_thinking").put("data", REDACTED_DATA);
     }
 
-    static String toolId(Answer.ToolCall call) {
+    static String toolId(ScriptedAnswer.ToolCall call) {
         return "toolu_fake_" + call.sequence();
     }
 
-    private static ObjectNode toolUseStart(Answer.ToolCall call) {
-        return Json.object().put("type", "tool_use").put("id", toolId(call)).put("name", call.name());
+    private static ObjectNode toolUseStart(ScriptedAnswer.ToolCall call) {
+        return TestkitJson.object().put("type", "tool_use").put("id", toolId(call)).put("name", call.name());
     }
 
-    private static void stop(ObjectNode target, Answer answer) {
+    private static void stop(ObjectNode target, ScriptedAnswer answer) {
         String reason = switch (answer.finish()) {
-            case STOP -> answer instanceof Answer.Text t && t.stopSequence().isPresent() ? "stop_sequence" : "end_turn";
+            case STOP -> answer instanceof ScriptedAnswer.Text t && t.stopSequence().isPresent() ? "stop_sequence" : "end_turn";
             case LENGTH -> "max_tokens";
             case TOOL_CALLS -> "tool_use";
         };
         target.put("stop_reason", reason);
-        if (answer instanceof Answer.Text t && t.stopSequence().isPresent() && reason.equals("stop_sequence")) {
+        if (answer instanceof ScriptedAnswer.Text t && t.stopSequence().isPresent() && reason.equals("stop_sequence")) {
             target.put("stop_sequence", t.stopSequence().get());
         } else {
             target.putNull("stop_sequence");
@@ -161,7 +161,7 @@ final class AnthropicRender {
 
     /** Cumulative usage; {@code full} adds what only the message object and message_start carry. */
     private ObjectNode usage(int outputTokens, boolean full) {
-        ObjectNode usage = Json.object()
+        ObjectNode usage = TestkitJson.object()
                 .put("input_tokens", cache.uncached())
                 .put("cache_creation_input_tokens", cache.write5m() + cache.write1h())
                 .put("cache_read_input_tokens", cache.read());
@@ -178,19 +178,19 @@ final class AnthropicRender {
     }
 
     private static Frame blockStart(int index, ObjectNode block) {
-        ObjectNode data = Json.object().put("type", "content_block_start").put("index", index);
+        ObjectNode data = TestkitJson.object().put("type", "content_block_start").put("index", index);
         data.set("content_block", block);
         return new Frame("content_block_start", data);
     }
 
     private static Frame delta(int index, ObjectNode delta) {
-        ObjectNode data = Json.object().put("type", "content_block_delta").put("index", index);
+        ObjectNode data = TestkitJson.object().put("type", "content_block_delta").put("index", index);
         data.set("delta", delta);
         return new Frame("content_block_delta", data);
     }
 
     private static Frame blockStop(int index) {
-        return new Frame("content_block_stop", Json.object().put("type", "content_block_stop").put("index", index));
+        return new Frame("content_block_stop", TestkitJson.object().put("type", "content_block_stop").put("index", index));
     }
 
     /** An empty first slice, as Anthropic often sends, then two or three slices of the arguments. */

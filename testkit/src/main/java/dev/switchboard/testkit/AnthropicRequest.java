@@ -213,7 +213,7 @@ record AnthropicRequest(Prompt prompt, boolean stream, boolean thinking, boolean
         } else {
             ObjectNode copy = block.deepCopy();
             copy.remove("cache_control");
-            text = Json.text(copy);
+            text = TestkitJson.text(copy);
         }
         return new CacheUnit(prefix + text, ttl);
     }
@@ -239,7 +239,7 @@ record AnthropicRequest(Prompt prompt, boolean stream, boolean thinking, boolean
                     throw new Invalid("messages." + i + ": all messages must have non-empty content except for the "
                             + "optional final assistant message");
                 }
-                blocks.add(Json.object().put("type", "text").put("text", content.asText()));
+                blocks.add(TestkitJson.object().put("type", "text").put("text", content.asText()));
             } else if (content.isArray()) {
                 content.forEach(blocks::add);
             } else {

@@ -13,12 +13,12 @@ import java.util.Optional;
  */
 final class Dispatcher implements RawHttpServer.Handler {
 
-    private final List<Dialect> dialects;
+    private final List<FakeDialect> dialects;
     private final Settings settings;
     private final RequestLog log;
     private final Duration slowFirstDelay;
 
-    Dispatcher(List<Dialect> dialects, Settings settings, RequestLog log, Duration slowFirstDelay) {
+    Dispatcher(List<FakeDialect> dialects, Settings settings, RequestLog log, Duration slowFirstDelay) {
         this.dialects = List.copyOf(dialects);
         this.settings = settings;
         this.log = log;
@@ -26,14 +26,14 @@ final class Dispatcher implements RawHttpServer.Handler {
     }
 
     @Override
-    public void handle(RecordedRequest request, Exchange exchange) throws IOException {
+    public void handle(RecordedRequest request, RawExchange exchange) throws IOException {
         log.add(request);
-        Optional<Dialect> found = dialects.stream().filter(d -> d.serves(request)).findFirst();
+        Optional<FakeDialect> found = dialects.stream().filter(d -> d.serves(request)).findFirst();
         if (found.isEmpty()) {
             exchange.respondJson(404, noRoute(request));
             return;
         }
-        Dialect dialect = found.get();
+        FakeDialect dialect = found.get();
         Optional<Integer> denied = settings.keyVerdict(dialect.apiKey(request));
         if (denied.isPresent()) {
             int status = denied.get();
@@ -57,7 +57,7 @@ final class Dispatcher implements RawHttpServer.Handler {
 
     // No dialect claimed the path, so no provider's envelope is more right than another's.
     private static ObjectNode noRoute(RecordedRequest request) {
-        ObjectNode body = Json.object();
+        ObjectNode body = TestkitJson.object();
         body.putObject("error")
                 .put("message", "Fake upstream has no route for " + request.method() + " " + request.path())
                 .put("type", "not_found_error");

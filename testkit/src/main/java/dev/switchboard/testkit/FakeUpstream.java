@@ -10,7 +10,7 @@ import java.util.List;
  * Jackson, so a shared misunderstanding of a wire format cannot make both sides agree.
  *
  * <p>It speaks OpenAI chat completions ({@code POST /v1/chat/completions}, {@code GET /v1/models}) and
- * Anthropic messages ({@code POST /v1/messages}, see {@link AnthropicDialect} for its checks and its own
+ * Anthropic messages ({@code POST /v1/messages}, see {@link FakeAnthropicDialect} for its checks and its own
  * suffixes {@code -midreset}, {@code -noprefill}, {@code -redacted}). Behaviour is chosen by the upstream
  * model name in the request, through {@code -}-separated suffixes that combine
  * ({@code fake-reasoning-cache}):
@@ -53,8 +53,8 @@ public final class FakeUpstream implements AutoCloseable {
 
     private FakeUpstream() {
         AnswerGenerator generator = new AnswerGenerator();
-        List<Dialect> dialects = List.of(new OpenAiDialect(settings, generator), new AnthropicDialect(generator),
-                new GeminiDialect(settings, generator));
+        List<FakeDialect> dialects = List.of(new FakeOpenAiDialect(settings, generator), new FakeAnthropicDialect(generator),
+                new FakeGeminiDialect(settings, generator));
         server = RawHttpServer.start(new Dispatcher(dialects, settings, log, SLOW_FIRST_BYTE));
     }
 

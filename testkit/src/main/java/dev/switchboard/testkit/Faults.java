@@ -16,10 +16,10 @@ final class Faults {
      * Applies the scenario's early faults. Returns true when the exchange is finished and the dialect
      * must not answer.
      */
-    static boolean intercept(Scenario scenario, String model, Dialect dialect, Exchange exchange,
+    static boolean intercept(Scenario scenario, String model, FakeDialect dialect, RawExchange exchange,
             Duration slowFirstDelay) throws IOException {
         if (scenario.has(Scenario.Flag.SLOW_FIRST)) {
-            Exchange.pause(slowFirstDelay);
+            RawExchange.pause(slowFirstDelay);
         }
         if (scenario.failStatus().isPresent()) {
             int status = scenario.failStatus().get();

@@ -33,33 +33,33 @@ final class GeminiRender {
     }
 
     ObjectNode response(Reply reply) {
-        Answer answer = reply.answer();
-        ArrayNode parts = Json.array();
+        ScriptedAnswer answer = reply.answer();
+        ArrayNode parts = TestkitJson.array();
         if (!answer.reasoning().isEmpty()) {
-            parts.add(thought(Answer.join(answer.reasoning())));
+            parts.add(thought(ScriptedAnswer.join(answer.reasoning())));
         }
         switch (answer) {
-            case Answer.Text text -> parts.addObject().put("text", text.text());
-            case Answer.ToolCalls calls -> parts.addAll(calls(calls));
+            case ScriptedAnswer.Text text -> parts.addObject().put("text", text.text());
+            case ScriptedAnswer.ToolCalls calls -> parts.addAll(calls(calls));
         }
         return chunk(parts, Optional.of(finishReason(answer.finish())), usage(reply.usage()));
     }
 
     /** Every chunk of the stream, in order. */
     List<ObjectNode> chunks(Reply reply) {
-        Answer answer = reply.answer();
+        ScriptedAnswer answer = reply.answer();
         List<ArrayNode> pieces = new ArrayList<>();
         for (String piece : answer.reasoning()) {
-            pieces.add(Json.array().add(thought(piece)));
+            pieces.add(TestkitJson.array().add(thought(piece)));
         }
         switch (answer) {
-            case Answer.Text text -> text.pieces().forEach(p -> pieces.add(Json.array().add(Json.object().put("text", p))));
-            case Answer.ToolCalls calls -> pieces.add(calls(calls));
+            case ScriptedAnswer.Text text -> text.pieces().forEach(p -> pieces.add(TestkitJson.array().add(TestkitJson.object().put("text", p))));
+            case ScriptedAnswer.ToolCalls calls -> pieces.add(calls(calls));
         }
         if (pieces.isEmpty()) {
-            pieces.add(Json.array());
+            pieces.add(TestkitJson.array());
         }
-        ObjectNode early = Json.object()
+        ObjectNode early = TestkitJson.object()
                 .put("promptTokenCount", reply.usage().promptTokens())
                 .put("totalTokenCount", reply.usage().promptTokens());
         List<ObjectNode> chunks = new ArrayList<>();
@@ -73,7 +73,7 @@ final class GeminiRender {
 
     /** Google's error envelope: {@code {"error": {code, message, status}}}. */
     static ObjectNode error(int status, String message) {
-        ObjectNode body = Json.object();
+        ObjectNode body = TestkitJson.object();
         body.putObject("error").put("code", status).put("message", message).put("status", statusWord(status));
         return body;
     }
@@ -104,13 +104,13 @@ final class GeminiRender {
         };
     }
 
-    private ArrayNode calls(Answer.ToolCalls calls) {
-        ArrayNode parts = Json.array();
-        for (Answer.ToolCall call : calls.calls()) {
+    private ArrayNode calls(ScriptedAnswer.ToolCalls calls) {
+        ArrayNode parts = TestkitJson.array();
+        for (ScriptedAnswer.ToolCall call : calls.calls()) {
             ObjectNode part = parts.addObject();
             ObjectNode fc = part.putObject("functionCall");
             fc.put("name", call.name());
-            fc.set("args", Json.parseOrMissing(call.arguments().getBytes(StandardCharsets.UTF_8)));
+            fc.set("args", TestkitJson.parseOrMissing(call.arguments().getBytes(StandardCharsets.UTF_8)));
             fc.put("id", callId(call));
             if (thinking && parts.size() == 1) {
                 part.put("thoughtSignature", GeminiRequest.signatureFor(call.sequence()));
@@ -119,22 +119,22 @@ final class GeminiRender {
         return parts;
     }
 
-    static String callId(Answer.ToolCall call) {
+    static String callId(ScriptedAnswer.ToolCall call) {
         return "fc_" + call.sequence();
     }
 
     private static ObjectNode thought(String text) {
-        return Json.object().put("text", text).put("thought", true);
+        return TestkitJson.object().put("text", text).put("thought", true);
     }
 
     private ObjectNode chunk(ArrayNode parts, Optional<String> finishReason, JsonNode usage) {
-        ObjectNode candidate = Json.object();
+        ObjectNode candidate = TestkitJson.object();
         ObjectNode content = candidate.putObject("content");
         content.put("role", "model");
         content.set("parts", parts);
         finishReason.ifPresent(r -> candidate.put("finishReason", r));
         candidate.put("index", 0);
-        ObjectNode response = Json.object();
+        ObjectNode response = TestkitJson.object();
         response.putArray("candidates").add(candidate);
         response.set("usageMetadata", usage);
         response.put("modelVersion", model);
@@ -142,8 +142,8 @@ final class GeminiRender {
         return response;
     }
 
-    private static ObjectNode usage(Usage usage) {
-        ObjectNode u = Json.object()
+    private static ObjectNode usage(ScriptedUsage usage) {
+        ObjectNode u = TestkitJson.object()
                 .put("promptTokenCount", usage.promptTokens())
                 .put("candidatesTokenCount", usage.completionTokens() - usage.reasoningTokens())
                 .put("totalTokenCount", usage.totalTokens());
@@ -157,7 +157,7 @@ final class GeminiRender {
         return u;
     }
 
-    private static String finishReason(Answer.Finish finish) {
+    private static String finishReason(ScriptedAnswer.Finish finish) {
         return switch (finish) {
             case STOP, TOOL_CALLS -> "STOP"; // Gemini has no tool-use reason
             case LENGTH -> "MAX_TOKENS";

@@ -79,7 +79,7 @@ record GeminiRequest(Prompt prompt) {
                         throw new Invalid("* GenerateContentRequest.contents[" + i + "].parts[" + j
                                 + "].function_response.name: Name cannot be empty.");
                     }
-                    chars += Json.text(field(response, "response")).length();
+                    chars += TestkitJson.text(field(response, "response")).length();
                 }
             }
             String joined = String.join(" ", texts);
@@ -97,7 +97,7 @@ record GeminiRequest(Prompt prompt) {
             JsonNode response = field(part, "functionResponse");
             if (response.isObject()) {
                 JsonNode r = field(response, "response");
-                results.add(r.path("output").isTextual() ? r.path("output").asText() : Json.text(r));
+                results.add(r.path("output").isTextual() ? r.path("output").asText() : TestkitJson.text(r));
             }
         }
         Optional<String> toolResult = results.isEmpty() ? Optional.empty() : Optional.of(String.join(" ", results));
@@ -160,7 +160,7 @@ record GeminiRequest(Prompt prompt) {
                         schema = lowerTypes(field(function, "parameters"));
                     }
                     specs.add(new Prompt.ToolSpec(field(function, "name").asText(),
-                            schema.isObject() ? schema : Json.object()));
+                            schema.isObject() ? schema : TestkitJson.object()));
                 }
             }
         }
@@ -170,14 +170,14 @@ record GeminiRequest(Prompt prompt) {
     /** A copy of an OpenAPI-style schema with {@code type: STRING} written {@code type: string}. */
     private static JsonNode lowerTypes(JsonNode schema) {
         if (schema.isArray()) {
-            ArrayNode copy = Json.array();
+            ArrayNode copy = TestkitJson.array();
             schema.forEach(item -> copy.add(lowerTypes(item)));
             return copy;
         }
         if (!schema.isObject()) {
             return schema;
         }
-        ObjectNode copy = Json.object();
+        ObjectNode copy = TestkitJson.object();
         for (Map.Entry<String, JsonNode> e : schema.properties()) {
             copy.set(e.getKey(), e.getKey().equals("type") && e.getValue().isTextual()
                     ? TextNode.valueOf(e.getValue().asText().toLowerCase(Locale.ROOT))

@@ -30,26 +30,26 @@ final class OpenAiRender {
     }
 
     ObjectNode completion(Reply reply) {
-        Answer answer = reply.answer();
-        ObjectNode message = Json.object().put("role", "assistant");
+        ScriptedAnswer answer = reply.answer();
+        ObjectNode message = TestkitJson.object().put("role", "assistant");
         switch (answer) {
-            case Answer.Text text -> message.put("content", text.text());
-            case Answer.ToolCalls calls -> message.putNull("content");
+            case ScriptedAnswer.Text text -> message.put("content", text.text());
+            case ScriptedAnswer.ToolCalls calls -> message.putNull("content");
         }
         message.putNull("refusal");
         if (!answer.reasoning().isEmpty()) {
-            putReasoning(message, Answer.join(answer.reasoning()));
+            putReasoning(message, ScriptedAnswer.join(answer.reasoning()));
         }
-        if (answer instanceof Answer.ToolCalls calls) {
+        if (answer instanceof ScriptedAnswer.ToolCalls calls) {
             ArrayNode toolCalls = message.putArray("tool_calls");
-            for (Answer.ToolCall call : calls.calls()) {
+            for (ScriptedAnswer.ToolCall call : calls.calls()) {
                 ObjectNode entry = toolCalls.addObject().put("id", callId(call)).put("type", "function");
                 entry.putObject("function").put("name", call.name()).put("arguments", call.arguments());
             }
         }
         message.putArray("annotations");
 
-        ObjectNode completion = Json.object()
+        ObjectNode completion = TestkitJson.object()
                 .put("id", id).put("object", "chat.completion").put("created", created).put("model", model);
         ObjectNode choice = completion.putArray("choices").addObject().put("index", 0);
         choice.set("message", message);
@@ -61,27 +61,27 @@ final class OpenAiRender {
 
     /** Every chunk of the stream, in order, without the {@code [DONE]} sentinel. */
     List<ObjectNode> chunks(Reply reply, boolean includeUsage) {
-        Answer answer = reply.answer();
+        ScriptedAnswer answer = reply.answer();
         List<ObjectNode> deltas = new ArrayList<>();
-        ObjectNode role = Json.object().put("role", "assistant");
+        ObjectNode role = TestkitJson.object().put("role", "assistant");
         switch (answer) {
-            case Answer.Text text -> role.put("content", "");
-            case Answer.ToolCalls calls -> role.putNull("content");
+            case ScriptedAnswer.Text text -> role.put("content", "");
+            case ScriptedAnswer.ToolCalls calls -> role.putNull("content");
         }
         deltas.add(role);
         for (String piece : answer.reasoning()) {
-            deltas.add(putReasoning(Json.object(), piece));
+            deltas.add(putReasoning(TestkitJson.object(), piece));
         }
         switch (answer) {
-            case Answer.Text text -> text.pieces().forEach(piece -> deltas.add(Json.object().put("content", piece)));
-            case Answer.ToolCalls calls -> addToolCallDeltas(calls, deltas);
+            case ScriptedAnswer.Text text -> text.pieces().forEach(piece -> deltas.add(TestkitJson.object().put("content", piece)));
+            case ScriptedAnswer.ToolCalls calls -> addToolCallDeltas(calls, deltas);
         }
 
         List<ObjectNode> chunks = new ArrayList<>();
         for (ObjectNode delta : deltas) {
             chunks.add(chunk(delta, Optional.empty(), includeUsage));
         }
-        chunks.add(chunk(Json.object(), Optional.of(finishReason(answer.finish())), includeUsage));
+        chunks.add(chunk(TestkitJson.object(), Optional.of(finishReason(answer.finish())), includeUsage));
         if (includeUsage) {
             ObjectNode usageChunk = header("chat.completion.chunk");
             usageChunk.putArray("choices");
@@ -95,22 +95,22 @@ final class OpenAiRender {
      * The first fragment of each call names it with empty arguments; the arguments follow in at least
      * two slices, so a client that does not concatenate per index is caught.
      */
-    private static void addToolCallDeltas(Answer.ToolCalls calls, List<ObjectNode> deltas) {
+    private static void addToolCallDeltas(ScriptedAnswer.ToolCalls calls, List<ObjectNode> deltas) {
         for (int index = 0; index < calls.calls().size(); index++) {
-            Answer.ToolCall call = calls.calls().get(index);
-            ObjectNode opening = Json.object().put("index", index).put("id", callId(call)).put("type", "function");
+            ScriptedAnswer.ToolCall call = calls.calls().get(index);
+            ObjectNode opening = TestkitJson.object().put("index", index).put("id", callId(call)).put("type", "function");
             opening.putObject("function").put("name", call.name()).put("arguments", "");
             // Without reasoning in between, the opening fragment rides on the role chunk, as OpenAI does.
             boolean merge = index == 0 && deltas.size() == 1;
-            ObjectNode target = merge ? deltas.getFirst() : Json.object();
+            ObjectNode target = merge ? deltas.getFirst() : TestkitJson.object();
             target.putArray("tool_calls").add(opening);
             if (!merge) {
                 deltas.add(target);
             }
             for (String slice : slices(call.arguments())) {
-                ObjectNode fragment = Json.object().put("index", index);
+                ObjectNode fragment = TestkitJson.object().put("index", index);
                 fragment.putObject("function").put("arguments", slice);
-                ObjectNode delta = Json.object();
+                ObjectNode delta = TestkitJson.object();
                 delta.putArray("tool_calls").add(fragment);
                 deltas.add(delta);
             }
@@ -142,7 +142,7 @@ final class OpenAiRender {
     }
 
     private ObjectNode header(String object) {
-        return Json.object().put("id", id).put("object", object).put("created", created).put("model", model);
+        return TestkitJson.object().put("id", id).put("object", object).put("created", created).put("model", model);
     }
 
     private ObjectNode putReasoning(ObjectNode target, String text) {
@@ -153,8 +153,8 @@ final class OpenAiRender {
         return target;
     }
 
-    static ObjectNode usage(Usage usage) {
-        ObjectNode node = Json.object()
+    static ObjectNode usage(ScriptedUsage usage) {
+        ObjectNode node = TestkitJson.object()
                 .put("prompt_tokens", usage.promptTokens())
                 .put("completion_tokens", usage.completionTokens())
                 .put("total_tokens", usage.totalTokens());
@@ -167,11 +167,11 @@ final class OpenAiRender {
         return node;
     }
 
-    static String callId(Answer.ToolCall call) {
+    static String callId(ScriptedAnswer.ToolCall call) {
         return "call_" + call.sequence();
     }
 
-    private static String finishReason(Answer.Finish finish) {
+    private static String finishReason(ScriptedAnswer.Finish finish) {
         return switch (finish) {
             case STOP -> "stop";
             case LENGTH -> "length";

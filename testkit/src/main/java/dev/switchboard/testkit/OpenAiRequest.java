@@ -98,7 +98,7 @@ record OpenAiRequest(Prompt prompt, boolean stream, boolean includeUsage) {
             if (function.path("name").isTextual()) {
                 JsonNode parameters = function.path("parameters");
                 specs.add(new Prompt.ToolSpec(function.path("name").asText(),
-                        parameters.isObject() ? parameters : Json.object()));
+                        parameters.isObject() ? parameters : TestkitJson.object()));
             }
         }
         return specs;

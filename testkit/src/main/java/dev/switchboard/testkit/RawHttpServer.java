@@ -28,10 +28,10 @@ import java.util.concurrent.TimeUnit;
  */
 final class RawHttpServer implements AutoCloseable {
 
-    /** Answers one request; see {@link Exchange} for what it must do. */
+    /** Answers one request; see {@link RawExchange} for what it must do. */
     @FunctionalInterface
     interface Handler {
-        void handle(RecordedRequest request, Exchange exchange) throws IOException;
+        void handle(RecordedRequest request, RawExchange exchange) throws IOException;
     }
 
     private final ServerSocket serverSocket;
@@ -119,7 +119,7 @@ final class RawHttpServer implements AutoCloseable {
                 RecordedRequest request = next.get();
                 boolean clientAskedToClose = request.header("connection")
                         .map(v -> v.toLowerCase(Locale.ROOT).contains("close")).orElse(false);
-                Exchange exchange = new Exchange(socket, in, out, clientAskedToClose);
+                RawExchange exchange = new RawExchange(socket, in, out, clientAskedToClose);
                 try {
                     handler.handle(request, exchange);
                 } catch (RuntimeException e) {

@@ -47,7 +47,7 @@ public record RecordedRequest(
 
     /** Builds a record whose {@code json} is parsed from {@code body}. */
     static RecordedRequest of(String method, String path, String query, Map<String, List<String>> headers, byte[] body) {
-        return new RecordedRequest(method, path, query, headers, body, Json.parseOrMissing(body));
+        return new RecordedRequest(method, path, query, headers, body, TestkitJson.parseOrMissing(body));
     }
 
     /** A copy of the body bytes. */

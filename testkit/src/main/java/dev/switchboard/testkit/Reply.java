@@ -1,5 +1,5 @@
 package dev.switchboard.testkit;
 
 /** A scripted answer and what it costs. */
-record Reply(Answer answer, Usage usage) {
+record Reply(ScriptedAnswer answer, ScriptedUsage usage) {
 }

@@ -8,11 +8,11 @@ import java.io.IOException;
  * {@link FakeUpstream#script(String, Responder)}.
  *
  * <p>Contract: called on the connection's own virtual thread after the request was recorded and its key
- * checked, instead of the built-in behaviour; it must answer through {@code exchange} as {@link Exchange}
+ * checked, instead of the built-in behaviour; it must answer through {@code exchange} as {@link RawExchange}
  * describes. It may block. An exception ends the connection (with a 500 if nothing was sent yet).
  */
 @FunctionalInterface
 public interface Responder {
 
-    void respond(RecordedRequest request, Exchange exchange) throws IOException;
+    void respond(RecordedRequest request, RawExchange exchange) throws IOException;
 }

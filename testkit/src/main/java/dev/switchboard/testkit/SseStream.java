@@ -9,7 +9,7 @@ import java.nio.charset.StandardCharsets;
  * client sees every frame as soon as it is written.
  *
  * <p>Contract: frames are written exactly as given plus the SSE framing; {@link #end()} writes the last
- * chunk and completes the response. Cutting a stream is done on the {@link Exchange}.
+ * chunk and completes the response. Cutting a stream is done on the {@link RawExchange}.
  */
 public final class SseStream {
 

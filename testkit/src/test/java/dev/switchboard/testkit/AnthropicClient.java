@@ -39,7 +39,7 @@ final class AnthropicClient {
     }
 
     HttpRequest.Builder request(JsonNode body) {
-        return client.request(AnthropicDialect.MESSAGES_PATH, body.toString()).header("anthropic-version", VERSION);
+        return client.request(FakeAnthropicDialect.MESSAGES_PATH, body.toString()).header("anthropic-version", VERSION);
     }
 
     HttpResponse<String> send(JsonNode body) throws IOException, InterruptedException {

@@ -78,7 +78,7 @@ class AnthropicMessagesTest {
     @Test
     void theVersionHeaderIsRequired() throws Exception {
         var request = client.request(message("claude-fake", "hi")).setHeader("anthropic-version", "").build();
-        var without = new TestClient(upstream).request(AnthropicDialect.MESSAGES_PATH, message("claude-fake", "hi").toString()).build();
+        var without = new TestClient(upstream).request(FakeAnthropicDialect.MESSAGES_PATH, message("claude-fake", "hi").toString()).build();
 
         for (HttpResponse<String> response : List.of(client.send(request), client.send(without))) {
             assertThat(response.statusCode()).isEqualTo(400);

@@ -25,7 +25,7 @@ public final class AdminKeys {
     private final AdminKeyStore store;
     private final Optional<KeyHash> configured;
     private final Clock clock;
-    private final Secrets secrets;
+    private final RandomSecrets secrets;
 
     /**
      * @param configuredKey the {@code admin_key} from the config, if set; must not be blank
@@ -38,7 +38,7 @@ public final class AdminKeys {
     AdminKeys(AdminKeyStore store, Optional<String> configuredKey, Clock clock, SecureRandom random) {
         this.store = Objects.requireNonNull(store, "store");
         this.clock = Objects.requireNonNull(clock, "clock");
-        this.secrets = new Secrets(Objects.requireNonNull(random, "random"));
+        this.secrets = new RandomSecrets(Objects.requireNonNull(random, "random"));
         configuredKey.ifPresent(k -> {
             if (k.isBlank()) {
                 throw new IllegalArgumentException("admin_key: expected a non-blank key, or leave it unset to generate one");

@@ -205,7 +205,7 @@ public final class AdminService {
         KeyScope scope = new KeyScope(request.models(), request.endpoints());
         OptionalInt rpm = OptionalInt.empty();
         if (request.rpm().isPresent()) {
-            long v = Fields.positive("rpm", request.rpm().getAsLong());
+            long v = AccountFields.positive("rpm", request.rpm().getAsLong());
             if (v > Integer.MAX_VALUE) {
                 throw AccountException.invalid("rpm", "rpm: expected at most " + Integer.MAX_VALUE + ", got " + v);
             }

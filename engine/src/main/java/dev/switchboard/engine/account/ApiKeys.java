@@ -40,7 +40,7 @@ public final class ApiKeys {
 
     private final AccountStore store;
     private final Clock clock;
-    private final Secrets secrets;
+    private final RandomSecrets secrets;
     private final Map<KeyHash, Cached> cache = new ConcurrentHashMap<>();
 
     private record Cached(Principal principal, Instant until) {
@@ -53,7 +53,7 @@ public final class ApiKeys {
     ApiKeys(AccountStore store, Clock clock, SecureRandom random) {
         this.store = Objects.requireNonNull(store, "store");
         this.clock = Objects.requireNonNull(clock, "clock");
-        this.secrets = new Secrets(Objects.requireNonNull(random, "random"));
+        this.secrets = new RandomSecrets(Objects.requireNonNull(random, "random"));
     }
 
     /**
@@ -84,7 +84,7 @@ public final class ApiKeys {
      * or expired.
      */
     public Authentication authenticate(String presented) {
-        if (!Secrets.hasShape(presented, PREFIX)) {
+        if (!RandomSecrets.hasShape(presented, PREFIX)) {
             return new Rejected(Reason.MALFORMED);
         }
         KeyHash hash = KeyHash.of(presented);

@@ -23,12 +23,12 @@ public record NewKey(String name, KeyScope scope, OptionalInt rpm, OptionalLong 
     public static final String DEFAULT_NAME = "default";
 
     public NewKey {
-        name = Fields.name("name", Objects.requireNonNull(name, "name"));
+        name = AccountFields.name("name", Objects.requireNonNull(name, "name"));
         Objects.requireNonNull(scope, "scope");
         Objects.requireNonNull(rpm, "rpm");
-        rpm.ifPresent(v -> Fields.positive("rpm", v));
+        rpm.ifPresent(v -> AccountFields.positive("rpm", v));
         Objects.requireNonNull(dailyTokens, "dailyTokens");
-        dailyTokens.ifPresent(v -> Fields.positive("daily_tokens", v));
+        dailyTokens.ifPresent(v -> AccountFields.positive("daily_tokens", v));
         Objects.requireNonNull(expiresAt, "expiresAt");
     }
 

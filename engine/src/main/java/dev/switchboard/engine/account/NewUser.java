@@ -19,10 +19,10 @@ import java.util.Optional;
 public record NewUser(String name, Optional<String> email, Optional<String> password, String plan, long balanceNanos) {
 
     public NewUser {
-        name = Fields.name("name", Objects.requireNonNull(name, "name"));
-        email = Objects.requireNonNull(email, "email").map(Fields::email);
+        name = AccountFields.name("name", Objects.requireNonNull(name, "name"));
+        email = Objects.requireNonNull(email, "email").map(AccountFields::email);
         Objects.requireNonNull(password, "password");
-        plan = Fields.plan(Objects.requireNonNull(plan, "plan"));
+        plan = AccountFields.plan(Objects.requireNonNull(plan, "plan"));
         if (balanceNanos < 0) {
             throw AccountException.invalid("balance_usd", "balance_usd: expected zero or more, got "
                     + Usd.format(balanceNanos));

@@ -1,7 +1,7 @@
 package dev.switchboard.engine.responses;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.switchboard.wire.responses.Item;
+import dev.switchboard.wire.responses.ResponsesItem;
 import java.time.Instant;
 import java.util.List;
 import java.util.Objects;
@@ -13,7 +13,7 @@ import java.util.Optional;
  * (its {@code output} included). Everything needed to show it again and to continue its conversation.
  */
 public record StoredResponse(String id, String ownerId, Optional<String> previousId, String model, String status,
-                             Instant createdAt, List<Item> input, ObjectNode response) {
+                             Instant createdAt, List<ResponsesItem> input, ObjectNode response) {
     public StoredResponse {
         Objects.requireNonNull(id, "id");
         Objects.requireNonNull(ownerId, "ownerId");

@@ -32,7 +32,7 @@ final class BuiltinCatalog {
     /** The shipped catalog's {@code models:} entries, expanded like any config (it uses no variables). */
     static List<Entry> modelEntries(EnvExpander env, Problems problems) {
         Mapping root = env.expand(YamlReader.read(Resources.text(RESOURCE), SOURCE, problems), problems);
-        Fields top = new Fields(ConfigBinder.withoutExtensions(root), root.pos(), "", problems);
+        YamlFields top = new YamlFields(ConfigBinder.withoutExtensions(root), root.pos(), "", problems);
         top.allowOnly(List.of("models"));
         return top.map("models", "'models'", "models: {gpt-4o: {...}}").map(f -> f.mapping().entries()).orElse(List.of());
     }

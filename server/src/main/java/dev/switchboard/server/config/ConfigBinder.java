@@ -42,7 +42,7 @@ final class ConfigBinder {
     }
 
     GatewayConfig bind(Mapping root, String source) {
-        Fields top = new Fields(withoutExtensions(root), root.pos(), "", problems);
+        YamlFields top = new YamlFields(withoutExtensions(root), root.pos(), "", problems);
         top.allowOnly(TOP_KEYS);
 
         ListenAddress listen = listen(top);
@@ -80,9 +80,9 @@ final class ConfigBinder {
         return new GatewayConfig(listen, database, redis, adminKey, edge, new Catalog(providers, models), source);
     }
 
-    private List<ModelEntry> ownModels(Fields top, Set<String> providerIds, Namespace names) {
+    private List<ModelEntry> ownModels(YamlFields top, Set<String> providerIds, Namespace names) {
         List<ModelEntry> out = new ArrayList<>();
-        Optional<Fields> section = top.map("models", "'models'", "models: {gpt-4o: {...}}");
+        Optional<YamlFields> section = top.map("models", "'models'", "models: {gpt-4o: {...}}");
         if (section.isEmpty()) {
             return out;
         }
@@ -105,7 +105,7 @@ final class ConfigBinder {
         return out;
     }
 
-    private ListenAddress listen(Fields top) {
+    private ListenAddress listen(YamlFields top) {
         return top.scalar("listen", "listen: 127.0.0.1:8080").flatMap(s -> {
             Optional<ListenAddress> a = ListenAddress.parse(s.text());
             if (a.isEmpty()) {
@@ -116,14 +116,14 @@ final class ConfigBinder {
         }).orElse(ListenAddress.DEFAULT);
     }
 
-    private String database(Fields top) {
+    private String database(YamlFields top) {
         return top.scalar("database", "database: " + GatewayConfig.DEFAULT_DATABASE).flatMap(s -> {
             String url = s.text().trim();
             boolean sqlite = url.startsWith("sqlite:") && url.length() > "sqlite:".length();
             boolean postgres = url.startsWith("postgresql://") && url.length() > "postgresql://".length();
             if (!sqlite && !postgres) {
                 problems.add(s, "'database' must be sqlite:PATH or postgresql://user:password@host:5432/db, got '"
-                        + Secrets.redactUrl(url) + "' (e.g. " + GatewayConfig.DEFAULT_DATABASE + ")");
+                        + UrlRedaction.redactUrl(url) + "' (e.g. " + GatewayConfig.DEFAULT_DATABASE + ")");
                 return Optional.empty();
             }
             return Optional.of(url);
@@ -131,7 +131,7 @@ final class ConfigBinder {
     }
 
     /** The Redis URI; an empty value (e.g. {@code ${REDIS_URL:-}}) means "no Redis". */
-    private Optional<URI> redis(Fields top) {
+    private Optional<URI> redis(YamlFields top) {
         Optional<Scalar> s = top.scalar("redis", "redis: redis://127.0.0.1:6379");
         if (s.isEmpty() || s.get().text().isBlank()) {
             return Optional.empty();
@@ -146,19 +146,19 @@ final class ConfigBinder {
         } catch (URISyntaxException e) {
             // reported below, like any other malformed value
         }
-        problems.add(s.get(), "'redis' is not a Redis URI: '" + Secrets.redactUrl(text)
+        problems.add(s.get(), "'redis' is not a Redis URI: '" + UrlRedaction.redactUrl(text)
                 + "' (expected redis://host:6379, or rediss://host:6380 for TLS)");
         return Optional.empty();
     }
 
     /** The {@code http}, {@code cors} and {@code metrics} sections, each optional. */
-    private EdgeSettings edge(Fields top) {
+    private EdgeSettings edge(YamlFields top) {
         EdgeSettings d = EdgeSettings.DEFAULTS;
         long maxBody = d.maxBodyBytes();
         java.time.Duration heartbeat = d.heartbeat();
-        Optional<Fields> http = top.map("http", "'http'", "http: {max_body: 32MB, heartbeat: 10s}");
+        Optional<YamlFields> http = top.map("http", "'http'", "http: {max_body: 32MB, heartbeat: 10s}");
         if (http.isPresent()) {
-            Fields h = http.get();
+            YamlFields h = http.get();
             h.allowOnly(List.of("max_body", "heartbeat"));
             Optional<Scalar> body = h.scalar("max_body", "max_body: 32MB");
             if (body.isPresent()) {
@@ -206,7 +206,7 @@ final class ConfigBinder {
     }
 
     /** Where {@code builtin-catalog} is included, if it is. */
-    private Optional<Pos> includes(Fields top) {
+    private Optional<Pos> includes(YamlFields top) {
         Optional<Entry> e = top.entry("include");
         if (e.isEmpty()) {
             return Optional.empty();

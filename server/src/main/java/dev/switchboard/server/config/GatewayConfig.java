@@ -64,12 +64,12 @@ public record GatewayConfig(ListenAddress listen, String database, Optional<URI>
 
     /** The database URL with any password replaced by {@code ***}, for logs and start-up banners. */
     public String databaseForDisplay() {
-        return Secrets.redactUrl(database);
+        return UrlRedaction.redactUrl(database);
     }
 
     /** The Redis URI with any password replaced by {@code ***}. */
     public Optional<String> redisForDisplay() {
-        return redis.map(u -> Secrets.redactUrl(u.toString()));
+        return redis.map(u -> UrlRedaction.redactUrl(u.toString()));
     }
 
     /** Never prints the admin key, provider keys or passwords in URLs. */

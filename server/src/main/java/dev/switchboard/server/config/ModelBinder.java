@@ -90,12 +90,12 @@ final class ModelBinder {
             problems.add(entry.keyPos(), "model id '" + id + "' looks like a variable, but ${VAR} is expanded in values, not in keys "
                     + "(write the id itself)");
         }
-        Optional<Fields> f = Fields.of(entry, where, "{context_length: 128000, max_output_tokens: 16384, " + PRICING_EXAMPLE + ", "
+        Optional<YamlFields> f = YamlFields.of(entry, where, "{context_length: 128000, max_output_tokens: 16384, " + PRICING_EXAMPLE + ", "
                 + ROUTE_EXAMPLE + "}", problems);
         if (f.isEmpty()) {
             return new Result(Optional.empty(), entry.keyPos(), List.of());
         }
-        Fields m = f.get();
+        YamlFields m = f.get();
         m.allowOnly(KEYS);
 
         Optional<String> displayName = m.string("display_name", "display_name: GPT-4o");
@@ -129,7 +129,7 @@ final class ModelBinder {
     }
 
     /** A list of names: trimmed, non-blank, no spaces, no repeats. */
-    private List<Scalar> names(Fields m, String key, String example) {
+    private List<Scalar> names(YamlFields m, String key, String example) {
         List<Scalar> out = new ArrayList<>();
         for (Scalar s : m.scalars(key, example).orElse(List.of())) {
             String name = s.text().trim();
@@ -144,18 +144,18 @@ final class ModelBinder {
         return out;
     }
 
-    private static Capabilities capabilities(Fields m) {
+    private static Capabilities capabilities(YamlFields m) {
         boolean tools = m.bool("supports_tools").orElse(false);
         return new Capabilities(m.bool("supports_reasoning").orElse(false), m.bool("supports_vision").orElse(false), tools,
                 m.bool("supports_caching").orElse(false), m.bool("supports_json").orElse(tools));
     }
 
-    private ReasoningProfile reasoning(Fields m, boolean supportsReasoning) {
-        Optional<Fields> f = m.map("reasoning", "reasoning of " + m.where(), "reasoning: {family: hybrid, efforts: [low, medium, high]}");
+    private ReasoningProfile reasoning(YamlFields m, boolean supportsReasoning) {
+        Optional<YamlFields> f = m.map("reasoning", "reasoning of " + m.where(), "reasoning: {family: hybrid, efforts: [low, medium, high]}");
         if (f.isEmpty()) {
             return supportsReasoning ? new ReasoningProfile(Family.ALWAYS, DEFAULT_EFFORTS) : ReasoningProfile.NONE;
         }
-        Fields r = f.get();
+        YamlFields r = f.get();
         r.allowOnly(REASONING_KEYS);
         Optional<Scalar> familyText = r.scalar("family", "family: hybrid");
         Optional<Family> family = familyText.flatMap(s -> family(s, r));
@@ -177,7 +177,7 @@ final class ModelBinder {
         return new ReasoningProfile(fam, efforts, effortAs(r, fam));
     }
 
-    private Optional<EffortAs> effortAs(Fields r, Family family) {
+    private Optional<EffortAs> effortAs(YamlFields r, Family family) {
         Optional<Scalar> given = r.scalar("effort_as", "effort_as: budget");
         if (given.isEmpty()) {
             return Optional.empty();
@@ -197,7 +197,7 @@ final class ModelBinder {
         return Optional.of(EffortAs.valueOf(t.toUpperCase(Locale.ROOT)));
     }
 
-    private Optional<Family> family(Scalar s, Fields r) {
+    private Optional<Family> family(Scalar s, YamlFields r) {
         String t = s.text().trim().toLowerCase(Locale.ROOT);
         for (Family fam : Family.values()) {
             if (fam.name().toLowerCase(Locale.ROOT).equals(t)) {
@@ -210,7 +210,7 @@ final class ModelBinder {
         return Optional.empty();
     }
 
-    private List<Effort> efforts(Fields r, Family family) {
+    private List<Effort> efforts(YamlFields r, Family family) {
         Optional<List<Scalar>> given = r.scalars("efforts", "efforts: [low, medium, high]");
         if (given.isEmpty()) {
             return family == Family.NONE ? List.of() : DEFAULT_EFFORTS;
@@ -238,15 +238,15 @@ final class ModelBinder {
         return out.stream().sorted(Comparator.naturalOrder()).toList();
     }
 
-    private Optional<Pricing> pricing(Fields m) {
-        Optional<Fields> f = m.map("pricing", "pricing of " + m.where(), PRICING_EXAMPLE);
+    private Optional<Pricing> pricing(YamlFields m) {
+        Optional<YamlFields> f = m.map("pricing", "pricing of " + m.where(), PRICING_EXAMPLE);
         if (f.isEmpty()) {
             if (!m.has("pricing")) {
                 m.missing("pricing", "add " + PRICING_EXAMPLE + " in USD per million tokens; {input: 0, output: 0} for a free model");
             }
             return Optional.empty();
         }
-        Fields p = f.get();
+        YamlFields p = f.get();
         p.allowOnly(PRICING_KEYS);
         OptionalLong input = price(p, "input");
         OptionalLong output = price(p, "output");
@@ -266,7 +266,7 @@ final class ModelBinder {
                 write5m.orElse(d.cacheWrite5mPerMillion()), write1h.orElse(d.cacheWrite1hPerMillion())));
     }
 
-    private OptionalLong price(Fields p, String key) {
+    private OptionalLong price(YamlFields p, String key) {
         Optional<Scalar> s = p.scalar(key, key + ": 0.15");
         if (s.isEmpty()) {
             return OptionalLong.empty();
@@ -279,7 +279,7 @@ final class ModelBinder {
         }
     }
 
-    private List<RouteTarget> route(Fields m, String modelId) {
+    private List<RouteTarget> route(YamlFields m, String modelId) {
         Optional<Sequence> seq = m.list("route", ROUTE_EXAMPLE);
         if (seq.isEmpty()) {
             if (!m.has("route")) {
@@ -301,7 +301,7 @@ final class ModelBinder {
                 problems.add(item.pos(), where + " must be {provider: ID, model: UPSTREAM_NAME}, got " + item.kind());
                 continue;
             }
-            Fields r = new Fields(map, item.pos(), where, problems);
+            YamlFields r = new YamlFields(map, item.pos(), where, problems);
             r.allowOnly(ROUTE_KEYS);
             Optional<Scalar> provider = r.scalar("provider", "provider: openai");
             Optional<String> upstream = r.string("model", "model: gpt-4o").map(String::trim);

@@ -56,11 +56,11 @@ final class ProviderBinder {
             problems.add(entry.keyPos(), "provider id '" + id + "' must start with a letter or digit and hold only letters, digits, "
                     + "'.', '_' and '-' (e.g. openai, claude-eu" + (id.contains("${") ? "; ${VAR} is expanded in values, not in keys" : "") + ")");
         }
-        Optional<Fields> f = Fields.of(entry, where, "{type: openai, keys: [\"${OPENAI_API_KEY}\"]}", problems);
+        Optional<YamlFields> f = YamlFields.of(entry, where, "{type: openai, keys: [\"${OPENAI_API_KEY}\"]}", problems);
         if (f.isEmpty()) {
             return Optional.empty();
         }
-        Fields fields = f.get();
+        YamlFields fields = f.get();
         fields.allowOnly(KEYS);
 
         Optional<ProviderType> type = type(fields);
@@ -74,7 +74,7 @@ final class ProviderBinder {
         return Optional.of(new ProviderConfig(id, type.get(), baseUrl, keys, timeouts, headers));
     }
 
-    private static Optional<ProviderType> type(Fields fields) {
+    private static Optional<ProviderType> type(YamlFields fields) {
         Optional<Scalar> s = fields.scalar("type", "type: openai");
         if (s.isEmpty()) {
             if (!fields.has("type")) {
@@ -93,7 +93,7 @@ final class ProviderBinder {
     }
 
     /** The configured or official base URL; empty (reported or not needed) when there is none to use. */
-    private static Optional<URI> baseUrl(Fields fields, ProviderType type) {
+    private static Optional<URI> baseUrl(YamlFields fields, ProviderType type) {
         Optional<Scalar> s = fields.scalar("base_url", "base_url: https://api.openai.com/v1");
         if (type == ProviderType.SIMULATOR) {
             s.ifPresent(v -> fields.problems().add(v, "a simulator provider has no base_url; it runs inside the gateway (remove base_url)"));
@@ -128,7 +128,7 @@ final class ProviderBinder {
         }
     }
 
-    private static List<String> keys(Fields fields, Optional<ProviderType> type) {
+    private static List<String> keys(YamlFields fields, Optional<ProviderType> type) {
         // Unknown type: whether keys are needed is unknown too; the type problem is reported already.
         boolean needsKeys = type.isPresent() && type.get() != ProviderType.SIMULATOR;
         String example = "keys: [\"${" + type.filter(t -> t != ProviderType.SIMULATOR).orElse(ProviderType.OPENAI).name()
@@ -160,19 +160,19 @@ final class ProviderBinder {
         return keys;
     }
 
-    private static Timeouts timeouts(Fields fields) {
-        Optional<Fields> f = fields.map("timeouts", "timeouts of " + fields.where(), "timeouts: {connect: 5s, first_byte: 60s, idle: 60s, total: 10m}");
+    private static Timeouts timeouts(YamlFields fields) {
+        Optional<YamlFields> f = fields.map("timeouts", "timeouts of " + fields.where(), "timeouts: {connect: 5s, first_byte: 60s, idle: 60s, total: 10m}");
         if (f.isEmpty()) {
             return Timeouts.DEFAULT;
         }
-        Fields t = f.get();
+        YamlFields t = f.get();
         t.allowOnly(TIMEOUT_KEYS);
         Timeouts d = Timeouts.DEFAULT;
         return new Timeouts(duration(t, "connect", d.connect()), duration(t, "first_byte", d.firstByte()),
                 duration(t, "idle", d.idle()), duration(t, "total", d.total()));
     }
 
-    private static Duration duration(Fields t, String key, Duration fallback) {
+    private static Duration duration(YamlFields t, String key, Duration fallback) {
         return t.scalar(key, key + ": 30s").flatMap(s -> {
             Optional<Duration> d = Durations.parse(s.text());
             if (d.isEmpty()) {
@@ -182,8 +182,8 @@ final class ProviderBinder {
         }).orElse(fallback);
     }
 
-    private static Map<String, String> headers(Fields fields) {
-        Optional<Fields> f = fields.map("headers", "headers of " + fields.where(), "headers: {X-Title: Switchboard}");
+    private static Map<String, String> headers(YamlFields fields) {
+        Optional<YamlFields> f = fields.map("headers", "headers of " + fields.where(), "headers: {X-Title: Switchboard}");
         if (f.isEmpty()) {
             return Map.of();
         }

@@ -23,7 +23,7 @@ class BuiltinCatalogTest {
 
     /** The shipped file bound strictly, as if an operator had written it with all four providers. */
     private static GatewayConfig shippedStrict() {
-        return ConfigTesting.parse(ALL_PROVIDERS + BuiltinCatalog.Resources.text(BuiltinCatalog.RESOURCE));
+        return ConfigSupport.parse(ALL_PROVIDERS + BuiltinCatalog.Resources.text(BuiltinCatalog.RESOURCE));
     }
 
     @Test
@@ -98,7 +98,7 @@ class BuiltinCatalogTest {
 
     @Test
     void includeKeepsOnlyRoutesToConfiguredProviders() {
-        GatewayConfig c = ConfigTesting.parse("""
+        GatewayConfig c = ConfigSupport.parse("""
                 include: builtin-catalog
                 providers:
                   anthropic: {type: anthropic, keys: [k]}
@@ -112,7 +112,7 @@ class BuiltinCatalogTest {
 
     @Test
     void includeThroughOpenRouterAloneServesTheWholeCatalog() {
-        GatewayConfig c = ConfigTesting.parse("""
+        GatewayConfig c = ConfigSupport.parse("""
                 include: [builtin-catalog]
                 providers:
                   openrouter: {type: openai, base_url: https://openrouter.ai/api/v1, keys: [k]}
@@ -124,7 +124,7 @@ class BuiltinCatalogTest {
 
     @Test
     void theOperatorsOwnEntriesWin() {
-        GatewayConfig c = ConfigTesting.parse("""
+        GatewayConfig c = ConfigSupport.parse("""
                 include: builtin-catalog
                 providers:
                   openai: {type: openai, keys: [k]}
@@ -161,7 +161,7 @@ class BuiltinCatalogTest {
 
     @Test
     void anIncludeThatAddsNothingIsAProblem() {
-        ConfigProblem p = ConfigTesting.problem("""
+        ConfigProblem p = ConfigSupport.problem("""
                 providers:
                   claude: {type: anthropic, keys: [k]}
                 include: builtin-catalog

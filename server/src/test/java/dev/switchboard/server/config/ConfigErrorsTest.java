@@ -1,8 +1,8 @@
 package dev.switchboard.server.config;
 
-import static dev.switchboard.server.config.ConfigTesting.BASE;
-import static dev.switchboard.server.config.ConfigTesting.problem;
-import static dev.switchboard.server.config.ConfigTesting.problems;
+import static dev.switchboard.server.config.ConfigSupport.BASE;
+import static dev.switchboard.server.config.ConfigSupport.problem;
+import static dev.switchboard.server.config.ConfigSupport.problems;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -105,7 +105,7 @@ class ConfigErrorsTest {
         assertThat(ps.get(2).message()).isEqualTo("'supports_tools' of model 'm1' must be true or false, got 'yes'");
         assertThat(ps.get(3).message()).startsWith("'aliases' of model 'm1' must be a list, got a map");
         assertThat(ps.get(4).message()).startsWith("pricing of model 'm1' must be a map of settings, got a list");
-        assertThat(ConfigTesting.problem("providers: [openai]\n").message()).startsWith("'providers' must be a map of settings, got a list");
+        assertThat(ConfigSupport.problem("providers: [openai]\n").message()).startsWith("'providers' must be a map of settings, got a list");
         assertThat(ps.get(5).message()).startsWith("model 'm2' must be a map of settings, got a single value");
     }
 
@@ -323,7 +323,7 @@ class ConfigErrorsTest {
 
     @Test
     void effortAsBindsAndIsOptional() {
-        GatewayConfig c = ConfigTesting.parse(withModel("    supports_reasoning: true\n    reasoning: {family: always, effort_as: BUDGET}\n"
+        GatewayConfig c = ConfigSupport.parse(withModel("    supports_reasoning: true\n    reasoning: {family: always, effort_as: BUDGET}\n"
                 + M2_OK));
 
         assertThat(c.catalog().resolve("m2").orElseThrow().reasoning().effortAs())
@@ -518,7 +518,7 @@ class ConfigErrorsTest {
                     pricing: {input: 1, output: 2}
                 """;
 
-        ConfigException e = org.junit.jupiter.api.Assertions.assertThrows(ConfigException.class, () -> ConfigTesting.parse(yaml));
+        ConfigException e = org.junit.jupiter.api.Assertions.assertThrows(ConfigException.class, () -> ConfigSupport.parse(yaml));
 
         assertThat(e.problems()).extracting(ConfigProblem::line).containsExactly(1, 4, 6, 12, 13, 14, 15, 16);
         assertThat(e.getMessage()).startsWith("8 configuration errors (fix all of them, the gateway does not start half-configured):\n"
@@ -528,14 +528,14 @@ class ConfigErrorsTest {
 
     @Test
     void problemsFromTheEnvironmentNameTheVariable() {
-        ConfigProblem p = ConfigTesting.problems("listen: ${LISTEN}\n" + BASE, Map.of("LISTEN", "everywhere")).get(0);
+        ConfigProblem p = ConfigSupport.problems("listen: ${LISTEN}\n" + BASE, Map.of("LISTEN", "everywhere")).get(0);
 
         assertThat(p.message()).endsWith("[the value comes from ${LISTEN}]");
     }
 
     @Test
     void errorsNeverEchoKeys() {
-        assertThatThrownBy(() -> ConfigTesting.parse(BASE.replace("type: openai", "type: openia").replace("sk-1", "sk-very-secret")))
+        assertThatThrownBy(() -> ConfigSupport.parse(BASE.replace("type: openai", "type: openia").replace("sk-1", "sk-very-secret")))
                 .isInstanceOf(ConfigException.class)
                 .message().doesNotContain("sk-very-secret");
     }

@@ -33,7 +33,7 @@ class ConfigExampleTest {
 
     @Test
     void theExampleLoads() {
-        GatewayConfig c = ConfigLoader.load(example(), ConfigTesting.ALL_KEYS);
+        GatewayConfig c = ConfigLoader.load(example(), ConfigSupport.ALL_KEYS);
 
         assertThat(c.listen()).isEqualTo(ListenAddress.DEFAULT);
         assertThat(c.database()).isEqualTo("sqlite:data/switchboard.db");

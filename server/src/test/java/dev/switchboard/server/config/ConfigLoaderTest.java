@@ -1,7 +1,7 @@
 package dev.switchboard.server.config;
 
-import static dev.switchboard.server.config.ConfigTesting.BASE;
-import static dev.switchboard.server.config.ConfigTesting.parse;
+import static dev.switchboard.server.config.ConfigSupport.BASE;
+import static dev.switchboard.server.config.ConfigSupport.parse;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 

@@ -1,8 +1,8 @@
 package dev.switchboard.server.config;
 
-import static dev.switchboard.server.config.ConfigTesting.BASE;
-import static dev.switchboard.server.config.ConfigTesting.parse;
-import static dev.switchboard.server.config.ConfigTesting.problems;
+import static dev.switchboard.server.config.ConfigSupport.BASE;
+import static dev.switchboard.server.config.ConfigSupport.parse;
+import static dev.switchboard.server.config.ConfigSupport.problems;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.time.Duration;

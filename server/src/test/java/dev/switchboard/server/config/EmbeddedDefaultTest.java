@@ -88,7 +88,7 @@ class EmbeddedDefaultTest {
 
     @Test
     void allKeysEnableEveryProviderAndFallbackToOpenRouter() {
-        GatewayConfig c = ConfigLoader.embeddedDefault(ConfigTesting.ALL_KEYS);
+        GatewayConfig c = ConfigLoader.embeddedDefault(ConfigSupport.ALL_KEYS);
 
         assertThat(c.catalog().providers()).extracting(ProviderConfig::id)
                 .containsExactly("simulator", "openai", "anthropic", "gemini", "openrouter");

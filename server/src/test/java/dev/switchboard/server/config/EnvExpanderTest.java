@@ -1,6 +1,6 @@
 package dev.switchboard.server.config;
 
-import static dev.switchboard.server.config.ConfigTesting.BASE;
+import static dev.switchboard.server.config.ConfigSupport.BASE;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -68,7 +68,7 @@ class EnvExpanderTest {
 
     @Test
     void everyScalarValueOfAConfigIsExpandedButNotKeys() {
-        GatewayConfig c = ConfigTesting.parse("""
+        GatewayConfig c = ConfigSupport.parse("""
                 listen: ${LISTEN_HOST:-0.0.0.0}:${LISTEN_PORT}
                 providers:
                   openai:
@@ -94,17 +94,17 @@ class EnvExpanderTest {
 
     @Test
     void keysAreNotExpanded() {
-        ConfigProblem p = ConfigTesting.problem(BASE.replace("  simulator:", "  ${SIM}:"));
+        ConfigProblem p = ConfigSupport.problem(BASE.replace("  simulator:", "  ${SIM}:"));
 
         assertThat(p.line()).isEqualTo(5);
         assertThat(p.message()).endsWith("; ${VAR} is expanded in values, not in keys)");
-        assertThat(ConfigTesting.problems(BASE.replace("  m1:", "  ${MODEL}:"))).extracting(ConfigProblem::message)
+        assertThat(ConfigSupport.problems(BASE.replace("  m1:", "  ${MODEL}:"))).extracting(ConfigProblem::message)
                 .contains("model id '${MODEL}' looks like a variable, but ${VAR} is expanded in values, not in keys (write the id itself)");
     }
 
     @Test
     void anExpandedValueCannotInjectYaml() {
-        GatewayConfig c = ConfigTesting.parse("admin_key: ${EVIL}\n" + BASE, Map.of("EVIL", "x\nlisten: 0.0.0.0:1"));
+        GatewayConfig c = ConfigSupport.parse("admin_key: ${EVIL}\n" + BASE, Map.of("EVIL", "x\nlisten: 0.0.0.0:1"));
 
         assertThat(c.adminKey()).contains("x\nlisten: 0.0.0.0:1");
         assertThat(c.listen()).isEqualTo(ListenAddress.DEFAULT);
@@ -112,7 +112,7 @@ class EnvExpanderTest {
 
     @Test
     void everyUnsetVariableIsReportedWithItsLine() {
-        List<ConfigProblem> ps = ConfigTesting.problems("""
+        List<ConfigProblem> ps = ConfigSupport.problems("""
                 admin_key: ${SWITCHBOARD_ADMIN_KEY}
                 providers:
                   openai:

@@ -1,6 +1,6 @@
 package dev.switchboard.server.config;
 
-import static dev.switchboard.server.config.ConfigTesting.BASE;
+import static dev.switchboard.server.config.ConfigSupport.BASE;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -39,7 +39,7 @@ class PricingTest {
     }
 
     private static Pricing pricingOf(String pricing) {
-        return ConfigTesting.parse(BASE.replace("pricing: {input: 1, output: 2}", "pricing: " + pricing))
+        return ConfigSupport.parse(BASE.replace("pricing: {input: 1, output: 2}", "pricing: " + pricing))
                 .catalog().resolve("m1").orElseThrow().pricing();
     }
 

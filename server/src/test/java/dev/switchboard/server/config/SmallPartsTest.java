@@ -38,11 +38,11 @@ class SmallPartsTest {
 
     @Test
     void redactsPasswordsInUrls() {
-        assertThat(Secrets.redactUrl("postgresql://user:pw@host:5432/db")).isEqualTo("postgresql://user:***@host:5432/db");
-        assertThat(Secrets.redactUrl("redis://:pw@cache:6379")).isEqualTo("redis://:***@cache:6379");
-        assertThat(Secrets.redactUrl("redis://token@cache:6379/0?x=a@b")).isEqualTo("redis://***@cache:6379/0?x=a@b");
-        assertThat(Secrets.redactUrl("postgresql://host/db")).isEqualTo("postgresql://host/db");
-        assertThat(Secrets.redactUrl("sqlite:data/switchboard.db")).isEqualTo("sqlite:data/switchboard.db");
+        assertThat(UrlRedaction.redactUrl("postgresql://user:pw@host:5432/db")).isEqualTo("postgresql://user:***@host:5432/db");
+        assertThat(UrlRedaction.redactUrl("redis://:pw@cache:6379")).isEqualTo("redis://:***@cache:6379");
+        assertThat(UrlRedaction.redactUrl("redis://token@cache:6379/0?x=a@b")).isEqualTo("redis://***@cache:6379/0?x=a@b");
+        assertThat(UrlRedaction.redactUrl("postgresql://host/db")).isEqualTo("postgresql://host/db");
+        assertThat(UrlRedaction.redactUrl("sqlite:data/switchboard.db")).isEqualTo("sqlite:data/switchboard.db");
     }
 
     @Test

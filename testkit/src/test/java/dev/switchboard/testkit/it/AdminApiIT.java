@@ -17,55 +17,55 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 /** The admin API over HTTP (OPERATIONS.md), with the keys it issues used through the OpenAI SDK. */
 class AdminApiIT {
     @RegisterExtension
-    static final GatewayExtension GATEWAY = new GatewayExtension(It.CONFIG);
+    static final GatewayExtension GATEWAY = new GatewayExtension(ItSupport.CONFIG);
 
     private static TestGateway gateway;
 
     @BeforeAll
     static void connect() {
         gateway = GATEWAY.gateway();
-        gateway.upstream().requireKey(It.UPSTREAM_KEY);
+        gateway.upstream().requireKey(ItSupport.UPSTREAM_KEY);
     }
 
     private static Map<String, String> admin() {
-        return It.bearer(gateway.adminKey());
+        return ItSupport.bearer(gateway.adminKey());
     }
 
     @Test
     void issuedKeyIsShownOnceWorksAndStopsWorkingTheMomentItIsRevoked() {
-        HttpResponse<String> user = It.post(gateway, "/admin/v1/users", admin(), "{\"name\":\"alice\",\"balance_usd\":\"5\"}");
+        HttpResponse<String> user = ItSupport.post(gateway, "/admin/v1/users", admin(), "{\"name\":\"alice\",\"balance_usd\":\"5\"}");
         assertThat(user.statusCode()).isEqualTo(201);
-        String userId = It.json(user.body()).path("id").asText();
+        String userId = ItSupport.json(user.body()).path("id").asText();
         assertThat(userId).isNotBlank();
 
-        HttpResponse<String> created = It.post(gateway, "/admin/v1/users/" + userId + "/keys", admin(), "{\"name\":\"laptop\"}");
+        HttpResponse<String> created = ItSupport.post(gateway, "/admin/v1/users/" + userId + "/keys", admin(), "{\"name\":\"laptop\"}");
         assertThat(created.statusCode()).isEqualTo(201);
-        JsonNode issued = It.json(created.body());
+        JsonNode issued = ItSupport.json(created.body());
         String keyId = issued.path("id").asText();
         String secret = issued.path("key").asText();
         String prefix = issued.path("prefix").asText();
         assertThat(secret).isNotBlank().startsWith(prefix);
         assertThat(prefix.length()).isLessThan(secret.length());
 
-        OpenAIClient alice = It.client(gateway, secret);
-        assertThat(alice.chat().completions().create(It.ask("chat-basic", "hi")).model()).isEqualTo("chat-basic");
+        OpenAIClient alice = ItSupport.client(gateway, secret);
+        assertThat(alice.chat().completions().create(ItSupport.ask("chat-basic", "hi")).model()).isEqualTo("chat-basic");
 
-        HttpResponse<String> details = It.get(gateway, "/admin/v1/users/" + userId, admin());
+        HttpResponse<String> details = ItSupport.get(gateway, "/admin/v1/users/" + userId, admin());
         assertThat(details.statusCode()).isEqualTo(200);
         assertThat(details.body()).doesNotContain(secret);
-        JsonNode keys = It.json(details.body()).path("keys");
+        JsonNode keys = ItSupport.json(details.body()).path("keys");
         assertThat(keys).hasSize(1);
         assertThat(keys.get(0).path("id").asText()).isEqualTo(keyId);
         assertThat(keys.get(0).path("prefix").asText()).isEqualTo(prefix);
         assertThat(keys.get(0).has("key")).isFalse();
 
-        HttpResponse<String> revoked = It.delete(gateway, "/admin/v1/keys/" + keyId, admin());
+        HttpResponse<String> revoked = ItSupport.delete(gateway, "/admin/v1/keys/" + keyId, admin());
         assertThat(revoked.statusCode()).isEqualTo(200);
 
         UnauthorizedException e = assertThrows(UnauthorizedException.class,
-                () -> alice.chat().completions().create(It.ask("chat-basic", "hi")));
+                () -> alice.chat().completions().create(ItSupport.ask("chat-basic", "hi")));
         assertThat(e.code()).contains("401");
-        assertThat(It.get(gateway, "/v1/models", It.bearer(secret)).statusCode()).isEqualTo(401);
+        assertThat(ItSupport.get(gateway, "/v1/models", ItSupport.bearer(secret)).statusCode()).isEqualTo(401);
         assertThat(gateway.upstream().received()).hasSize(1); // only the call made before the revocation
     }
 
@@ -73,9 +73,9 @@ class AdminApiIT {
     void adminApiRefusesRequestsWithoutTheAdminKey() {
         String body = "{\"name\":\"mallory\"}";
 
-        assertThat(It.post(gateway, "/admin/v1/users", Map.of("content-type", "application/json"), body).statusCode())
+        assertThat(ItSupport.post(gateway, "/admin/v1/users", Map.of("content-type", "application/json"), body).statusCode())
                 .isEqualTo(401);
-        assertThat(It.post(gateway, "/admin/v1/users", It.bearer(gateway.apiKey()), body).statusCode())
+        assertThat(ItSupport.post(gateway, "/admin/v1/users", ItSupport.bearer(gateway.apiKey()), body).statusCode())
                 .as("a user's API key is not an admin key").isEqualTo(401);
     }
 }

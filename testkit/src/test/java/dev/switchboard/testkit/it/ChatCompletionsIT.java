@@ -25,7 +25,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 /** Plain and streamed completions, aliases, model discovery and request ids, judged by the official OpenAI SDK. */
 class ChatCompletionsIT {
     @RegisterExtension
-    static final GatewayExtension GATEWAY = new GatewayExtension(It.CONFIG);
+    static final GatewayExtension GATEWAY = new GatewayExtension(ItSupport.CONFIG);
 
     private static TestGateway gateway;
     private static OpenAIClient client;
@@ -33,13 +33,13 @@ class ChatCompletionsIT {
     @BeforeAll
     static void connect() {
         gateway = GATEWAY.gateway();
-        gateway.upstream().requireKey(It.UPSTREAM_KEY);
-        client = It.client(gateway);
+        gateway.upstream().requireKey(ItSupport.UPSTREAM_KEY);
+        client = ItSupport.client(gateway);
     }
 
     @Test
     void plainCompletionHasTextStopUsageAndTheGatewayModelId() {
-        ChatCompletion completion = client.chat().completions().create(It.ask("chat-basic", "Say hi to the tests"));
+        ChatCompletion completion = client.chat().completions().create(ItSupport.ask("chat-basic", "Say hi to the tests"));
 
         assertThat(completion.model()).isEqualTo("chat-basic");
         assertThat(completion.choices()).hasSize(1);
@@ -52,14 +52,14 @@ class ChatCompletionsIT {
         assertThat(usage.promptTokens()).isEqualTo(5);
         assertThat(usage.completionTokens()).isEqualTo(text.split(" ").length);
         assertThat(usage.totalTokens()).isEqualTo(usage.promptTokens() + usage.completionTokens());
-        assertThat(It.upstreamModels(gateway)).containsExactly("up-basic");
+        assertThat(ItSupport.upstreamModels(gateway)).containsExactly("up-basic");
     }
 
     @Test
     void streamedCompletionConcatenatesToTheTextAndEndsWithFinishReasonAndUsage() {
         List<ChatCompletionChunk> chunks;
         try (StreamResponse<ChatCompletionChunk> stream = client.chat().completions()
-                .createStreaming(It.ask("chat-basic", "Say hi to the tests"))) {
+                .createStreaming(ItSupport.ask("chat-basic", "Say hi to the tests"))) {
             chunks = stream.stream().toList();
         }
 
@@ -91,16 +91,16 @@ class ChatCompletionsIT {
 
     @Test
     void streamIsServerSentChunksEndingWithAnEmptyDeltaFinishUsageAndDoneWhateverStreamOptionsSay() {
-        HttpResponse<String> response = It.post(gateway, "/v1/chat/completions", It.bearer(gateway.apiKey()),
+        HttpResponse<String> response = ItSupport.post(gateway, "/v1/chat/completions", ItSupport.bearer(gateway.apiKey()),
                 "{\"model\":\"chat-basic\",\"stream\":true,\"stream_options\":{\"include_usage\":false},"
                         + "\"messages\":[{\"role\":\"user\",\"content\":\"hi\"}]}");
 
         assertThat(response.statusCode()).isEqualTo(200);
         assertThat(response.headers().firstValue("content-type").orElse("")).startsWith("text/event-stream");
-        List<String> data = It.sseData(response.body());
+        List<String> data = ItSupport.sseData(response.body());
         assertThat(data.getLast()).isEqualTo("[DONE]");
         assertThat(data.subList(0, data.size() - 1)).doesNotContain("[DONE]");
-        List<JsonNode> chunks = data.subList(0, data.size() - 1).stream().map(It::json).toList();
+        List<JsonNode> chunks = data.subList(0, data.size() - 1).stream().map(ItSupport::json).toList();
         assertThat(chunks).allSatisfy(c -> {
             assertThat(c.path("object").asText()).isEqualTo("chat.completion.chunk");
             assertThat(c.path("model").asText()).isEqualTo("chat-basic");
@@ -118,10 +118,10 @@ class ChatCompletionsIT {
 
     @Test
     void aliasAnswersWithTheCanonicalModelId() {
-        ChatCompletion completion = client.chat().completions().create(It.ask("chat-old", "hello"));
+        ChatCompletion completion = client.chat().completions().create(ItSupport.ask("chat-old", "hello"));
 
         assertThat(completion.model()).isEqualTo("chat-basic");
-        assertThat(It.upstreamModels(gateway)).containsExactly("up-basic");
+        assertThat(ItSupport.upstreamModels(gateway)).containsExactly("up-basic");
     }
 
     @Test
@@ -135,11 +135,11 @@ class ChatCompletionsIT {
 
     @Test
     void modelsListRawJsonCarriesCapabilityFlagsAndPricing() {
-        HttpResponse<String> response = It.get(gateway, "/v1/models", It.bearer(gateway.apiKey()));
+        HttpResponse<String> response = ItSupport.get(gateway, "/v1/models", ItSupport.bearer(gateway.apiKey()));
 
         assertThat(response.statusCode()).isEqualTo(200);
         Map<String, JsonNode> byId = new java.util.HashMap<>();
-        It.json(response.body()).path("data").forEach(m -> byId.put(m.path("id").asText(), m));
+        ItSupport.json(response.body()).path("data").forEach(m -> byId.put(m.path("id").asText(), m));
         JsonNode tools = byId.get("chat-tools");
         assertThat(tools.path("supports_tools").asBoolean()).isTrue();
         assertThat(tools.path("supports_reasoning").asBoolean()).isTrue();
@@ -156,8 +156,8 @@ class ChatCompletionsIT {
 
     @Test
     void allowedParamsOfAModelWithoutToolsOrReasoningListNeither() {
-        JsonNode basic = It.json(It.get(gateway, "/api/models/chat-basic/allowed-params", Map.of()).body());
-        JsonNode tools = It.json(It.get(gateway, "/api/models/chat-tools/allowed-params", Map.of()).body());
+        JsonNode basic = ItSupport.json(ItSupport.get(gateway, "/api/models/chat-basic/allowed-params", Map.of()).body());
+        JsonNode tools = ItSupport.json(ItSupport.get(gateway, "/api/models/chat-tools/allowed-params", Map.of()).body());
 
         List<String> basicParams = texts(basic.path("allowed_params"));
         assertThat(basicParams).contains("model", "messages", "temperature", "stop", "models");
@@ -168,8 +168,8 @@ class ChatCompletionsIT {
 
     @Test
     void callersKeyIsNeverForwardedUpstream() {
-        client.chat().completions().create(It.ask("chat-basic", "one"));
-        try (var stream = client.chat().completions().createStreaming(It.ask("chat-basic", "two"))) {
+        client.chat().completions().create(ItSupport.ask("chat-basic", "one"));
+        try (var stream = client.chat().completions().createStreaming(ItSupport.ask("chat-basic", "two"))) {
             stream.stream().forEach(c -> { });
         }
 
@@ -177,7 +177,7 @@ class ChatCompletionsIT {
         assertThat(received).hasSize(2);
         for (RecordedRequest r : received) {
             // the fake requires the provider's key, so these answers prove it was sent
-            assertThat(It.authorization(r)).isEqualTo("Bearer " + It.UPSTREAM_KEY);
+            assertThat(ItSupport.authorization(r)).isEqualTo("Bearer " + ItSupport.UPSTREAM_KEY);
             r.headers().values().forEach(values -> values.forEach(v -> assertThat(v).doesNotContain(gateway.apiKey())));
             assertThat(r.bodyText()).doesNotContain(gateway.apiKey());
         }
@@ -186,19 +186,19 @@ class ChatCompletionsIT {
     @Test
     void everyResponseCarriesARequestId() {
         HttpResponseFor<ChatCompletion> ok = client.withRawResponse().chat().completions()
-                .create(It.ask("chat-basic", "hi"));
+                .create(ItSupport.ask("chat-basic", "hi"));
         List<String> okIds = ok.headers().values("x-request-id");
 
         com.openai.errors.NotFoundException notFound = org.junit.jupiter.api.Assertions.assertThrows(
                 com.openai.errors.NotFoundException.class,
-                () -> client.chat().completions().create(It.ask("no-such-model", "hi")));
+                () -> client.chat().completions().create(ItSupport.ask("no-such-model", "hi")));
         List<String> errorIds = notFound.headers().values("x-request-id");
 
-        HttpResponse<String> streamed = It.post(gateway, "/v1/chat/completions", It.bearer(gateway.apiKey()),
+        HttpResponse<String> streamed = ItSupport.post(gateway, "/v1/chat/completions", ItSupport.bearer(gateway.apiKey()),
                 "{\"model\":\"chat-basic\",\"stream\":true,\"messages\":[{\"role\":\"user\",\"content\":\"hi\"}]}");
-        HttpResponse<String> unauthorized = It.get(gateway, "/v1/models", Map.of());
-        HttpResponse<String> health = It.get(gateway, "/health", Map.of());
-        HttpResponse<String> noRoute = It.get(gateway, "/v1/no-such-endpoint", Map.of());
+        HttpResponse<String> unauthorized = ItSupport.get(gateway, "/v1/models", Map.of());
+        HttpResponse<String> health = ItSupport.get(gateway, "/health", Map.of());
+        HttpResponse<String> noRoute = ItSupport.get(gateway, "/v1/no-such-endpoint", Map.of());
 
         List<String> all = new ArrayList<>();
         assertThat(okIds).hasSize(1);

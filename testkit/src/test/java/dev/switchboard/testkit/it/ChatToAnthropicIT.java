@@ -36,7 +36,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  */
 class ChatToAnthropicIT {
     @RegisterExtension
-    static final GatewayExtension GATEWAY = new GatewayExtension(MessagesIt.CONFIG);
+    static final GatewayExtension GATEWAY = new GatewayExtension(MessagesItSupport.CONFIG);
 
     /** The trace the fake's reasoning answers carry. */
     private static final String TRACE = "Let me think about this request step by step before answering.";
@@ -47,8 +47,8 @@ class ChatToAnthropicIT {
     @BeforeAll
     static void connect() {
         gateway = GATEWAY.gateway();
-        gateway.upstream().requireKey(MessagesIt.UPSTREAM_KEY);
-        client = It.client(gateway);
+        gateway.upstream().requireKey(MessagesItSupport.UPSTREAM_KEY);
+        client = ItSupport.client(gateway);
     }
 
     private static ChatCompletionFunctionTool tool(String name, String property) {
@@ -88,7 +88,7 @@ class ChatToAnthropicIT {
 
     @Test
     void plainCompletionFromAnAnthropicUpstreamSendsItsKeyVersionAndTheModelsCapAsMaxTokens() {
-        ChatCompletion completion = client.chat().completions().create(It.ask("claude-chat", "Say hi to the tests"));
+        ChatCompletion completion = client.chat().completions().create(ItSupport.ask("claude-chat", "Say hi to the tests"));
 
         assertThat(completion.model()).isEqualTo("claude-chat");
         ChatCompletion.Choice choice = completion.choices().getFirst();
@@ -102,14 +102,14 @@ class ChatToAnthropicIT {
 
         RecordedRequest sent = gateway.upstream().received("up-claude").getFirst();
         assertThat(sent.path()).isEqualTo("/v1/messages");
-        assertThat(sent.header("x-api-key")).contains(MessagesIt.UPSTREAM_KEY);
+        assertThat(sent.header("x-api-key")).contains(MessagesItSupport.UPSTREAM_KEY);
         assertThat(sent.header("anthropic-version")).contains("2023-06-01");
         assertThat(sent.json().path("max_tokens").asInt()).isEqualTo(4096);
     }
 
     @Test
     void streamedCompletionFromAnAnthropicUpstreamConcatenatesAndEndsWithFinishAndUsage() {
-        List<ChatCompletionChunk> chunks = stream(It.ask("claude-chat", "Say hi to the tests"));
+        List<ChatCompletionChunk> chunks = stream(ItSupport.ask("claude-chat", "Say hi to the tests"));
 
         StringBuilder text = new StringBuilder();
         chunks.stream().filter(c -> !c.choices().isEmpty())
@@ -123,8 +123,8 @@ class ChatToAnthropicIT {
 
     @Test
     void reasoningAppearsInMessageReasoningAndInDeltaReasoningContent() {
-        ChatCompletion completion = client.chat().completions().create(It.ask("claude-think", "Think first"));
-        List<ChatCompletionChunk> chunks = stream(It.ask("claude-think", "Think first"));
+        ChatCompletion completion = client.chat().completions().create(ItSupport.ask("claude-think", "Think first"));
+        List<ChatCompletionChunk> chunks = stream(ItSupport.ask("claude-think", "Think first"));
 
         ChatCompletionMessage message = completion.choices().getFirst().message();
         assertThat(extra(message._additionalProperties(), "reasoning")).isEqualTo(TRACE);
@@ -150,7 +150,7 @@ class ChatToAnthropicIT {
         var call = choice.message().toolCalls().orElseThrow().getFirst().asFunction();
         assertThat(call.id()).startsWith("toolu_fake_");
         assertThat(call.function().name()).isEqualTo("get_weather");
-        assertThat(It.json(call.function().arguments()).path("city").asText()).isEqualTo("Paris");
+        assertThat(ItSupport.json(call.function().arguments()).path("city").asText()).isEqualTo("Paris");
         JsonNode tool = gateway.upstream().received("up-claude").getFirst().json().path("tools").get(0);
         assertThat(tool.path("name").asText()).isEqualTo("get_weather");
         assertThat(tool.path("input_schema").path("required").get(0).asText()).isEqualTo("city");
@@ -174,9 +174,9 @@ class ChatToAnthropicIT {
         assertThat(calls).containsOnlyKeys(0L, 1L);
         assertThat(calls.get(0L)[0]).startsWith("toolu_fake_").isNotEqualTo(calls.get(1L)[0]);
         assertThat(calls.get(0L)[1]).isEqualTo("get_weather");
-        assertThat(It.json(calls.get(0L)[2]).path("city").asText()).isEqualTo("Paris");
+        assertThat(ItSupport.json(calls.get(0L)[2]).path("city").asText()).isEqualTo("Paris");
         assertThat(calls.get(1L)[1]).isEqualTo("get_time");
-        assertThat(It.json(calls.get(1L)[2]).path("timezone").asText()).isEqualTo("Paris");
+        assertThat(ItSupport.json(calls.get(1L)[2]).path("timezone").asText()).isEqualTo("Paris");
         ChatCompletionChunk last = chunks.getLast();
         assertThat(last.choices().getFirst().finishReason()).contains(ChatCompletionChunk.Choice.FinishReason.TOOL_CALLS);
     }
@@ -200,7 +200,7 @@ class ChatToAnthropicIT {
         assertThat(answer.choices().getFirst().message().content()).contains("Tool result received: 31 C");
         RecordedRequest sent = gateway.upstream().received("up-claude-reasoning").getFirst();
         JsonNode assistantTurn = sent.json().path("messages").get(1).path("content");
-        assertThat(assistantTurn.get(0)).isEqualTo(It.json(
+        assertThat(assistantTurn.get(0)).isEqualTo(ItSupport.json(
                 "{\"type\":\"thinking\",\"thinking\":\"" + TRACE + "\",\"signature\":\"" + signature + "\"}"));
         assertThat(sent.bodyText()).contains("\"signature\":\"" + signature + "\"");
         assertThat(assistantTurn.get(1).path("id").asText()).isEqualTo(toolCall.asFunction().id());
@@ -248,11 +248,11 @@ class ChatToAnthropicIT {
                 .usage().orElseThrow();
 
         JsonNode sent = gateway.upstream().received("up-claude").getFirst().json();
-        assertThat(sent.path("system").get(0).path("cache_control")).isEqualTo(It.json("{\"type\":\"ephemeral\"}"));
+        assertThat(sent.path("system").get(0).path("cache_control")).isEqualTo(ItSupport.json("{\"type\":\"ephemeral\"}"));
         long writes = json(written._additionalProperties().get("cache_creation_input_tokens")).asLong();
         assertThat(writes).isPositive();
         assertThat(json(written._additionalProperties().get("cache_creation")))
-                .isEqualTo(It.json("{\"ephemeral_5m_input_tokens\":" + writes + ",\"ephemeral_1h_input_tokens\":0}"));
+                .isEqualTo(ItSupport.json("{\"ephemeral_5m_input_tokens\":" + writes + ",\"ephemeral_1h_input_tokens\":0}"));
         assertThat(written.promptTokensDetails()).as("zero-valued cache reads are omitted").isEmpty();
         assertThat(read.promptTokensDetails().orElseThrow().cachedTokens()).contains(writes);
         assertThat(read._additionalProperties()).doesNotContainKeys("cache_creation_input_tokens", "cache_creation");
@@ -295,7 +295,7 @@ class ChatToAnthropicIT {
     @Test
     void toolIdsAnthropicWouldRefuseAreSanitisedAlikeOnTheCallAndItsResult() {
         // a history from another provider whose call id has characters outside [a-zA-Z0-9_-]
-        java.net.http.HttpResponse<String> response = It.post(gateway, "/v1/chat/completions", It.bearer(gateway.apiKey()), """
+        java.net.http.HttpResponse<String> response = ItSupport.post(gateway, "/v1/chat/completions", ItSupport.bearer(gateway.apiKey()), """
                 {"model": "claude-chat", "messages": [
                   {"role": "user", "content": "Weather in Paris?"},
                   {"role": "assistant", "content": null, "tool_calls": [{"id": "functions.get_weather:0", "type": "function",
@@ -304,7 +304,7 @@ class ChatToAnthropicIT {
                  "tools": [{"type": "function", "function": {"name": "get_weather", "parameters": {"type": "object"}}}]}""");
 
         assertThat(response.statusCode()).as(response.body()).isEqualTo(200);
-        assertThat(It.json(response.body()).at("/choices/0/message/content").asText()).isEqualTo("Tool result received: sunny");
+        assertThat(ItSupport.json(response.body()).at("/choices/0/message/content").asText()).isEqualTo("Tool result received: sunny");
         JsonNode messages = gateway.upstream().received("up-claude").getFirst().json().path("messages");
         String id = messages.get(1).path("content").get(0).path("id").asText();
         assertThat(id).matches("[a-zA-Z0-9_-]+");
@@ -313,30 +313,30 @@ class ChatToAnthropicIT {
 
     @Test
     void anOverloadedAnthropicTargetFailsOverForAnOpenAiClientToo() {
-        ChatCompletion completion = client.chat().completions().create(It.ask("claude-failover", "hi"));
+        ChatCompletion completion = client.chat().completions().create(ItSupport.ask("claude-failover", "hi"));
 
         assertThat(completion.model()).isEqualTo("claude-failover");
         assertThat(completion.choices().getFirst().message().content()).contains("Hello from up-claude-rescue! You said: hi");
-        assertThat(It.upstreamModels(gateway)).containsExactly("up-busy-fail529", "up-claude-rescue");
+        assertThat(ItSupport.upstreamModels(gateway)).containsExactly("up-busy-fail529", "up-claude-rescue");
     }
 
     @Test
     void anAnthropicErrorEventMidStreamBecomesAFinalErrorChunkThenDone() {
-        java.net.http.HttpResponse<String> response = It.post(gateway, "/v1/chat/completions", It.bearer(gateway.apiKey()),
+        java.net.http.HttpResponse<String> response = ItSupport.post(gateway, "/v1/chat/completions", ItSupport.bearer(gateway.apiKey()),
                 "{\"model\":\"claude-midfail\",\"stream\":true,\"messages\":[{\"role\":\"user\",\"content\":\"a long story\"}]}");
 
         assertThat(response.statusCode()).isEqualTo(200);
-        List<String> data = It.sseData(response.body());
+        List<String> data = ItSupport.sseData(response.body());
         assertThat(data.getLast()).isEqualTo("[DONE]");
-        JsonNode error = It.json(data.get(data.size() - 2)).path("error");
+        JsonNode error = ItSupport.json(data.get(data.size() - 2)).path("error");
         assertThat(error.path("message").asText()).isEqualTo("Overloaded");
         assertThat(error.path("code").asText()).isEqualTo("529");
-        assertThat(It.upstreamModels(gateway)).containsExactly("up-cut-midfail");
+        assertThat(ItSupport.upstreamModels(gateway)).containsExactly("up-cut-midfail");
     }
 
     @Test
     void aThinkingBudgetFromAChatCompletionsClientBecomesAnthropicThinkingAndItsTraceMessageReasoning() {
-        ChatCompletion completion = client.chat().completions().create(It.ask("claude-chat", "Think first").toBuilder()
+        ChatCompletion completion = client.chat().completions().create(ItSupport.ask("claude-chat", "Think first").toBuilder()
                 .putAdditionalBodyProperty("thinking", JsonValue.from(Map.of("type", "enabled", "budget_tokens", 1024)))
                 .build());
 
@@ -344,7 +344,7 @@ class ChatToAnthropicIT {
         // spec 2.4 rule 4: reasoning_tokens only when the upstream reports them, and this one does not
         assertThat(completion.usage().orElseThrow().completionTokensDetails()).isEmpty();
         JsonNode sent = gateway.upstream().received("up-claude").getFirst().json();
-        assertThat(sent.path("thinking")).isEqualTo(It.json("{\"type\":\"enabled\",\"budget_tokens\":1024}"));
+        assertThat(sent.path("thinking")).isEqualTo(ItSupport.json("{\"type\":\"enabled\",\"budget_tokens\":1024}"));
         assertThat(sent.path("max_tokens").asInt()).isEqualTo(4096);
     }
 }

@@ -28,7 +28,7 @@ class ClientDisconnectIT {
     private static final Duration HEARTBEAT = Duration.ofSeconds(2);
 
     @RegisterExtension
-    static final GatewayExtension GATEWAY = new GatewayExtension(It.CONFIG + """
+    static final GatewayExtension GATEWAY = new GatewayExtension(ItSupport.CONFIG + """
               chat-silent:
                 context_length: 8192
                 max_output_tokens: 1024
@@ -51,7 +51,7 @@ class ClientDisconnectIT {
     @BeforeAll
     static void connect() {
         gateway = GATEWAY.gateway();
-        gateway.upstream().requireKey(It.UPSTREAM_KEY);
+        gateway.upstream().requireKey(ItSupport.UPSTREAM_KEY);
         // a slow stream: PIECES words, one every PIECE_INTERVAL_MS (5 s in all), noticing when the gateway hangs up
         gateway.upstream().script("up-trickle", (request, exchange) -> {
             SseStream sse = exchange.openSse(200);
@@ -90,7 +90,7 @@ class ClientDisconnectIT {
                 Thread.currentThread().interrupt();
             }
         });
-        client = It.client(gateway);
+        client = ItSupport.client(gateway);
     }
 
     private static String chunk(String delta, String finishReason) {
@@ -103,7 +103,7 @@ class ClientDisconnectIT {
     void closingTheSdkStreamClosesTheUpstreamConnection() throws InterruptedException {
         int received = 0;
         try (StreamResponse<ChatCompletionChunk> stream = client.chat().completions()
-                .createStreaming(It.ask("chat-slow-stream", "talk slowly"))) {
+                .createStreaming(ItSupport.ask("chat-slow-stream", "talk slowly"))) {
             Iterator<ChatCompletionChunk> it = stream.stream().iterator();
             while (received < 3 && it.hasNext()) {
                 if (it.next().choices().getFirst().delta().content().filter(c -> !c.isEmpty()).isPresent()) {
@@ -122,7 +122,7 @@ class ClientDisconnectIT {
     void aClientThatLeavesWhileTheUpstreamIsSilentIsNoticedWithinAHeartbeatInterval() throws InterruptedException {
         long leftAt;
         try (StreamResponse<ChatCompletionChunk> stream = client.chat().completions()
-                .createStreaming(It.ask("chat-silent", "think hard"))) {
+                .createStreaming(ItSupport.ask("chat-silent", "think hard"))) {
             Iterator<ChatCompletionChunk> it = stream.stream().iterator();
             while (it.hasNext() && it.next().choices().getFirst().delta().content().filter(c -> !c.isEmpty()).isEmpty()) {
                 // until the one word

@@ -40,7 +40,7 @@ class EdgeIT {
     private static final String METRICS_TOKEN = "metrics-token-for-tests";
 
     @RegisterExtension
-    static final GatewayExtension GATEWAY = new GatewayExtension(It.CONFIG + """
+    static final GatewayExtension GATEWAY = new GatewayExtension(ItSupport.CONFIG + """
             http: {max_body: 64KB, heartbeat: 10s}
             cors: {allowed_origins: ["%s"]}
             metrics: {token: %s}
@@ -51,7 +51,7 @@ class EdgeIT {
     @BeforeAll
     static void connect() {
         gateway = GATEWAY.gateway();
-        gateway.upstream().requireKey(It.UPSTREAM_KEY);
+        gateway.upstream().requireKey(ItSupport.UPSTREAM_KEY);
     }
 
     /** The chat endpoints, each with its path and how its error envelope is recognised. */
@@ -70,7 +70,7 @@ class EdgeIT {
         void assertEnvelope(Raw response, int status) {
             assertThat(response.status()).as("%s status", this).isEqualTo(status);
             assertThat(response.headers().get("content-type")).startsWith("application/json");
-            JsonNode body = It.json(response.body());
+            JsonNode body = ItSupport.json(response.body());
             JsonNode error = body.path("error");
             assertThat(error.path("message").asText()).as("%s message", this).isNotBlank()
                     .doesNotContainIgnoringCase("exception").doesNotContain("io.helidon").doesNotContain("\tat ");
@@ -159,7 +159,7 @@ class EdgeIT {
         Raw r = exchange(head(f, "transfer-encoding: chunked"), oversized(), true);
 
         f.assertEnvelope(r, 413);
-        assertThat(It.json(r.body()).path("error").path("message").asText()).contains(Integer.toString(MAX_BODY));
+        assertThat(ItSupport.json(r.body()).path("error").path("message").asText()).contains(Integer.toString(MAX_BODY));
         assertThat(gateway.upstream().received()).isEmpty();
     }
 
@@ -209,27 +209,27 @@ class EdgeIT {
                 Format.CONTENT_PARTS.assertEnvelope(r, 401);
             } else {
                 // a request line too long to read has no path to tell the format by: the common envelope
-                assertThat(It.json(r.body()).path("error").path("code").asText()).isEqualTo("414");
+                assertThat(ItSupport.json(r.body()).path("error").path("code").asText()).isEqualTo("414");
             }
         }
     }
 
     @Test
     void anotherMethodOnAKnownPathIs405WithAllowInThatPathsFormat() {
-        HttpResponse<String> chat = It.get(gateway, "/v1/chat/completions", It.bearer(gateway.apiKey()));
+        HttpResponse<String> chat = ItSupport.get(gateway, "/v1/chat/completions", ItSupport.bearer(gateway.apiKey()));
         assertThat(chat.statusCode()).isEqualTo(405);
         assertThat(chat.headers().firstValue("allow")).hasValue("POST, OPTIONS");
-        assertThat(It.json(chat.body()).path("error").path("code").asText()).isEqualTo("405");
+        assertThat(ItSupport.json(chat.body()).path("error").path("code").asText()).isEqualTo("405");
 
-        HttpResponse<String> messages = It.get(gateway, "/v1/messages", Map.of());
+        HttpResponse<String> messages = ItSupport.get(gateway, "/v1/messages", Map.of());
         assertThat(messages.statusCode()).isEqualTo(405);
-        assertThat(It.json(messages.body()).path("type").asText()).as("the messages envelope").isEqualTo("error");
+        assertThat(ItSupport.json(messages.body()).path("type").asText()).as("the messages envelope").isEqualTo("error");
 
-        HttpResponse<String> responses = It.put(gateway, "/v1/responses/resp_123", It.bearer(gateway.apiKey()), "{}");
+        HttpResponse<String> responses = ItSupport.put(gateway, "/v1/responses/resp_123", ItSupport.bearer(gateway.apiKey()), "{}");
         assertThat(responses.statusCode()).isEqualTo(405);
         assertThat(responses.headers().firstValue("allow").orElseThrow()).contains("GET", "DELETE", "OPTIONS");
 
-        assertThat(It.get(gateway, "/v1/nothing-here", Map.of()).statusCode()).as("unknown paths stay 404").isEqualTo(404);
+        assertThat(ItSupport.get(gateway, "/v1/nothing-here", Map.of()).statusCode()).as("unknown paths stay 404").isEqualTo(404);
     }
 
     private static HttpResponse<String> options(String path, Map<String, String> headers) {
@@ -264,11 +264,11 @@ class EdgeIT {
 
     @Test
     void anAnswerToAnAllowedOriginCarriesTheGrantAndExposesTheRequestId() {
-        Map<String, String> headers = new LinkedHashMap<>(It.bearer(gateway.apiKey()));
+        Map<String, String> headers = new LinkedHashMap<>(ItSupport.bearer(gateway.apiKey()));
         headers.put("origin", ORIGIN);
         headers.put("content-type", "application/json");
 
-        HttpResponse<String> r = It.post(gateway, "/v1/chat/completions", headers,
+        HttpResponse<String> r = ItSupport.post(gateway, "/v1/chat/completions", headers,
                 "{\"model\":\"chat-basic\",\"messages\":[{\"role\":\"user\",\"content\":\"hi\"}]}");
 
         assertThat(r.statusCode()).isEqualTo(200);
@@ -278,17 +278,17 @@ class EdgeIT {
 
     @Test
     void metricsNeedTheTokenAndEveryMeterHasHelpText() {
-        It.post(gateway, "/v1/chat/completions", It.bearer(gateway.apiKey()), "{}"); // at least one request metric
+        ItSupport.post(gateway, "/v1/chat/completions", ItSupport.bearer(gateway.apiKey()), "{}"); // at least one request metric
 
-        HttpResponse<String> anonymous = It.get(gateway, "/metrics", Map.of());
+        HttpResponse<String> anonymous = ItSupport.get(gateway, "/metrics", Map.of());
         assertThat(anonymous.statusCode()).isEqualTo(401);
-        assertThat(It.get(gateway, "/metrics", It.bearer("wrong")).statusCode()).isEqualTo(401);
+        assertThat(ItSupport.get(gateway, "/metrics", ItSupport.bearer("wrong")).statusCode()).isEqualTo(401);
 
-        HttpResponse<String> scraped = It.get(gateway, "/metrics", It.bearer(METRICS_TOKEN));
+        HttpResponse<String> scraped = ItSupport.get(gateway, "/metrics", ItSupport.bearer(METRICS_TOKEN));
         assertThat(scraped.statusCode()).isEqualTo(200);
         List<String> help = scraped.body().lines().filter(l -> l.startsWith("# HELP switchboard_")).toList();
         assertThat(help).isNotEmpty().allSatisfy(l -> assertThat(l.split(" ", 4)).as(l).hasSize(4));
         assertThat(help).allSatisfy(l -> assertThat(l.split(" ", 4)[3].strip()).as(l).isNotEmpty());
-        assertThat(It.get(gateway, "/health", Map.of()).statusCode()).as("health stays open").isEqualTo(200);
+        assertThat(ItSupport.get(gateway, "/health", Map.of()).statusCode()).as("health stays open").isEqualTo(200);
     }
 }

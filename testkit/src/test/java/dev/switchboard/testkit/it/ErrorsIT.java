@@ -29,7 +29,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  */
 class ErrorsIT {
     @RegisterExtension
-    static final GatewayExtension GATEWAY = new GatewayExtension(It.CONFIG);
+    static final GatewayExtension GATEWAY = new GatewayExtension(ItSupport.CONFIG);
 
     private static TestGateway gateway;
     private static OpenAIClient client;
@@ -37,8 +37,8 @@ class ErrorsIT {
     @BeforeAll
     static void connect() {
         gateway = GATEWAY.gateway();
-        gateway.upstream().requireKey(It.UPSTREAM_KEY);
-        client = It.client(gateway);
+        gateway.upstream().requireKey(ItSupport.UPSTREAM_KEY);
+        client = ItSupport.client(gateway);
     }
 
     @AfterEach
@@ -54,18 +54,18 @@ class ErrorsIT {
         assertThat(e.statusCode()).isEqualTo(status);
         assertThat(e.type()).contains(type);
         assertThat(e.code()).contains(Integer.toString(status));
-        JsonNode body = It.body(e);
+        JsonNode body = ItSupport.body(e);
         assertThat(body.path("message").asText()).isNotBlank();
         assertThat(body.has("param")).as("param is always present, null when no field is at fault").isTrue();
     }
 
     @Test
     void missingKeyIs401InTheSpecEnvelope() {
-        HttpResponse<String> response = It.post(gateway, "/v1/chat/completions", Map.of("content-type", "application/json"),
+        HttpResponse<String> response = ItSupport.post(gateway, "/v1/chat/completions", Map.of("content-type", "application/json"),
                 "{\"model\":\"chat-basic\",\"messages\":[{\"role\":\"user\",\"content\":\"hi\"}]}");
 
         assertThat(response.statusCode()).isEqualTo(401);
-        JsonNode error = It.json(response.body()).path("error");
+        JsonNode error = ItSupport.json(response.body()).path("error");
         assertThat(error.path("code").asText()).isEqualTo("401");
         assertThat(error.path("type").asText()).isIn("invalid_request_error", "auth_required");
         assertThat(error.path("param").isNull()).isTrue();
@@ -74,10 +74,10 @@ class ErrorsIT {
 
     @Test
     void sdkWithoutAUsableKeyGetsUnauthorizedException() {
-        OpenAIClient keyless = It.client(gateway, " ");
+        OpenAIClient keyless = ItSupport.client(gateway, " ");
 
         UnauthorizedException e = assertThrows(UnauthorizedException.class,
-                () -> keyless.chat().completions().create(It.ask("chat-basic", "hi")));
+                () -> keyless.chat().completions().create(ItSupport.ask("chat-basic", "hi")));
 
         assertThat(e.statusCode()).isEqualTo(401);
         assertThat(e.code()).contains("401");
@@ -85,10 +85,10 @@ class ErrorsIT {
 
     @Test
     void wrongKeyIsUnauthorizedExceptionWithCode401() {
-        OpenAIClient stranger = It.client(gateway, "sk-sb-this-key-was-never-issued-0123456789abcdefghijklmnopq");
+        OpenAIClient stranger = ItSupport.client(gateway, "sk-sb-this-key-was-never-issued-0123456789abcdefghijklmnopq");
 
         UnauthorizedException e = assertThrows(UnauthorizedException.class,
-                () -> stranger.chat().completions().create(It.ask("chat-basic", "hi")));
+                () -> stranger.chat().completions().create(ItSupport.ask("chat-basic", "hi")));
 
         assertEnvelope(e, 401, e.type().orElse("?"));
         assertThat(e.type().orElseThrow()).isIn("invalid_request_error", "auth_required");
@@ -96,7 +96,7 @@ class ErrorsIT {
 
     @Test
     void temperatureAboveTwoIs400NamingTemperature() {
-        BadRequestException e = badRequest(It.ask("chat-basic", "hi").toBuilder().temperature(3.0).build());
+        BadRequestException e = badRequest(ItSupport.ask("chat-basic", "hi").toBuilder().temperature(3.0).build());
 
         assertEnvelope(e, 400, "invalid_request_error");
         assertThat(e.param()).contains("temperature");
@@ -104,7 +104,7 @@ class ErrorsIT {
 
     @Test
     void fiveStopSequencesAre400NamingStop() {
-        BadRequestException e = badRequest(It.ask("chat-basic", "hi").toBuilder()
+        BadRequestException e = badRequest(ItSupport.ask("chat-basic", "hi").toBuilder()
                 .stopOfStrings(List.of("a", "b", "c", "d", "e")).build());
 
         assertEnvelope(e, 400, "invalid_request_error");
@@ -113,7 +113,7 @@ class ErrorsIT {
 
     @Test
     void fourStopSequencesAreAccepted() {
-        var ok = client.chat().completions().create(It.ask("chat-basic", "hi").toBuilder()
+        var ok = client.chat().completions().create(ItSupport.ask("chat-basic", "hi").toBuilder()
                 .stopOfStrings(List.of("a", "b", "c", "d")).build());
 
         assertThat(ok.model()).isEqualTo("chat-basic");
@@ -122,7 +122,7 @@ class ErrorsIT {
 
     @Test
     void fourFallbackModelsAre400NamingModels() {
-        BadRequestException e = badRequest(It.ask("chat-basic", "hi").toBuilder()
+        BadRequestException e = badRequest(ItSupport.ask("chat-basic", "hi").toBuilder()
                 .putAdditionalBodyProperty("models", JsonValue.from(List.of("chat-backup", "chat-tools", "chat-down", "chat-slow")))
                 .build());
 
@@ -132,7 +132,7 @@ class ErrorsIT {
 
     @Test
     void unknownToolChoiceIs400NamingToolChoice() {
-        BadRequestException e = badRequest(It.ask("chat-tools", "hi").toBuilder()
+        BadRequestException e = badRequest(ItSupport.ask("chat-tools", "hi").toBuilder()
                 .toolChoice(ChatCompletionToolChoiceOption.Auto.of("sometimes")).build());
 
         assertEnvelope(e, 400, "invalid_request_error");
@@ -151,11 +151,11 @@ class ErrorsIT {
 
     @Test
     void malformedJsonIs400NotA5xx() {
-        HttpResponse<String> response = It.post(gateway, "/v1/chat/completions", It.bearer(gateway.apiKey()),
+        HttpResponse<String> response = ItSupport.post(gateway, "/v1/chat/completions", ItSupport.bearer(gateway.apiKey()),
                 "{\"model\": \"chat-basic\", \"messages\": [");
 
         assertThat(response.statusCode()).isEqualTo(400);
-        JsonNode error = It.json(response.body()).path("error");
+        JsonNode error = ItSupport.json(response.body()).path("error");
         assertThat(error.path("type").asText()).isEqualTo("invalid_request_error");
         assertThat(error.path("code").asText()).isEqualTo("400");
         assertThat(error.path("message").asText()).isNotBlank().doesNotContain("Exception").doesNotContain("\tat ");
@@ -164,7 +164,7 @@ class ErrorsIT {
     @Test
     void unknownModelIs404ModelNotFoundNamingModel() {
         NotFoundException e = assertThrows(NotFoundException.class,
-                () -> client.chat().completions().create(It.ask("no-such-model", "hi")));
+                () -> client.chat().completions().create(ItSupport.ask("no-such-model", "hi")));
 
         assertEnvelope(e, 404, "model_not_found");
         assertThat(e.param()).contains("model");

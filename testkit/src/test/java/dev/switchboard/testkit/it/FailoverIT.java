@@ -33,7 +33,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  */
 class FailoverIT {
     @RegisterExtension
-    static final GatewayExtension GATEWAY = new GatewayExtension(It.CONFIG);
+    static final GatewayExtension GATEWAY = new GatewayExtension(ItSupport.CONFIG);
 
     private static TestGateway gateway;
     private static OpenAIClient client;
@@ -41,11 +41,11 @@ class FailoverIT {
     @BeforeAll
     static void connect() {
         gateway = GATEWAY.gateway();
-        gateway.upstream().requireKey(It.UPSTREAM_KEY, It.ROTATING_KEY_1, It.ROTATING_KEY_2);
-        gateway.upstream().keyStatus(It.ROTATING_KEY_1, 429);
-        client = It.client(gateway);
+        gateway.upstream().requireKey(ItSupport.UPSTREAM_KEY, ItSupport.ROTATING_KEY_1, ItSupport.ROTATING_KEY_2);
+        gateway.upstream().keyStatus(ItSupport.ROTATING_KEY_1, 429);
+        client = ItSupport.client(gateway);
         // the SDK's first stream loads many classes; timing tests must measure the gateway, not that
-        streamedText(It.ask("chat-basic", "warm up"), new ArrayList<>());
+        streamedText(ItSupport.ask("chat-basic", "warm up"), new ArrayList<>());
     }
 
     private static String streamedText(ChatCompletionCreateParams params, List<ChatCompletionChunk> into) {
@@ -60,39 +60,39 @@ class FailoverIT {
     }
 
     private static ChatCompletionCreateParams withFallbacks(String model, String... fallbacks) {
-        return It.ask(model, "hello").toBuilder()
+        return ItSupport.ask(model, "hello").toBuilder()
                 .putAdditionalBodyProperty("models", JsonValue.from(List.of(fallbacks)))
                 .build();
     }
 
     @Test
     void failoverTriesThePoolInOrderAndAnswersFromTheThirdTarget() {
-        ChatCompletion completion = client.chat().completions().create(It.ask("chat-failover", "hello"));
+        ChatCompletion completion = client.chat().completions().create(ItSupport.ask("chat-failover", "hello"));
 
         assertThat(completion.model()).isEqualTo("chat-failover");
         assertThat(completion.choices().getFirst().message().content().orElseThrow()).startsWith("Hello from up-third!");
-        assertThat(It.upstreamModels(gateway)).containsExactly("up-first-fail500", "up-second-reset", "up-third");
+        assertThat(ItSupport.upstreamModels(gateway)).containsExactly("up-first-fail500", "up-second-reset", "up-third");
     }
 
     @Test
     void streamedFailoverBeforeTheFirstEventIsInvisible() {
         List<ChatCompletionChunk> chunks = new ArrayList<>();
-        String text = streamedText(It.ask("chat-failover", "hello"), chunks);
+        String text = streamedText(ItSupport.ask("chat-failover", "hello"), chunks);
 
         assertThat(text).isEqualTo("Hello from up-third! You said: hello");
         assertThat(chunks.getFirst().choices().getFirst().delta().role()).isPresent();
         assertThat(chunks.getLast().usage()).isPresent();
-        assertThat(It.upstreamModels(gateway)).containsExactly("up-first-fail500", "up-second-reset", "up-third");
+        assertThat(ItSupport.upstreamModels(gateway)).containsExactly("up-first-fail500", "up-second-reset", "up-third");
     }
 
     @Test
     void firstByteTimeoutOnAHangingUpstreamFallsOverQuickly() {
         long start = System.nanoTime();
-        String text = streamedText(It.ask("chat-hang", "hello"), new ArrayList<>());
+        String text = streamedText(ItSupport.ask("chat-hang", "hello"), new ArrayList<>());
         Duration took = Duration.ofNanos(System.nanoTime() - start);
 
         assertThat(text).startsWith("Hello from up-rescue-one!");
-        assertThat(It.upstreamModels(gateway)).containsExactly("up-stuck-hang", "up-rescue-one");
+        assertThat(ItSupport.upstreamModels(gateway)).containsExactly("up-stuck-hang", "up-rescue-one");
         // first_byte is 500ms; the hang would last forever and the provider's other deadlines are seconds long
         assertThat(took).isLessThan(Duration.ofMillis(1500));
     }
@@ -100,11 +100,11 @@ class FailoverIT {
     @Test
     void firstByteTimeoutOnASlowUpstreamFallsOverBeforeItWouldHaveAnswered() {
         long start = System.nanoTime();
-        String text = streamedText(It.ask("chat-slow", "hello"), new ArrayList<>());
+        String text = streamedText(ItSupport.ask("chat-slow", "hello"), new ArrayList<>());
         Duration took = Duration.ofNanos(System.nanoTime() - start);
 
         assertThat(text).startsWith("Hello from up-rescue-two!");
-        assertThat(It.upstreamModels(gateway)).containsExactly("up-late-slowfirst", "up-rescue-two");
+        assertThat(ItSupport.upstreamModels(gateway)).containsExactly("up-late-slowfirst", "up-rescue-two");
         assertThat(took).isLessThan(FakeUpstream.SLOW_FIRST_BYTE);
     }
 
@@ -115,7 +115,7 @@ class FailoverIT {
 
         assertThat(completion.model()).isEqualTo("chat-backup");
         assertThat(completion.choices().getFirst().message().content().orElseThrow()).startsWith("Hello from up-backup!");
-        assertThat(It.upstreamModels(gateway)).containsExactly("up-down-fail503", "up-broken-fail502", "up-backup");
+        assertThat(ItSupport.upstreamModels(gateway)).containsExactly("up-down-fail503", "up-broken-fail502", "up-backup");
     }
 
     @Test
@@ -125,49 +125,49 @@ class FailoverIT {
 
         assertThat(text).startsWith("Hello from up-backup!");
         assertThat(chunks).allSatisfy(c -> assertThat(c.model()).isEqualTo("chat-backup"));
-        assertThat(It.upstreamModels(gateway)).containsExactly("up-down-fail503", "up-broken-fail502", "up-backup");
+        assertThat(ItSupport.upstreamModels(gateway)).containsExactly("up-down-fail503", "up-broken-fail502", "up-backup");
     }
 
     @Test
     void everythingFailedIs503ApiErrorNamingEachAttempt() {
         InternalServerException e = assertThrows(InternalServerException.class,
-                () -> client.chat().completions().create(It.ask("chat-down", "hello")));
+                () -> client.chat().completions().create(ItSupport.ask("chat-down", "hello")));
 
         assertThat(e.statusCode()).isEqualTo(503);
         assertThat(e.type()).contains("api_error");
         assertThat(e.code()).contains("503");
-        JsonNode error = It.body(e);
+        JsonNode error = ItSupport.body(e);
         String message = error.path("message").asText();
         assertThat(message).contains("fake: 503").contains("fake: 502");
-        assertThat(message).doesNotContain(It.UPSTREAM_KEY).doesNotContain(gateway.upstream().baseUrl());
-        assertThat(It.upstreamModels(gateway)).containsExactly("up-down-fail503", "up-broken-fail502");
+        assertThat(message).doesNotContain(ItSupport.UPSTREAM_KEY).doesNotContain(gateway.upstream().baseUrl());
+        assertThat(ItSupport.upstreamModels(gateway)).containsExactly("up-down-fail503", "up-broken-fail502");
     }
 
     @Test
     void everythingFailedBeforeTheFirstEventIsAPlain503ForAStreamToo() {
         InternalServerException e = assertThrows(InternalServerException.class, () -> {
             try (StreamResponse<ChatCompletionChunk> s = client.chat().completions()
-                    .createStreaming(It.ask("chat-down", "hello"))) {
+                    .createStreaming(ItSupport.ask("chat-down", "hello"))) {
                 s.stream().forEach(c -> { });
             }
         });
 
         assertThat(e.statusCode()).isEqualTo(503);
         assertThat(e.type()).contains("api_error");
-        assertThat(It.body(e).path("message").asText()).contains("fake: 503").contains("fake: 502");
+        assertThat(ItSupport.body(e).path("message").asText()).contains("fake: 503").contains("fake: 502");
     }
 
     @Test
     void connectionAbandonedByATimeoutIsNeverReused() throws InterruptedException {
-        streamedText(It.ask("chat-slow", "hello"), new ArrayList<>());
+        streamedText(ItSupport.ask("chat-slow", "hello"), new ArrayList<>());
         // by now the slow upstream has written its late answer onto the connection the gateway gave up on
         Thread.sleep(FakeUpstream.SLOW_FIRST_BYTE.toMillis() + 200);
 
         for (int i = 0; i < 4; i++) {
-            ChatCompletion plain = client.chat().completions().create(It.ask("chat-basic", "plain " + i));
+            ChatCompletion plain = client.chat().completions().create(ItSupport.ask("chat-basic", "plain " + i));
             assertThat(plain.choices().getFirst().message().content().orElseThrow())
                     .isEqualTo("Hello from up-basic! You said: plain " + i);
-            assertThat(streamedText(It.ask("chat-basic", "streamed " + i), new ArrayList<>()))
+            assertThat(streamedText(ItSupport.ask("chat-basic", "streamed " + i), new ArrayList<>()))
                     .isEqualTo("Hello from up-basic! You said: streamed " + i);
         }
     }
@@ -186,51 +186,51 @@ class FailoverIT {
 
         SseException e = assertTimeoutPreemptively(Duration.ofSeconds(5), () -> assertThrows(SseException.class, () -> {
             try (StreamResponse<ChatCompletionChunk> s = client.chat().completions()
-                    .createStreaming(It.ask("chat-stall", "hello"))) {
+                    .createStreaming(ItSupport.ask("chat-stall", "hello"))) {
                 s.stream().forEach(c -> c.choices().forEach(ch -> ch.delta().content().ifPresent(text::append)));
             }
         }));
         Duration took = Duration.ofNanos(System.nanoTime() - start);
 
         assertThat(text.toString()).isEqualTo("Stalling");
-        assertThat(It.body(e).path("code").asText()).isEqualTo("503");
+        assertThat(ItSupport.body(e).path("code").asText()).isEqualTo("503");
         assertThat(took).as("idle is 1s on this provider").isLessThan(Duration.ofMillis(2500));
-        assertThat(It.upstreamModels(gateway)).containsExactly("up-stall");
+        assertThat(ItSupport.upstreamModels(gateway)).containsExactly("up-stall");
     }
 
     @Test
     void nonRetryableUpstream4xxEndsTheFailoverAndReachesTheCaller() {
         BadRequestException e = assertThrows(BadRequestException.class,
-                () -> client.chat().completions().create(It.ask("chat-rejects", "hello")));
+                () -> client.chat().completions().create(ItSupport.ask("chat-rejects", "hello")));
 
         assertThat(e.statusCode()).isEqualTo(400);
         assertThat(e.code()).contains("400");
-        assertThat(It.upstreamModels(gateway)).containsExactly("up-picky-fail400");
+        assertThat(ItSupport.upstreamModels(gateway)).containsExactly("up-picky-fail400");
     }
 
     @Test
     void providerRefusingTheGatewaysOwnKeyIsNeverReportedAsTheCallers401() {
         InternalServerException e = assertThrows(InternalServerException.class,
-                () -> client.chat().completions().create(It.ask("chat-misconfigured", "hello")));
+                () -> client.chat().completions().create(ItSupport.ask("chat-misconfigured", "hello")));
 
         assertThat(e.statusCode()).isEqualTo(503);
-        assertThat(It.body(e).path("message").asText()).contains("revoked: 401").contains("fake: 503")
+        assertThat(ItSupport.body(e).path("message").asText()).contains("revoked: 401").contains("fake: 503")
                 .doesNotContain("sk-upstream-revoked");
-        assertThat(It.upstreamModels(gateway)).containsExactly("up-unpaid", "up-down-fail503");
+        assertThat(ItSupport.upstreamModels(gateway)).containsExactly("up-unpaid", "up-down-fail503");
     }
 
     @Test
     void everyAttemptRateLimitedIs429WithTheSummary() {
         RateLimitException e = assertThrows(RateLimitException.class,
-                () -> client.chat().completions().create(It.ask("chat-limited", "hello")));
+                () -> client.chat().completions().create(ItSupport.ask("chat-limited", "hello")));
 
         assertThat(e.statusCode()).isEqualTo(429);
         assertThat(e.type()).contains("rate_limit_error");
         assertThat(e.code()).contains("429");
-        String message = It.body(e).path("message").asText();
+        String message = ItSupport.body(e).path("message").asText();
         assertThat(message).contains("fake: 429");
         assertThat(message.split("fake: 429", -1)).hasSize(3); // both attempts named
-        assertThat(It.upstreamModels(gateway)).containsExactly("up-busy-fail429", "up-busier-fail429");
+        assertThat(ItSupport.upstreamModels(gateway)).containsExactly("up-busy-fail429", "up-busier-fail429");
     }
 
     @Test
@@ -238,7 +238,7 @@ class FailoverIT {
         StringBuilder text = new StringBuilder();
         SseException e = assertTimeoutPreemptively(Duration.ofSeconds(5), () -> {
             try (StreamResponse<ChatCompletionChunk> s = client.chat().completions()
-                    .createStreaming(It.ask("chat-midfail", "hello"))) {
+                    .createStreaming(ItSupport.ask("chat-midfail", "hello"))) {
                 Iterator<ChatCompletionChunk> it = s.stream().iterator();
                 return assertThrows(SseException.class, () -> {
                     while (it.hasNext()) {
@@ -251,58 +251,58 @@ class FailoverIT {
         // the fake sent the role chunk and two words before cutting the connection
         assertThat(text.toString()).isEqualTo("Hello from");
         assertThat(e.statusCode()).isEqualTo(200);
-        JsonNode error = It.body(e);
+        JsonNode error = ItSupport.body(e);
         assertThat(error.path("type").asText()).isEqualTo("api_error");
         assertThat(error.path("code").asText()).isEqualTo("503");
         assertThat(error.path("message").asText()).isNotBlank();
         // after the first event there is no failover (resumption is off by default)
-        assertThat(It.upstreamModels(gateway)).containsExactly("up-cut-midfail");
+        assertThat(ItSupport.upstreamModels(gateway)).containsExactly("up-cut-midfail");
     }
 
     @Test
     void failureAfterTheFirstEventEndsWithAnErrorChunkThenDone() {
-        HttpResponse<String> response = It.post(gateway, "/v1/chat/completions", It.bearer(gateway.apiKey()),
+        HttpResponse<String> response = ItSupport.post(gateway, "/v1/chat/completions", ItSupport.bearer(gateway.apiKey()),
                 "{\"model\":\"chat-midfail\",\"stream\":true,\"messages\":[{\"role\":\"user\",\"content\":\"hello\"}]}");
 
         assertThat(response.statusCode()).isEqualTo(200);
-        List<String> data = It.sseData(response.body());
+        List<String> data = ItSupport.sseData(response.body());
         assertThat(data.getLast()).isEqualTo("[DONE]");
-        JsonNode last = It.json(data.get(data.size() - 2));
+        JsonNode last = ItSupport.json(data.get(data.size() - 2));
         assertThat(last.path("error").path("type").asText()).isEqualTo("api_error");
         assertThat(last.path("error").path("code").asText()).isEqualTo("503");
         assertThat(last.path("error").has("param")).isTrue();
-        assertThat(data.subList(0, data.size() - 2)).noneSatisfy(d -> assertThat(It.json(d).has("error")).isTrue());
+        assertThat(data.subList(0, data.size() - 2)).noneSatisfy(d -> assertThat(ItSupport.json(d).has("error")).isTrue());
     }
 
     @Test
     void plainAnswerCutMidBodyFallsOver() {
-        ChatCompletion completion = client.chat().completions().create(It.ask("chat-midfail", "hello"));
+        ChatCompletion completion = client.chat().completions().create(ItSupport.ask("chat-midfail", "hello"));
 
         assertThat(completion.choices().getFirst().message().content().orElseThrow()).startsWith("Hello from up-rescue-four!");
-        assertThat(It.upstreamModels(gateway)).containsExactly("up-cut-midfail", "up-rescue-four");
+        assertThat(ItSupport.upstreamModels(gateway)).containsExactly("up-cut-midfail", "up-rescue-four");
     }
 
     @Test
     void streamEndingBeforeItsFirstEventFallsOverInvisibly() {
         List<ChatCompletionChunk> chunks = new ArrayList<>();
-        String text = streamedText(It.ask("chat-empty", "hello"), chunks);
+        String text = streamedText(ItSupport.ask("chat-empty", "hello"), chunks);
 
         assertThat(text).isEqualTo("Hello from up-rescue-three! You said: hello");
         assertThat(chunks.getFirst().choices().getFirst().delta().role()).isPresent();
         assertThat(chunks.getLast().usage()).isPresent();
-        assertThat(It.upstreamModels(gateway)).containsExactly("up-void-empty", "up-rescue-three");
+        assertThat(ItSupport.upstreamModels(gateway)).containsExactly("up-void-empty", "up-rescue-three");
     }
 
     @Test
     void refusedKeyRotatesToTheProvidersNextKey() {
         // keys are taken round robin, so of two requests one starts with the rate-limited first key
         for (int i = 0; i < 2; i++) {
-            ChatCompletion completion = client.chat().completions().create(It.ask("chat-rotating", "hello " + i));
+            ChatCompletion completion = client.chat().completions().create(ItSupport.ask("chat-rotating", "hello " + i));
             assertThat(completion.choices().getFirst().message().content().orElseThrow()).startsWith("Hello from up-rotating!");
         }
 
-        List<String> keys = gateway.upstream().received().stream().map(It::authorization).toList();
-        assertThat(keys).containsExactly(key(It.ROTATING_KEY_1), key(It.ROTATING_KEY_2), key(It.ROTATING_KEY_2));
+        List<String> keys = gateway.upstream().received().stream().map(ItSupport::authorization).toList();
+        assertThat(keys).containsExactly(key(ItSupport.ROTATING_KEY_1), key(ItSupport.ROTATING_KEY_2), key(ItSupport.ROTATING_KEY_2));
     }
 
     private static String key(String k) {

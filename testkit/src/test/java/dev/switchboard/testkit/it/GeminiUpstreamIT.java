@@ -46,7 +46,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  */
 class GeminiUpstreamIT {
     @RegisterExtension
-    static final GatewayExtension GATEWAY = new GatewayExtension(GeminiIt.CONFIG);
+    static final GatewayExtension GATEWAY = new GatewayExtension(GeminiItSupport.CONFIG);
 
     private static final String STRICT_UPSTREAM = "g-tools-strictsig";
 
@@ -57,9 +57,9 @@ class GeminiUpstreamIT {
     @BeforeAll
     static void connect() {
         gateway = GATEWAY.gateway();
-        gateway.upstream().requireKey(GeminiIt.GOOGLE_KEY, It.UPSTREAM_KEY, GeminiIt.ANTHROPIC_KEY);
-        openai = It.client(gateway);
-        genai = GeminiIt.client(gateway);
+        gateway.upstream().requireKey(GeminiItSupport.GOOGLE_KEY, ItSupport.UPSTREAM_KEY, GeminiItSupport.ANTHROPIC_KEY);
+        openai = ItSupport.client(gateway);
+        genai = GeminiItSupport.client(gateway);
     }
 
     /** A strict OpenAI tool, with the JSON-Schema keywords outside Google's OpenAPI subset that SDKs emit. */
@@ -103,7 +103,7 @@ class GeminiUpstreamIT {
 
     @Test
     void openAiClientGetsTextFromAGeminiUpstream() {
-        ChatCompletion completion = openai.chat().completions().create(It.ask("gm-basic", "Say hi to the tests"));
+        ChatCompletion completion = openai.chat().completions().create(ItSupport.ask("gm-basic", "Say hi to the tests"));
 
         assertThat(completion.model()).isEqualTo("gm-basic");
         ChatCompletion.Choice choice = completion.choices().getFirst();
@@ -111,7 +111,7 @@ class GeminiUpstreamIT {
         assertThat(choice.finishReason()).isEqualTo(ChatCompletion.Choice.FinishReason.STOP);
         var usage = completion.usage().orElseThrow();
         assertThat(usage.totalTokens()).isEqualTo(usage.promptTokens() + usage.completionTokens());
-        assertThat(GeminiIt.onlyRequest(gateway, "g-basic").path()).isEqualTo("/v1beta/models/g-basic:generateContent");
+        assertThat(GeminiItSupport.onlyRequest(gateway, "g-basic").path()).isEqualTo("/v1beta/models/g-basic:generateContent");
     }
 
     @Test
@@ -119,14 +119,14 @@ class GeminiUpstreamIT {
         StringBuilder text = new StringBuilder();
         List<ChatCompletionChunk> chunks;
         try (StreamResponse<ChatCompletionChunk> stream = openai.chat().completions()
-                .createStreaming(It.ask("gm-basic", "Say hi to the tests"))) {
+                .createStreaming(ItSupport.ask("gm-basic", "Say hi to the tests"))) {
             chunks = stream.stream().toList();
         }
         chunks.forEach(c -> c.choices().forEach(ch -> ch.delta().content().ifPresent(text::append)));
 
         assertThat(text.toString()).isEqualTo("Hello from g-basic! You said: Say hi to the tests");
         assertThat(chunks.getLast().usage()).isPresent();
-        RecordedRequest sent = GeminiIt.onlyRequest(gateway, "g-basic");
+        RecordedRequest sent = GeminiItSupport.onlyRequest(gateway, "g-basic");
         assertThat(sent.path()).endsWith(":streamGenerateContent");
         assertThat(sent.query()).isEqualTo("alt=sse");
     }
@@ -139,9 +139,9 @@ class GeminiUpstreamIT {
         ChatCompletionMessageFunctionToolCall call = assistant.toolCalls().orElseThrow().getFirst().asFunction();
         assertThat(call.id()).isNotBlank();
         assertThat(call.function().name()).isEqualTo("get_weather");
-        assertThat(It.json(call.function().arguments()).path("city").asText()).isEqualTo("Paris");
+        assertThat(ItSupport.json(call.function().arguments()).path("city").asText()).isEqualTo("Paris");
         assertThat(first.choices().getFirst().finishReason()).isEqualTo(ChatCompletion.Choice.FinishReason.TOOL_CALLS);
-        JsonNode declaration = GeminiIt.onlyRequest(gateway, "g-tools").json().at("/tools/0/functionDeclarations/0");
+        JsonNode declaration = GeminiItSupport.onlyRequest(gateway, "g-tools").json().at("/tools/0/functionDeclarations/0");
         assertThat(declaration.path("name").asText()).isEqualTo("get_weather");
         assertThat(declaration.has("parameters")).as("Google's OpenAPI subset would reject additionalProperties").isFalse();
         assertThat(declaration.at("/parametersJsonSchema/properties/city/type").asText()).isEqualTo("string");
@@ -154,7 +154,7 @@ class GeminiUpstreamIT {
                 .build());
 
         assertThat(answer.choices().getFirst().message().content()).contains("Tool result received: sunny, 21 C");
-        JsonNode contents = GeminiIt.onlyRequest(gateway, "g-tools").json().path("contents");
+        JsonNode contents = GeminiItSupport.onlyRequest(gateway, "g-tools").json().path("contents");
         JsonNode response = contents.get(contents.size() - 1).at("/parts/0/functionResponse");
         assertThat(response.path("name").asText()).as("the tool message has only the call id; the name comes from the call")
                 .isEqualTo("get_weather");
@@ -173,7 +173,7 @@ class GeminiUpstreamIT {
                 message._additionalProperties().get("reasoning_content"));
         assertThat(reasoning).isNotNull();
         assertThat(reasoning.toString()).contains("step by step");
-        JsonNode thinking = GeminiIt.onlyRequest(gateway, "g-think-reasoning").json().at("/generationConfig/thinkingConfig");
+        JsonNode thinking = GeminiItSupport.onlyRequest(gateway, "g-think-reasoning").json().at("/generationConfig/thinkingConfig");
         assertThat(thinking.path("includeThoughts").asBoolean()).isTrue();
         assertThat(thinking.path("thinkingLevel").asText()).as("a name that is not gemini-1/2 gets a level").isEqualTo("LOW");
     }
@@ -182,10 +182,10 @@ class GeminiUpstreamIT {
      * Answers like Gemini without call ids: two parallel calls with no {@code id}, or, once the results came
      * back, a text naming the function responses it got (name and id) in order.
      */
-    private static void answerWithoutCallIds(RecordedRequest request, dev.switchboard.testkit.Exchange exchange)
+    private static void answerWithoutCallIds(RecordedRequest request, dev.switchboard.testkit.RawExchange exchange)
             throws java.io.IOException {
         JsonNode contents = request.json().path("contents");
-        com.fasterxml.jackson.databind.node.ObjectNode body = It.JSON.createObjectNode();
+        com.fasterxml.jackson.databind.node.ObjectNode body = ItSupport.JSON.createObjectNode();
         com.fasterxml.jackson.databind.node.ObjectNode candidate = body.putArray("candidates").addObject();
         com.fasterxml.jackson.databind.node.ArrayNode parts = candidate.putObject("content").put("role", "model").putArray("parts");
         StringBuilder got = new StringBuilder();
@@ -240,8 +240,8 @@ class GeminiUpstreamIT {
 
     @Test
     void genaiSdkFunctionCallSignatureReachesTheUpstreamUnchangedOnTheSamePart() {
-        Content question = GeminiIt.user("What is the weather in Paris?");
-        GenerateContentResponse first = genai.models.generateContent("gm-strict", List.of(question), GeminiIt.withWeather(true));
+        Content question = GeminiItSupport.user("What is the weather in Paris?");
+        GenerateContentResponse first = genai.models.generateContent("gm-strict", List.of(question), GeminiItSupport.withWeather(true));
 
         Content modelTurn = first.candidates().orElseThrow().getFirst().content().orElseThrow();
         Part callPart = modelTurn.parts().orElseThrow().stream().filter(p -> p.functionCall().isPresent()).findFirst().orElseThrow();
@@ -254,15 +254,15 @@ class GeminiUpstreamIT {
                 FunctionResponse.builder().name("get_weather").id(call.id().orElseThrow())
                         .response(Map.of("output", "sunny")).build()).build())).build();
         GenerateContentResponse answer = genai.models.generateContent("gm-strict", List.of(question, modelTurn, result),
-                GeminiIt.withWeather(true));
+                GeminiItSupport.withWeather(true));
 
         assertThat(answer.text()).isEqualTo("Tool result received: sunny");
-        assertThat(sentSignature(GeminiIt.onlyRequest(gateway, STRICT_UPSTREAM))).isEqualTo(issued);
+        assertThat(sentSignature(GeminiItSupport.onlyRequest(gateway, STRICT_UPSTREAM))).isEqualTo(issued);
     }
 
     @Test
     void aChatSessionFedByAStreamKeepsTheSignature() {
-        Chat chat = genai.chats.create("gm-strict", GeminiIt.withWeather(true));
+        Chat chat = genai.chats.create("gm-strict", GeminiItSupport.withWeather(true));
         List<GenerateContentResponse> chunks = new ArrayList<>();
         try (ResponseStream<GenerateContentResponse> stream = chat.sendMessageStream("What is the weather in Paris?")) {
             stream.forEach(chunks::add);
@@ -276,13 +276,13 @@ class GeminiUpstreamIT {
                 Part.fromFunctionResponse("get_weather", Map.of("output", "cloudy")))).build());
 
         assertThat(answer.text()).isEqualTo("Tool result received: cloudy");
-        assertThat(sentSignature(GeminiIt.onlyRequest(gateway, STRICT_UPSTREAM))).isEqualTo(issued);
+        assertThat(sentSignature(GeminiItSupport.onlyRequest(gateway, STRICT_UPSTREAM))).isEqualTo(issued);
     }
 
     @Test
     void aSignatureAlteredByTheClientIsRefusedByTheUpstreamAndThatReachesTheCaller() {
-        Content question = GeminiIt.user("What is the weather in Paris?");
-        GenerateContentResponse first = genai.models.generateContent("gm-strict", List.of(question), GeminiIt.withWeather(true));
+        Content question = GeminiItSupport.user("What is the weather in Paris?");
+        GenerateContentResponse first = genai.models.generateContent("gm-strict", List.of(question), GeminiItSupport.withWeather(true));
         Content modelTurn = first.candidates().orElseThrow().getFirst().content().orElseThrow();
         List<Part> altered = modelTurn.parts().orElseThrow().stream().map(p -> p.functionCall().isPresent()
                 ? p.toBuilder().thoughtSignature("forged".getBytes(java.nio.charset.StandardCharsets.UTF_8)).build() : p).toList();
@@ -291,7 +291,7 @@ class GeminiUpstreamIT {
                 com.google.genai.errors.ClientException.class,
                 () -> genai.models.generateContent("gm-strict", List.of(question, modelTurn.toBuilder().parts(altered).build(),
                         Content.builder().role("user").parts(List.of(Part.fromFunctionResponse("get_weather",
-                                Map.of("output", "sunny")))).build()), GeminiIt.withWeather(true)));
+                                Map.of("output", "sunny")))).build()), GeminiItSupport.withWeather(true)));
 
         assertThat(e.code()).isEqualTo(400);
         assertThat(e.message()).contains("Corrupted thought signature");
@@ -303,7 +303,7 @@ class GeminiUpstreamIT {
         ChatCompletion first = openai.chat().completions().create(ask);
         ChatCompletionMessage assistant = first.choices().getFirst().message();
         ChatCompletionMessageFunctionToolCall call = assistant.toolCalls().orElseThrow().getFirst().asFunction();
-        JsonNode carried = It.JSON.valueToTree(call._additionalProperties().get("extra_content").convert(Object.class));
+        JsonNode carried = ItSupport.JSON.valueToTree(call._additionalProperties().get("extra_content").convert(Object.class));
         String issued = carried.at("/google/thought_signature").asText();
         assertThat(issued).as("the signature rides on the tool call, where Gemini's own compatible API puts it").isNotBlank();
 
@@ -314,12 +314,12 @@ class GeminiUpstreamIT {
                 .build());
 
         assertThat(answer.choices().getFirst().message().content()).contains("Tool result received: sunny");
-        assertThat(sentSignature(GeminiIt.onlyRequest(gateway, STRICT_UPSTREAM))).isEqualTo(issued);
+        assertThat(sentSignature(GeminiItSupport.onlyRequest(gateway, STRICT_UPSTREAM))).isEqualTo(issued);
     }
 
     @Test
     void aStreamedToolCallCarriesTheSignatureToAChatCompletionsClientAndBack() {
-        HttpResponse<String> streamed = It.post(gateway, "/v1/chat/completions", It.bearer(gateway.apiKey()), """
+        HttpResponse<String> streamed = ItSupport.post(gateway, "/v1/chat/completions", ItSupport.bearer(gateway.apiKey()), """
                 {"model":"gm-strict","stream":true,"reasoning_effort":"low",
                  "messages":[{"role":"user","content":"What is the weather in Paris?"}],
                  "tools":[{"type":"function","function":{"name":"get_weather","parameters":{"type":"object",
@@ -328,11 +328,11 @@ class GeminiUpstreamIT {
         String name = null;
         String signature = null;
         StringBuilder arguments = new StringBuilder();
-        for (String data : It.sseData(streamed.body())) {
+        for (String data : ItSupport.sseData(streamed.body())) {
             if (data.equals("[DONE]")) {
                 continue;
             }
-            for (JsonNode call : It.json(data).at("/choices/0/delta/tool_calls")) {
+            for (JsonNode call : ItSupport.json(data).at("/choices/0/delta/tool_calls")) {
                 id = call.path("id").isTextual() ? call.path("id").asText() : id;
                 name = call.at("/function/name").isTextual() ? call.at("/function/name").asText() : name;
                 arguments.append(call.at("/function/arguments").asText(""));
@@ -343,7 +343,7 @@ class GeminiUpstreamIT {
         assertThat(signature).as("the streamed call carries the signature").isNotBlank();
 
         gateway.upstream().reset();
-        HttpResponse<String> answer = It.post(gateway, "/v1/chat/completions", It.bearer(gateway.apiKey()), """
+        HttpResponse<String> answer = ItSupport.post(gateway, "/v1/chat/completions", ItSupport.bearer(gateway.apiKey()), """
                 {"model":"gm-strict","reasoning_effort":"low","messages":[
                   {"role":"user","content":"What is the weather in Paris?"},
                   {"role":"assistant","content":null,"tool_calls":[{"id":"%s","type":"function",
@@ -351,11 +351,11 @@ class GeminiUpstreamIT {
                   {"role":"tool","tool_call_id":"%s","content":"sunny"}],
                  "tools":[{"type":"function","function":{"name":"get_weather","parameters":{"type":"object",
                    "properties":{"city":{"type":"string"}},"required":["city"]}}}]}"""
-                .formatted(id, name, It.JSON.valueToTree(arguments.toString()), signature, id));
+                .formatted(id, name, ItSupport.JSON.valueToTree(arguments.toString()), signature, id));
 
         assertThat(answer.statusCode()).as(answer.body()).isEqualTo(200);
-        assertThat(It.json(answer.body()).at("/choices/0/message/content").asText()).isEqualTo("Tool result received: sunny");
-        assertThat(sentSignature(GeminiIt.onlyRequest(gateway, STRICT_UPSTREAM))).isEqualTo(signature);
+        assertThat(ItSupport.json(answer.body()).at("/choices/0/message/content").asText()).isEqualTo("Tool result received: sunny");
+        assertThat(sentSignature(GeminiItSupport.onlyRequest(gateway, STRICT_UPSTREAM))).isEqualTo(signature);
     }
 
     @Test
@@ -371,13 +371,13 @@ class GeminiUpstreamIT {
                 .build());
 
         assertThat(answer.choices().getFirst().message().content()).contains("Tool result received: sunny");
-        assertThat(sentSignature(GeminiIt.onlyRequest(gateway, STRICT_UPSTREAM))).isEqualTo("skip_thought_signature_validator");
+        assertThat(sentSignature(GeminiItSupport.onlyRequest(gateway, STRICT_UPSTREAM))).isEqualTo("skip_thought_signature_validator");
     }
 
     // --- messages-format client, Gemini upstream ---
 
     private static HttpResponse<String> messages(String body) {
-        return It.post(gateway, "/v1/messages", Map.of("x-api-key", gateway.apiKey(), "anthropic-version", "2023-06-01",
+        return ItSupport.post(gateway, "/v1/messages", Map.of("x-api-key", gateway.apiKey(), "anthropic-version", "2023-06-01",
                 "content-type", "application/json"), body);
     }
 
@@ -389,14 +389,14 @@ class GeminiUpstreamIT {
                 "POST /v1/messages is not in this build (the messages endpoint is built on another branch); runs once merged");
 
         assertThat(text.statusCode()).isEqualTo(200);
-        JsonNode message = It.json(text.body());
+        JsonNode message = ItSupport.json(text.body());
         assertThat(message.path("model").asText()).isEqualTo("gm-basic");
         assertThat(message.at("/content/0/text").asText()).isEqualTo("Hello from g-basic! You said: hi");
         assertThat(message.path("stop_reason").asText()).isEqualTo("end_turn");
 
         String tools = "\"tools\":[{\"name\":\"get_weather\",\"description\":\"Weather\",\"input_schema\":{\"type\":\"object\","
                 + "\"properties\":{\"city\":{\"type\":\"string\"}},\"required\":[\"city\"]}}]";
-        JsonNode call = It.json(messages("{\"model\":\"gm-tools\",\"max_tokens\":100," + tools
+        JsonNode call = ItSupport.json(messages("{\"model\":\"gm-tools\",\"max_tokens\":100," + tools
                 + ",\"messages\":[{\"role\":\"user\",\"content\":\"Weather in Paris?\"}]}").body());
         assertThat(call.path("stop_reason").asText()).isEqualTo("tool_use");
         JsonNode toolUse = null;
@@ -415,8 +415,8 @@ class GeminiUpstreamIT {
                 + "{\"role\":\"assistant\",\"content\":" + call.path("content") + "},"
                 + "{\"role\":\"user\",\"content\":[{\"type\":\"tool_result\",\"tool_use_id\":\"" + toolUse.path("id").asText()
                 + "\",\"content\":\"sunny\"}]}]}");
-        assertThat(It.json(answer.body()).at("/content/0/text").asText()).isEqualTo("Tool result received: sunny");
-        JsonNode contents = GeminiIt.onlyRequest(gateway, "g-tools").json().path("contents");
+        assertThat(ItSupport.json(answer.body()).at("/content/0/text").asText()).isEqualTo("Tool result received: sunny");
+        JsonNode contents = GeminiItSupport.onlyRequest(gateway, "g-tools").json().path("contents");
         assertThat(contents.get(contents.size() - 1).at("/parts/0/functionResponse/name").asText()).isEqualTo("get_weather");
     }
 
@@ -430,8 +430,8 @@ class GeminiUpstreamIT {
         assertThat(response.statusCode()).isEqualTo(200);
         StringBuilder text = new StringBuilder();
         List<String> types = new ArrayList<>();
-        for (String data : It.sseData(response.body())) {
-            JsonNode event = It.json(data);
+        for (String data : ItSupport.sseData(response.body())) {
+            JsonNode event = ItSupport.json(data);
             types.add(event.path("type").asText());
             if (event.at("/delta/type").asText().equals("text_delta")) {
                 text.append(event.at("/delta/text").asText());

@@ -14,7 +14,7 @@ import com.google.genai.types.ListModelsConfig;
 import com.google.genai.types.Model;
 import dev.switchboard.testkit.GatewayExtension;
 import dev.switchboard.testkit.TestGateway;
-import dev.switchboard.testkit.it.GeminiIt.Auth;
+import dev.switchboard.testkit.it.GeminiItSupport.Auth;
 import java.net.http.HttpResponse;
 import java.util.ArrayList;
 import java.util.List;
@@ -32,7 +32,7 @@ import org.junit.jupiter.params.provider.EnumSource;
  */
 class GenerateContentApiIT {
     @RegisterExtension
-    static final GatewayExtension GATEWAY = new GatewayExtension(GeminiIt.CONFIG);
+    static final GatewayExtension GATEWAY = new GatewayExtension(GeminiItSupport.CONFIG);
 
     private static TestGateway gateway;
     private static Client client;
@@ -40,8 +40,8 @@ class GenerateContentApiIT {
     @BeforeAll
     static void connect() {
         gateway = GATEWAY.gateway();
-        gateway.upstream().requireKey(GeminiIt.GOOGLE_KEY, It.UPSTREAM_KEY, GeminiIt.ANTHROPIC_KEY);
-        client = GeminiIt.client(gateway);
+        gateway.upstream().requireKey(GeminiItSupport.GOOGLE_KEY, ItSupport.UPSTREAM_KEY, GeminiItSupport.ANTHROPIC_KEY);
+        client = GeminiItSupport.client(gateway);
     }
 
     private static Map<String, String> googleKey(String key) {
@@ -49,11 +49,11 @@ class GenerateContentApiIT {
     }
 
     private static HttpResponse<String> generate(String pathAndQuery, String body) {
-        return It.post(gateway, pathAndQuery, googleKey(gateway.apiKey()), body);
+        return ItSupport.post(gateway, pathAndQuery, googleKey(gateway.apiKey()), body);
     }
 
     private static JsonNode error(HttpResponse<String> response) {
-        return It.json(response.body()).path("error");
+        return ItSupport.json(response.body()).path("error");
     }
 
     private static void assertGoogleEnvelope(HttpResponse<String> response, int status, String word) {
@@ -71,13 +71,13 @@ class GenerateContentApiIT {
     @ParameterizedTest
     @EnumSource(Auth.class)
     void everyWayOfPresentingTheKeyWorksAndNoneReachesTheUpstream(Auth auth) {
-        Client sdk = GeminiIt.client(gateway, gateway.apiKey(), auth, "v1beta");
+        Client sdk = GeminiItSupport.client(gateway, gateway.apiKey(), auth, "v1beta");
 
         GenerateContentResponse response = sdk.models.generateContent("gm-basic", "hi", null);
 
         assertThat(response.text()).isEqualTo("Hello from g-basic! You said: hi");
-        var sent = GeminiIt.onlyRequest(gateway, "g-basic");
-        assertThat(sent.header("x-goog-api-key")).contains(GeminiIt.GOOGLE_KEY);
+        var sent = GeminiItSupport.onlyRequest(gateway, "g-basic");
+        assertThat(sent.header("x-goog-api-key")).contains(GeminiItSupport.GOOGLE_KEY);
         assertThat(sent.query()).doesNotContain("key=");
         assertThat(sent.header("authorization")).isEmpty();
         assertThat(sent.toString()).doesNotContain(gateway.apiKey());
@@ -86,7 +86,7 @@ class GenerateContentApiIT {
     @ParameterizedTest
     @EnumSource(Auth.class)
     void aWrongKeyIs401UnauthenticatedWhereverItIs(Auth auth) {
-        Client sdk = GeminiIt.client(gateway, "sk-sb-not-a-real-key", auth, "v1beta");
+        Client sdk = GeminiItSupport.client(gateway, "sk-sb-not-a-real-key", auth, "v1beta");
 
         ClientException e = assertThrows(ClientException.class, () -> sdk.models.generateContent("gm-basic", "hi", null));
 
@@ -97,7 +97,7 @@ class GenerateContentApiIT {
 
     @Test
     void aMissingKeyIs401InTheSpecEnvelopeWithGooglesStatusWord() {
-        HttpResponse<String> response = It.post(gateway, "/v1beta/models/gm-basic:generateContent",
+        HttpResponse<String> response = ItSupport.post(gateway, "/v1beta/models/gm-basic:generateContent",
                 Map.of("content-type", "application/json"), HI);
 
         assertGoogleEnvelope(response, 401, "UNAUTHENTICATED");
@@ -106,7 +106,7 @@ class GenerateContentApiIT {
 
     @Test
     void theKeyParameterWinsOverTheHeaders() {
-        HttpResponse<String> response = It.post(gateway, "/v1beta/models/gm-basic:generateContent?key=" + gateway.apiKey(),
+        HttpResponse<String> response = ItSupport.post(gateway, "/v1beta/models/gm-basic:generateContent?key=" + gateway.apiKey(),
                 Map.of("x-goog-api-key", "wrong", "authorization", "Bearer wrong", "content-type", "application/json"), HI);
 
         assertThat(response.statusCode()).isEqualTo(200);
@@ -130,7 +130,7 @@ class GenerateContentApiIT {
         Model tools = all.stream().filter(m -> m.name().orElseThrow().equals("models/gm-tools")).findFirst().orElseThrow();
         assertThat(tools.thinking()).contains(true);
 
-        JsonNode page = It.json(It.get(gateway, "/v1beta/models?pageSize=3", googleKey(gateway.apiKey())).body());
+        JsonNode page = ItSupport.json(ItSupport.get(gateway, "/v1beta/models?pageSize=3", googleKey(gateway.apiKey())).body());
         assertThat(page.path("models")).hasSize(3);
         assertThat(page.path("nextPageToken").asText()).isNotBlank();
     }
@@ -151,7 +151,7 @@ class GenerateContentApiIT {
 
     @Test
     void badPageParametersAre400NamingTheField() {
-        HttpResponse<String> response = It.get(gateway, "/v1beta/models?pageToken=abc", googleKey(gateway.apiKey()));
+        HttpResponse<String> response = ItSupport.get(gateway, "/v1beta/models?pageToken=abc", googleKey(gateway.apiKey()));
 
         assertGoogleEnvelope(response, 400, "INVALID_ARGUMENT");
         assertThat(error(response).path("param").asText()).isEqualTo("pageToken");
@@ -195,8 +195,8 @@ class GenerateContentApiIT {
                 "{\"model\":\"oa-basic\",\"contents\":[{\"role\":\"user\",\"parts\":[{\"text\":\"hi\"}]}]}");
 
         assertThat(response.statusCode()).isEqualTo(200);
-        assertThat(It.json(response.body()).path("modelVersion").asText()).isEqualTo("gm-basic");
-        assertThat(It.upstreamModels(gateway)).containsExactly("g-basic");
+        assertThat(ItSupport.json(response.body()).path("modelVersion").asText()).isEqualTo("gm-basic");
+        assertThat(ItSupport.upstreamModels(gateway)).containsExactly("g-basic");
     }
 
     @Test
@@ -212,7 +212,7 @@ class GenerateContentApiIT {
 
     @Test
     void theV1BaseServesTheSameCalls() {
-        Client v1 = GeminiIt.client(gateway, gateway.apiKey(), Auth.HEADER, "v1");
+        Client v1 = GeminiItSupport.client(gateway, gateway.apiKey(), Auth.HEADER, "v1");
 
         assertThat(v1.models.generateContent("oa-basic", "hi", null).text()).isEqualTo("Hello from up-basic! You said: hi");
         StringBuilder streamed = new StringBuilder();
@@ -228,7 +228,7 @@ class GenerateContentApiIT {
 
         assertThat(response.statusCode()).isEqualTo(200);
         assertThat(response.headers().firstValue("content-type").orElseThrow()).startsWith("text/event-stream");
-        List<JsonNode> chunks = It.sseData(response.body()).stream().map(It::json).toList();
+        List<JsonNode> chunks = ItSupport.sseData(response.body()).stream().map(ItSupport::json).toList();
         assertThat(chunks).hasSizeGreaterThan(2);
         assertThat(chunks).allSatisfy(c -> {
             assertThat(c.path("modelVersion").asText()).isEqualTo("oa-basic");
@@ -246,7 +246,7 @@ class GenerateContentApiIT {
 
         assertThat(response.statusCode()).isEqualTo(200);
         assertThat(response.headers().firstValue("content-type").orElseThrow()).startsWith("application/json");
-        JsonNode array = It.json(response.body());
+        JsonNode array = ItSupport.json(response.body());
         assertThat(array.isArray()).isTrue();
         assertThat(array.size()).isGreaterThan(2);
         StringBuilder text = new StringBuilder();
@@ -262,12 +262,12 @@ class GenerateContentApiIT {
         HttpResponse<String> sse = generate("/v1beta/models/gm-midfail:streamGenerateContent?alt=sse", HI);
         HttpResponse<String> array = generate("/v1beta/models/gm-midfail:streamGenerateContent", HI);
 
-        List<JsonNode> events = It.sseData(sse.body()).stream().map(It::json).toList();
+        List<JsonNode> events = ItSupport.sseData(sse.body()).stream().map(ItSupport::json).toList();
         JsonNode sseError = events.getLast().path("error");
         assertThat(sseError.path("code").isInt()).as("in a stream the SDK reads only a numeric code").isTrue();
         assertThat(sseError.path("code").asInt()).isGreaterThanOrEqualTo(500);
         assertThat(sseError.path("status").asText()).isNotBlank();
-        JsonNode elements = It.json(array.body());
+        JsonNode elements = ItSupport.json(array.body());
         assertThat(elements.isArray()).as("the array is closed after the error").isTrue();
         assertThat(elements.get(elements.size() - 1).path("error").path("code").asInt()).isGreaterThanOrEqualTo(500);
 
@@ -285,7 +285,7 @@ class GenerateContentApiIT {
 
         assertThat(response.text()).isEqualTo("Hello from up-rescue! You said: hi");
         assertThat(response.modelVersion()).contains("gm-failover");
-        assertThat(It.upstreamModels(gateway)).containsExactly("g-first-fail503", "up-rescue");
+        assertThat(ItSupport.upstreamModels(gateway)).containsExactly("g-first-fail503", "up-rescue");
     }
 
     @Test
@@ -308,10 +308,10 @@ class GenerateContentApiIT {
         String chatOnly = gateway.newKey(List.of(), List.of("chat_completions"));
         String oneModel = gateway.newKey(List.of("gm-basic"), List.of());
 
-        HttpResponse<String> wrongEndpoint = It.post(gateway, "/v1beta/models/gm-basic:generateContent", googleKey(chatOnly), HI);
-        HttpResponse<String> wrongModel = It.post(gateway, "/v1beta/models/oa-basic:generateContent", googleKey(oneModel), HI);
+        HttpResponse<String> wrongEndpoint = ItSupport.post(gateway, "/v1beta/models/gm-basic:generateContent", googleKey(chatOnly), HI);
+        HttpResponse<String> wrongModel = ItSupport.post(gateway, "/v1beta/models/oa-basic:generateContent", googleKey(oneModel), HI);
         HttpResponse<String> notInPlan = generate("/v1beta/models/gm-plan:generateContent", HI);
-        JsonNode listed = It.json(It.get(gateway, "/v1beta/models", googleKey(oneModel)).body()).path("models");
+        JsonNode listed = ItSupport.json(ItSupport.get(gateway, "/v1beta/models", googleKey(oneModel)).body()).path("models");
 
         assertGoogleEnvelope(wrongEndpoint, 403, "PERMISSION_DENIED");
         assertThat(error(wrongEndpoint).path("type").asText()).isEqualTo("insufficient_scope");

@@ -18,7 +18,7 @@ import com.google.genai.types.ThinkingConfig;
 import dev.switchboard.testkit.GatewayExtension;
 import dev.switchboard.testkit.RecordedRequest;
 import dev.switchboard.testkit.TestGateway;
-import dev.switchboard.testkit.it.GeminiIt.Upstream;
+import dev.switchboard.testkit.it.GeminiItSupport.Upstream;
 import java.net.http.HttpResponse;
 import java.util.ArrayList;
 import java.util.List;
@@ -35,7 +35,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  */
 class GenerateContentIT {
     @RegisterExtension
-    static final GatewayExtension GATEWAY = new GatewayExtension(GeminiIt.CONFIG);
+    static final GatewayExtension GATEWAY = new GatewayExtension(GeminiItSupport.CONFIG);
 
     private static final String HELLO = "Say hi to the tests";
 
@@ -46,8 +46,8 @@ class GenerateContentIT {
     @BeforeAll
     static void connect() {
         gateway = GATEWAY.gateway();
-        gateway.upstream().requireKey(GeminiIt.GOOGLE_KEY, It.UPSTREAM_KEY, GeminiIt.ANTHROPIC_KEY);
-        client = GeminiIt.client(gateway);
+        gateway.upstream().requireKey(GeminiItSupport.GOOGLE_KEY, ItSupport.UPSTREAM_KEY, GeminiItSupport.ANTHROPIC_KEY);
+        client = GeminiItSupport.client(gateway);
     }
 
     /**
@@ -59,7 +59,7 @@ class GenerateContentIT {
             return;
         }
         if (anthropicAdapter == null) {
-            HttpResponse<String> probe = It.post(gateway, "/v1beta/models/an-basic:generateContent",
+            HttpResponse<String> probe = ItSupport.post(gateway, "/v1beta/models/an-basic:generateContent",
                     Map.of("x-goog-api-key", gateway.apiKey(), "content-type", "application/json"),
                     "{\"contents\":[{\"parts\":[{\"text\":\"probe\"}]}]}");
             anthropicAdapter = probe.statusCode() != 503 || !gateway.upstream().received().isEmpty();
@@ -125,9 +125,9 @@ class GenerateContentIT {
     @EnumSource(Upstream.class)
     void functionCallThenItsResponseGetsTheAnswerQuotingTheResult(Upstream upstream) {
         assumeReachable(upstream);
-        Content question = GeminiIt.user("What is the weather in Paris?");
+        Content question = GeminiItSupport.user("What is the weather in Paris?");
         GenerateContentResponse first = client.models.generateContent(upstream.model("tools"), List.of(question),
-                GeminiIt.withWeather(false));
+                GeminiItSupport.withWeather(false));
 
         List<FunctionCall> calls = first.functionCalls();
         assertThat(calls).hasSize(1);
@@ -136,7 +136,7 @@ class GenerateContentIT {
         assertThat(call.args().orElseThrow()).containsEntry("city", "Paris");
         assertThat(call.id()).hasValueSatisfying(id -> assertThat(id).isNotBlank());
         assertThat(first.finishReason().knownEnum()).isEqualTo(FinishReason.Known.STOP);
-        assertThat(toolNames(GeminiIt.onlyRequest(gateway, upstream.upstreamModel("tools")).json(), upstream))
+        assertThat(toolNames(GeminiItSupport.onlyRequest(gateway, upstream.upstreamModel("tools")).json(), upstream))
                 .containsExactly("get_weather");
 
         gateway.upstream().reset();
@@ -145,10 +145,10 @@ class GenerateContentIT {
                         .response(Map.of("output", "sunny, 21 C")).build()).build())).build();
         GenerateContentResponse answer = client.models.generateContent(upstream.model("tools"),
                 List.of(question, first.candidates().get().getFirst().content().orElseThrow(), result),
-                GeminiIt.withWeather(false));
+                GeminiItSupport.withWeather(false));
 
         assertThat(answer.text()).isEqualTo("Tool result received: sunny, 21 C");
-        ToolPair pair = toolPair(GeminiIt.onlyRequest(gateway, upstream.upstreamModel("tools")).json(), upstream);
+        ToolPair pair = toolPair(GeminiItSupport.onlyRequest(gateway, upstream.upstreamModel("tools")).json(), upstream);
         assertThat(pair.callId()).isEqualTo(pair.resultId());
     }
 
@@ -158,7 +158,7 @@ class GenerateContentIT {
         assumeReachable(upstream);
         List<GenerateContentResponse> chunks = new ArrayList<>();
         try (ResponseStream<GenerateContentResponse> stream = client.models.generateContentStream(upstream.model("tools"),
-                "What is the weather in Paris?", GeminiIt.withWeather(false))) {
+                "What is the weather in Paris?", GeminiItSupport.withWeather(false))) {
             stream.forEach(chunks::add);
         }
 
@@ -175,12 +175,12 @@ class GenerateContentIT {
     @EnumSource(Upstream.class)
     void callsAndResponsesWithoutIdsArePairedWithStableGeneratedIds(Upstream upstream) {
         assumeReachable(upstream);
-        List<Content> history = List.of(GeminiIt.user("What is the weather in Paris?"),
+        List<Content> history = List.of(GeminiItSupport.user("What is the weather in Paris?"),
                 Content.builder().role("model").parts(List.of(Part.fromFunctionCall("get_weather", Map.of("city", "Paris")))).build(),
                 Content.builder().role("user").parts(List.of(Part.fromFunctionResponse("get_weather", Map.of("output", "rain")))).build());
 
-        GenerateContentResponse answer = client.models.generateContent(upstream.model("tools"), history, GeminiIt.withWeather(false));
-        client.models.generateContent(upstream.model("tools"), history, GeminiIt.withWeather(false));
+        GenerateContentResponse answer = client.models.generateContent(upstream.model("tools"), history, GeminiItSupport.withWeather(false));
+        client.models.generateContent(upstream.model("tools"), history, GeminiItSupport.withWeather(false));
 
         assertThat(answer.text()).isEqualTo("Tool result received: rain");
         List<RecordedRequest> sent = gateway.upstream().received(upstream.upstreamModel("tools"));
@@ -240,7 +240,7 @@ class GenerateContentIT {
         GenerateContentResponse response = client.models.generateContent(upstream.model("basic"), HELLO, config);
 
         assertThat(response.text()).isEqualTo(hello(upstream, "basic"));
-        JsonNode sent = GeminiIt.onlyRequest(gateway, upstream.upstreamModel("basic")).json();
+        JsonNode sent = GeminiItSupport.onlyRequest(gateway, upstream.upstreamModel("basic")).json();
         assertThat(systemText(sent, upstream)).isEqualTo("Answer in French.");
     }
 

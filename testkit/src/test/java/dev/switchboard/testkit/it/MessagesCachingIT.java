@@ -29,7 +29,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  */
 class MessagesCachingIT {
     @RegisterExtension
-    static final GatewayExtension GATEWAY = new GatewayExtension(MessagesIt.CONFIG);
+    static final GatewayExtension GATEWAY = new GatewayExtension(MessagesItSupport.CONFIG);
 
     private static final CacheControlEphemeral FIVE_MINUTES = CacheControlEphemeral.builder().build();
     private static final CacheControlEphemeral ONE_HOUR = CacheControlEphemeral.builder()
@@ -41,8 +41,8 @@ class MessagesCachingIT {
     @BeforeAll
     static void connect() {
         gateway = GATEWAY.gateway();
-        gateway.upstream().requireKey(MessagesIt.UPSTREAM_KEY);
-        client = MessagesIt.client(gateway);
+        gateway.upstream().requireKey(MessagesItSupport.UPSTREAM_KEY);
+        client = MessagesItSupport.client(gateway);
     }
 
     private static TextBlockParam block(String text, CacheControlEphemeral cache) {
@@ -76,7 +76,7 @@ class MessagesCachingIT {
 
         JsonNode sent = gateway.upstream().received("up-claude").getFirst().json();
         assertThat(sent.path("system").get(0).path("text").asText()).isEqualTo(system);
-        assertThat(sent.path("system").get(0).path("cache_control")).isEqualTo(It.json("{\"type\":\"ephemeral\"}"));
+        assertThat(sent.path("system").get(0).path("cache_control")).isEqualTo(ItSupport.json("{\"type\":\"ephemeral\"}"));
     }
 
     @Test
@@ -84,11 +84,11 @@ class MessagesCachingIT {
         String system = "You are a patient tutor of medieval history who always cites a primary source.";
         client.messages().create(cachedSystem(system, "Who was Charlemagne?"));
 
-        List<RawMessageStreamEvent> events = MessagesIt.stream(client, cachedSystem(system, "Who was Alcuin?"));
+        List<RawMessageStreamEvent> events = MessagesItSupport.stream(client, cachedSystem(system, "Who was Alcuin?"));
 
         Usage atStart = events.getFirst().asMessageStart().message().usage();
         assertThat(atStart.cacheReadInputTokens()).hasValueSatisfying(n -> assertThat(n).isPositive());
-        Message assembled = MessagesIt.accumulate(events);
+        Message assembled = MessagesItSupport.accumulate(events);
         assertThat(assembled.usage().cacheReadInputTokens()).isEqualTo(atStart.cacheReadInputTokens());
         assertThat(assembled.usage().cacheCreationInputTokens()).isEmpty();
     }
@@ -96,7 +96,7 @@ class MessagesCachingIT {
     @Test
     void markersOnToolsSystemAndMessagesPassThroughAndTheOneHourTtlBringsItsBeta() {
         MessageCreateParams params = MessageCreateParams.builder().model("claude-chat").maxTokens(200)
-                .addTool(MessagesIt.tool("lookup_shelf", "topic").toBuilder().cacheControl(ONE_HOUR).build())
+                .addTool(MessagesItSupport.tool("lookup_shelf", "topic").toBuilder().cacheControl(ONE_HOUR).build())
                 .systemOfTextBlockParams(List.of(block("You shelve books by the Dewey decimal system.", ONE_HOUR)))
                 .addUserMessageOfContentBlockParams(List.of(
                         com.anthropic.models.messages.ContentBlockParam.ofText(block("Where do atlases go?", FIVE_MINUTES))))
@@ -112,10 +112,10 @@ class MessagesCachingIT {
         RecordedRequest sent = gateway.upstream().received("up-claude").getFirst();
         assertThat(sent.header("anthropic-beta").orElse("")).contains("extended-cache-ttl-2025-04-11");
         JsonNode body = sent.json();
-        assertThat(body.path("tools").get(0).path("cache_control")).isEqualTo(It.json("{\"type\":\"ephemeral\",\"ttl\":\"1h\"}"));
+        assertThat(body.path("tools").get(0).path("cache_control")).isEqualTo(ItSupport.json("{\"type\":\"ephemeral\",\"ttl\":\"1h\"}"));
         assertThat(body.path("system").get(0).path("cache_control").path("ttl").asText()).isEqualTo("1h");
         assertThat(body.path("messages").get(0).path("content").get(0).path("cache_control"))
-                .isEqualTo(It.json("{\"type\":\"ephemeral\"}"));
+                .isEqualTo(ItSupport.json("{\"type\":\"ephemeral\"}"));
     }
 
     @Test
@@ -135,7 +135,7 @@ class MessagesCachingIT {
 
     @Test
     void cachedTokensFromAnOpenAiUpstreamAreReportedAsCacheReadsOutsideInputTokens() {
-        Message message = client.messages().create(MessagesIt.ask("gpt-cache", "What is cached when nothing is marked?"));
+        Message message = client.messages().create(MessagesItSupport.ask("gpt-cache", "What is cached when nothing is marked?"));
 
         // the OpenAI fake reports half of its prompt (ceil(38 / 4) = 10 tokens) as cached
         assertThat(message.usage().cacheReadInputTokens()).contains(5L);

@@ -26,7 +26,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  */
 class MessagesFailoverIT {
     @RegisterExtension
-    static final GatewayExtension GATEWAY = new GatewayExtension(MessagesIt.CONFIG);
+    static final GatewayExtension GATEWAY = new GatewayExtension(MessagesItSupport.CONFIG);
 
     private static TestGateway gateway;
     private static AnthropicClient client;
@@ -34,12 +34,12 @@ class MessagesFailoverIT {
     @BeforeAll
     static void connect() {
         gateway = GATEWAY.gateway();
-        gateway.upstream().requireKey(MessagesIt.UPSTREAM_KEY);
-        client = MessagesIt.client(gateway);
+        gateway.upstream().requireKey(MessagesItSupport.UPSTREAM_KEY);
+        client = MessagesItSupport.client(gateway);
     }
 
     private static Message streamed(MessageCreateParams params) {
-        return MessagesIt.accumulate(MessagesIt.stream(client, params));
+        return MessagesItSupport.accumulate(MessagesItSupport.stream(client, params));
     }
 
     private static MessageCreateParams prefilled(String model) {
@@ -51,28 +51,28 @@ class MessagesFailoverIT {
 
     @Test
     void anOverloadedAnthropicTargetFailsOverToTheNextPlainAndStreamed() {
-        Message plain = client.messages().create(MessagesIt.ask("claude-failover", "hi"));
-        Message stream = streamed(MessagesIt.ask("claude-failover", "hi"));
+        Message plain = client.messages().create(MessagesItSupport.ask("claude-failover", "hi"));
+        Message stream = streamed(MessagesItSupport.ask("claude-failover", "hi"));
 
         assertThat(plain.model().asString()).isEqualTo("claude-failover");
-        assertThat(MessagesIt.text(plain)).isEqualTo("Hello from up-claude-rescue! You said: hi");
-        assertThat(MessagesIt.text(stream)).isEqualTo(MessagesIt.text(plain));
-        assertThat(It.upstreamModels(gateway))
+        assertThat(MessagesItSupport.text(plain)).isEqualTo("Hello from up-claude-rescue! You said: hi");
+        assertThat(MessagesItSupport.text(stream)).isEqualTo(MessagesItSupport.text(plain));
+        assertThat(ItSupport.upstreamModels(gateway))
                 .containsExactly("up-busy-fail529", "up-claude-rescue", "up-busy-fail529", "up-claude-rescue");
     }
 
     @Test
     void aPoolMixingFormatsFailsOverFromAnthropicToOpenAi() {
-        Message message = streamed(MessagesIt.ask("claude-cross", "hi"));
+        Message message = streamed(MessagesItSupport.ask("claude-cross", "hi"));
 
         assertThat(message.model().asString()).isEqualTo("claude-cross");
-        assertThat(MessagesIt.text(message)).isEqualTo("Hello from up-gpt-rescue! You said: hi");
-        assertThat(It.upstreamModels(gateway)).containsExactly("up-down-fail503", "up-gpt-rescue");
+        assertThat(MessagesItSupport.text(message)).isEqualTo("Hello from up-gpt-rescue! You said: hi");
+        assertThat(ItSupport.upstreamModels(gateway)).containsExactly("up-down-fail503", "up-gpt-rescue");
     }
 
     @Test
     void callerFallbacksAnswerWhenThePrimaryPoolIsExhaustedAndTheResponseNamesTheFallback() {
-        MessageCreateParams params = MessagesIt.ask("claude-dead", "hi").toBuilder()
+        MessageCreateParams params = MessagesItSupport.ask("claude-dead", "hi").toBuilder()
                 .putAdditionalBodyProperty("fallbacks", JsonValue.from(List.of(Map.of("model", "gpt-backup"))))
                 .build();
 
@@ -81,36 +81,36 @@ class MessagesFailoverIT {
 
         assertThat(plain.model().asString()).isEqualTo("gpt-backup");
         assertThat(stream.model().asString()).isEqualTo("gpt-backup");
-        assertThat(MessagesIt.text(plain)).isEqualTo("Hello from up-backup! You said: hi");
-        assertThat(It.upstreamModels(gateway)).containsExactly("up-dead-fail529", "up-gone-fail503", "up-backup",
+        assertThat(MessagesItSupport.text(plain)).isEqualTo("Hello from up-backup! You said: hi");
+        assertThat(ItSupport.upstreamModels(gateway)).containsExactly("up-dead-fail529", "up-gone-fail503", "up-backup",
                 "up-dead-fail529", "up-gone-fail503", "up-backup");
     }
 
     @Test
     void whenEverythingFailsTheSdkGetsA503NamingTheAttempts() {
         ServiceUnavailableException e = assertThrows(ServiceUnavailableException.class,
-                () -> client.messages().create(MessagesIt.ask("claude-dead", "hi")));
+                () -> client.messages().create(MessagesItSupport.ask("claude-dead", "hi")));
 
         JsonNode body = e.body().convert(JsonNode.class);
         assertThat(body.path("type").asText()).isEqualTo("error");
         assertThat(body.path("error").path("type").asText()).isEqualTo("api_error");
         assertThat(body.path("error").path("code").asText()).isEqualTo("503");
         assertThat(body.path("error").path("message").asText()).contains("claude").contains("gpt")
-                .doesNotContain(MessagesIt.UPSTREAM_KEY);
+                .doesNotContain(MessagesItSupport.UPSTREAM_KEY);
     }
 
     @Test
     void aStreamThatNeverStartedFailsAsAPlain503NotAnEmptyStream() {
         ServiceUnavailableException e = assertThrows(ServiceUnavailableException.class,
-                () -> MessagesIt.stream(client, MessagesIt.ask("claude-dead", "hi")));
+                () -> MessagesItSupport.stream(client, MessagesItSupport.ask("claude-dead", "hi")));
 
         assertThat(e.body().convert(JsonNode.class).path("type").asText()).isEqualTo("error");
-        assertThat(It.upstreamModels(gateway)).containsExactly("up-dead-fail529", "up-gone-fail503");
+        assertThat(ItSupport.upstreamModels(gateway)).containsExactly("up-dead-fail529", "up-gone-fail503");
     }
 
     @Test
     void anUpstreamErrorMidStreamIsAnErrorEventInTheEnvelopeAndTheStreamEnds() {
-        HttpResponse<String> response = It.post(gateway, "/v1/messages", MessagesIt.headers(gateway.apiKey()),
+        HttpResponse<String> response = ItSupport.post(gateway, "/v1/messages", MessagesItSupport.headers(gateway.apiKey()),
                 "{\"model\":\"claude-midfail\",\"max_tokens\":100,\"stream\":true,"
                         + "\"messages\":[{\"role\":\"user\",\"content\":\"tell me a long story\"}]}");
 
@@ -119,37 +119,37 @@ class MessagesFailoverIT {
         assertThat(names.getFirst()).isEqualTo("message_start");
         assertThat(names.getLast()).isEqualTo("error");
         assertThat(names).doesNotContain("message_stop");
-        JsonNode error = It.json(It.sseData(response.body()).getLast());
+        JsonNode error = ItSupport.json(ItSupport.sseData(response.body()).getLast());
         assertThat(error.path("type").asText()).isEqualTo("error");
         assertThat(error.path("error").path("message").asText()).isEqualTo("Overloaded");
         assertThat(error.path("error").path("code").asText()).isEqualTo("529");
         // after the first frame the client has seen this provider's answer: no silent switch to another
-        assertThat(It.upstreamModels(gateway)).containsExactly("up-cut-midfail");
+        assertThat(ItSupport.upstreamModels(gateway)).containsExactly("up-cut-midfail");
     }
 
     @Test
     void aStreamThatEndsBeforeItsFirstEventFailsOverInvisibly() {
-        Message message = streamed(MessagesIt.ask("claude-empty", "hi"));
+        Message message = streamed(MessagesItSupport.ask("claude-empty", "hi"));
 
-        assertThat(MessagesIt.text(message)).isEqualTo("Hello from up-claude-saved! You said: hi");
-        assertThat(It.upstreamModels(gateway)).containsExactly("up-void-empty", "up-claude-saved");
+        assertThat(MessagesItSupport.text(message)).isEqualTo("Hello from up-claude-saved! You said: hi");
+        assertThat(ItSupport.upstreamModels(gateway)).containsExactly("up-void-empty", "up-claude-saved");
     }
 
     @Test
     void aNonRetryableRefusalReachesTheClientWithTheUpstreamsMessageAndStopsTheFailover() {
         BadRequestException e = assertThrows(BadRequestException.class,
-                () -> client.messages().create(MessagesIt.ask("claude-picky", "hi")));
+                () -> client.messages().create(MessagesItSupport.ask("claude-picky", "hi")));
 
         assertThat(e.body().convert(JsonNode.class).path("error").path("message").asText())
                 .contains("scripted failure 400");
-        assertThat(It.upstreamModels(gateway)).containsExactly("up-picky-fail400");
+        assertThat(ItSupport.upstreamModels(gateway)).containsExactly("up-picky-fail400");
     }
 
     @Test
     void aTrailingAssistantTurnIsSentAsNativePrefill() {
         Message message = client.messages().create(prefilled("claude-chat"));
 
-        assertThat(MessagesIt.text(message)).isNotBlank();
+        assertThat(MessagesItSupport.text(message)).isNotBlank();
         List<RecordedRequest> sent = gateway.upstream().received("up-claude");
         assertThat(sent).hasSize(1);
         JsonNode last = sent.getFirst().json().path("messages").get(1);
@@ -171,7 +171,7 @@ class MessagesFailoverIT {
         Message message = stream ? streamed(prefilled("claude-noprefill")) : client.messages().create(prefilled("claude-noprefill"));
 
         // the fake quotes the last user text; after the rewrite that is the request for the continuation
-        assertThat(MessagesIt.text(message)).startsWith("Hello from up-strict-noprefill! You said: ")
+        assertThat(MessagesItSupport.text(message)).startsWith("Hello from up-strict-noprefill! You said: ")
                 .doesNotStartWith("Autumn leaves");
         List<RecordedRequest> sent = gateway.upstream().received("up-strict-noprefill");
         assertThat(sent).hasSize(2);

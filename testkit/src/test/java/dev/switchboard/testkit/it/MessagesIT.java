@@ -30,7 +30,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  */
 class MessagesIT {
     @RegisterExtension
-    static final GatewayExtension GATEWAY = new GatewayExtension(MessagesIt.CONFIG);
+    static final GatewayExtension GATEWAY = new GatewayExtension(MessagesItSupport.CONFIG);
 
     private static TestGateway gateway;
     private static AnthropicClient client;
@@ -38,26 +38,26 @@ class MessagesIT {
     @BeforeAll
     static void connect() {
         gateway = GATEWAY.gateway();
-        gateway.upstream().requireKey(MessagesIt.UPSTREAM_KEY);
-        client = MessagesIt.client(gateway);
+        gateway.upstream().requireKey(MessagesItSupport.UPSTREAM_KEY);
+        client = MessagesItSupport.client(gateway);
     }
 
     @Test
     void createAgainstAnAnthropicUpstreamSendsTheProviderKeyAndVersionAndAnswersWithTheGatewayModel() {
-        Message message = client.messages().create(MessagesIt.ask("claude-chat", "Say hi to the tests"));
+        Message message = client.messages().create(MessagesItSupport.ask("claude-chat", "Say hi to the tests"));
 
         assertThat(message.model().asString()).isEqualTo("claude-chat");
-        assertThat(MessagesIt.text(message)).isEqualTo("Hello from up-claude! You said: Say hi to the tests");
+        assertThat(MessagesItSupport.text(message)).isEqualTo("Hello from up-claude! You said: Say hi to the tests");
         assertThat(message.stopReason()).contains(StopReason.END_TURN);
         // the Anthropic fake counts its prompt as role-tagged units: ceil(len("user:Say hi to the tests") / 4) = 6
         assertThat(message.usage().inputTokens()).isEqualTo(6);
-        assertThat(message.usage().outputTokens()).isEqualTo(MessagesIt.text(message).split(" ").length);
+        assertThat(message.usage().outputTokens()).isEqualTo(MessagesItSupport.text(message).split(" ").length);
         assertThat(message.usage().cacheReadInputTokens()).isEmpty();
         assertThat(message.usage().cacheCreationInputTokens()).isEmpty();
 
         RecordedRequest sent = gateway.upstream().received("up-claude").getFirst();
         assertThat(sent.path()).isEqualTo("/v1/messages");
-        assertThat(sent.header("x-api-key")).contains(MessagesIt.UPSTREAM_KEY);
+        assertThat(sent.header("x-api-key")).contains(MessagesItSupport.UPSTREAM_KEY);
         assertThat(sent.header("anthropic-version")).contains("2023-06-01");
         assertThat(sent.header("authorization")).isEmpty();
         assertThat(sent.bodyText()).doesNotContain(gateway.apiKey());
@@ -66,32 +66,32 @@ class MessagesIT {
 
     @Test
     void createAgainstAnOpenAiUpstreamAnswersInTheMessagesShape() {
-        Message message = client.messages().create(MessagesIt.ask("gpt-chat", "Say hi to the tests"));
+        Message message = client.messages().create(MessagesItSupport.ask("gpt-chat", "Say hi to the tests"));
 
         assertThat(message.model().asString()).isEqualTo("gpt-chat");
         assertThat(message.id()).isNotBlank();
-        assertThat(MessagesIt.text(message)).isEqualTo("Hello from up-gpt! You said: Say hi to the tests");
+        assertThat(MessagesItSupport.text(message)).isEqualTo("Hello from up-gpt! You said: Say hi to the tests");
         assertThat(message.stopReason()).contains(StopReason.END_TURN);
         assertThat(message.usage().inputTokens()).isEqualTo(5);
 
         RecordedRequest sent = gateway.upstream().received("up-gpt").getFirst();
         assertThat(sent.path()).isEqualTo("/v1/chat/completions");
-        assertThat(It.authorization(sent)).isEqualTo("Bearer " + MessagesIt.UPSTREAM_KEY);
+        assertThat(ItSupport.authorization(sent)).isEqualTo("Bearer " + MessagesItSupport.UPSTREAM_KEY);
         assertThat(sent.json().path("messages").get(0).path("content").asText()).isEqualTo("Say hi to the tests");
     }
 
     @Test
     void streamFromAnAnthropicUpstreamAssemblesToTheSameAnswerWithUsageOnMessageDelta() {
-        List<RawMessageStreamEvent> events = MessagesIt.stream(client, MessagesIt.ask("claude-chat", "Say hi to the tests"));
+        List<RawMessageStreamEvent> events = MessagesItSupport.stream(client, MessagesItSupport.ask("claude-chat", "Say hi to the tests"));
 
         assertThat(events.getFirst().isMessageStart()).isTrue();
         assertThat(events.getLast().isMessageStop()).isTrue();
         RawMessageStreamEvent delta = events.get(events.size() - 2);
         assertThat(delta.isMessageDelta()).isTrue();
         assertThat(delta.asMessageDelta().usage().outputTokens()).isPositive();
-        Message message = MessagesIt.accumulate(events);
+        Message message = MessagesItSupport.accumulate(events);
         assertThat(message.model().asString()).isEqualTo("claude-chat");
-        assertThat(MessagesIt.text(message)).isEqualTo("Hello from up-claude! You said: Say hi to the tests");
+        assertThat(MessagesItSupport.text(message)).isEqualTo("Hello from up-claude! You said: Say hi to the tests");
         assertThat(message.stopReason()).contains(StopReason.END_TURN);
         assertThat(message.usage().inputTokens()).isEqualTo(6);
         assertThat(gateway.upstream().received("up-claude").getFirst().json().path("stream").asBoolean()).isTrue();
@@ -99,11 +99,11 @@ class MessagesIT {
 
     @Test
     void streamFromAnOpenAiUpstreamIsANamedEventStreamTheSdkAssembles() {
-        List<RawMessageStreamEvent> events = MessagesIt.stream(client, MessagesIt.ask("gpt-chat", "Say hi to the tests"));
+        List<RawMessageStreamEvent> events = MessagesItSupport.stream(client, MessagesItSupport.ask("gpt-chat", "Say hi to the tests"));
 
-        Message message = MessagesIt.accumulate(events);
+        Message message = MessagesItSupport.accumulate(events);
         assertThat(message.model().asString()).isEqualTo("gpt-chat");
-        assertThat(MessagesIt.text(message)).isEqualTo("Hello from up-gpt! You said: Say hi to the tests");
+        assertThat(MessagesItSupport.text(message)).isEqualTo("Hello from up-gpt! You said: Say hi to the tests");
         assertThat(message.stopReason()).contains(StopReason.END_TURN);
         assertThat(message.usage().inputTokens()).isEqualTo(5);
         assertThat(message.usage().outputTokens()).isPositive();
@@ -111,13 +111,13 @@ class MessagesIT {
 
     @Test
     void rawStreamHasEventLinesMatchingTheirPayloadTypesInTheSpecOrder() {
-        HttpResponse<String> response = It.post(gateway, "/v1/messages", MessagesIt.headers(gateway.apiKey()),
+        HttpResponse<String> response = ItSupport.post(gateway, "/v1/messages", MessagesItSupport.headers(gateway.apiKey()),
                 "{\"model\":\"claude-chat\",\"max_tokens\":100,\"stream\":true,\"messages\":[{\"role\":\"user\",\"content\":\"hi\"}]}");
 
         assertThat(response.statusCode()).isEqualTo(200);
         assertThat(response.headers().firstValue("content-type").orElse("")).startsWith("text/event-stream");
         List<String> names = response.body().lines().filter(l -> l.startsWith("event:")).map(l -> l.substring(6).strip()).toList();
-        List<JsonNode> payloads = It.sseData(response.body()).stream().map(It::json).toList();
+        List<JsonNode> payloads = ItSupport.sseData(response.body()).stream().map(ItSupport::json).toList();
         assertThat(names).hasSameSizeAs(payloads);
         for (int i = 0; i < names.size(); i++) {
             assertThat(payloads.get(i).path("type").asText()).isEqualTo(names.get(i));
@@ -129,12 +129,12 @@ class MessagesIT {
 
     @Test
     void bearerKeyIsAcceptedLikeXApiKey() {
-        Message message = MessagesIt.bearerClient(gateway).messages().create(MessagesIt.ask("claude-chat", "hi"));
+        Message message = MessagesItSupport.bearerClient(gateway).messages().create(MessagesItSupport.ask("claude-chat", "hi"));
 
-        assertThat(MessagesIt.text(message)).isEqualTo("Hello from up-claude! You said: hi");
+        assertThat(MessagesItSupport.text(message)).isEqualTo("Hello from up-claude! You said: hi");
         // the caller's credential never travels upstream, whichever header carried it
         RecordedRequest sent = gateway.upstream().received("up-claude").getFirst();
-        assertThat(sent.header("x-api-key")).contains(MessagesIt.UPSTREAM_KEY);
+        assertThat(sent.header("x-api-key")).contains(MessagesItSupport.UPSTREAM_KEY);
         assertThat(sent.header("authorization")).isEmpty();
     }
 
@@ -144,7 +144,7 @@ class MessagesIT {
                 .baseUrl(gateway.baseUrl()).apiKey("sk-sb-never-issued-0123456789abcdefghijklmnopqrstu").maxRetries(0).build();
 
         UnauthorizedException e = assertThrows(UnauthorizedException.class,
-                () -> stranger.messages().create(MessagesIt.ask("claude-chat", "hi")));
+                () -> stranger.messages().create(MessagesItSupport.ask("claude-chat", "hi")));
 
         assertThat(e.statusCode()).isEqualTo(401);
         JsonNode body = e.body().convert(JsonNode.class);
@@ -156,24 +156,24 @@ class MessagesIT {
 
     @Test
     void missingKeyIs401NamingBothHeaders() {
-        HttpResponse<String> response = It.post(gateway, "/v1/messages",
+        HttpResponse<String> response = ItSupport.post(gateway, "/v1/messages",
                 Map.of("anthropic-version", "2023-06-01", "content-type", "application/json"),
                 "{\"model\":\"claude-chat\",\"max_tokens\":10,\"messages\":[{\"role\":\"user\",\"content\":\"hi\"}]}");
 
         assertThat(response.statusCode()).isEqualTo(401);
-        JsonNode body = It.json(response.body());
+        JsonNode body = ItSupport.json(response.body());
         assertThat(body.path("type").asText()).isEqualTo("error");
         assertThat(body.path("error").path("message").asText()).contains("x-api-key").contains("Authorization");
     }
 
     @Test
     void missingVersionHeaderIs400NamingIt() {
-        HttpResponse<String> response = It.post(gateway, "/v1/messages",
+        HttpResponse<String> response = ItSupport.post(gateway, "/v1/messages",
                 Map.of("x-api-key", gateway.apiKey(), "content-type", "application/json"),
                 "{\"model\":\"claude-chat\",\"max_tokens\":10,\"messages\":[{\"role\":\"user\",\"content\":\"hi\"}]}");
 
         assertThat(response.statusCode()).isEqualTo(400);
-        JsonNode body = It.json(response.body());
+        JsonNode body = ItSupport.json(response.body());
         assertThat(body.path("type").asText()).isEqualTo("error");
         JsonNode error = body.path("error");
         assertThat(error.path("type").asText()).isEqualTo("invalid_request_error");
@@ -187,7 +187,7 @@ class MessagesIT {
     @Test
     void temperatureAboveOneIsABadRequestNamingTemperature() {
         BadRequestException e = assertThrows(BadRequestException.class, () -> client.messages().create(
-                MessagesIt.ask("claude-chat", "hi").toBuilder()
+                MessagesItSupport.ask("claude-chat", "hi").toBuilder()
                         .putAdditionalBodyProperty("temperature", com.anthropic.core.JsonValue.from(1.5)).build()));
 
         JsonNode error = e.body().convert(JsonNode.class).path("error");
@@ -198,20 +198,20 @@ class MessagesIT {
 
     @Test
     void missingMaxTokensIs400NamingIt() {
-        HttpResponse<String> response = It.post(gateway, "/v1/messages", MessagesIt.headers(gateway.apiKey()),
+        HttpResponse<String> response = ItSupport.post(gateway, "/v1/messages", MessagesItSupport.headers(gateway.apiKey()),
                 "{\"model\":\"claude-chat\",\"messages\":[{\"role\":\"user\",\"content\":\"hi\"}]}");
 
         assertThat(response.statusCode()).isEqualTo(400);
-        assertThat(It.json(response.body()).path("error").path("param").asText()).isEqualTo("max_tokens");
+        assertThat(ItSupport.json(response.body()).path("error").path("param").asText()).isEqualTo("max_tokens");
     }
 
     @Test
     void malformedJsonIs400InTheMessagesEnvelope() {
-        HttpResponse<String> response = It.post(gateway, "/v1/messages", MessagesIt.headers(gateway.apiKey()),
+        HttpResponse<String> response = ItSupport.post(gateway, "/v1/messages", MessagesItSupport.headers(gateway.apiKey()),
                 "{\"model\": \"claude-chat\", \"messages\": [");
 
         assertThat(response.statusCode()).isEqualTo(400);
-        JsonNode body = It.json(response.body());
+        JsonNode body = ItSupport.json(response.body());
         assertThat(body.path("type").asText()).isEqualTo("error");
         assertThat(body.path("error").path("message").asText()).isNotBlank().doesNotContain("Exception");
     }
@@ -219,7 +219,7 @@ class MessagesIT {
     @Test
     void unknownModelIsNotFound() {
         NotFoundException e = assertThrows(NotFoundException.class,
-                () -> client.messages().create(MessagesIt.ask("no-such-model", "hi")));
+                () -> client.messages().create(MessagesItSupport.ask("no-such-model", "hi")));
 
         assertThat(e.body().convert(JsonNode.class).path("error").path("type").asText()).isEqualTo("model_not_found");
     }
@@ -234,7 +234,7 @@ class MessagesIT {
 
         long plain = client.messages().countTokens(params).inputTokens();
         long withTool = client.messages().countTokens(params.toBuilder()
-                .addTool(MessagesIt.tool("get_weather", "city")).build()).inputTokens();
+                .addTool(MessagesItSupport.tool("get_weather", "city")).build()).inputTokens();
 
         assertThat(plain).isEqualTo(6); // ceil(24 / 4)
         assertThat(withTool).isGreaterThan(plain);
@@ -243,15 +243,15 @@ class MessagesIT {
 
     @Test
     void countTokensAcceptsBearerAndNeedsTheVersionHeaderToo() {
-        long tokens = MessagesIt.bearerClient(gateway).messages().countTokens(MessageCountTokensParams.builder()
+        long tokens = MessagesItSupport.bearerClient(gateway).messages().countTokens(MessageCountTokensParams.builder()
                 .model("gpt-chat").addUserMessage("abcd").build()).inputTokens();
-        HttpResponse<String> unversioned = It.post(gateway, "/v1/messages/count_tokens",
+        HttpResponse<String> unversioned = ItSupport.post(gateway, "/v1/messages/count_tokens",
                 Map.of("x-api-key", gateway.apiKey(), "content-type", "application/json"),
                 "{\"model\":\"gpt-chat\",\"messages\":[{\"role\":\"user\",\"content\":\"abcd\"}]}");
 
         assertThat(tokens).isEqualTo(1);
         assertThat(unversioned.statusCode()).isEqualTo(400);
-        assertThat(It.json(unversioned.body()).path("error").path("param").asText()).isEqualTo("anthropic-version");
+        assertThat(ItSupport.json(unversioned.body()).path("error").path("param").asText()).isEqualTo("anthropic-version");
     }
 
     @Test
@@ -265,15 +265,15 @@ class MessagesIT {
     @Test
     void aKeyScopedToCountTokensMayCountButNotGenerate() {
         String countOnly = gateway.newKey(List.of(), List.of("count_tokens"));
-        HttpResponse<String> count = It.post(gateway, "/v1/messages/count_tokens", MessagesIt.headers(countOnly),
+        HttpResponse<String> count = ItSupport.post(gateway, "/v1/messages/count_tokens", MessagesItSupport.headers(countOnly),
                 "{\"model\":\"claude-chat\",\"messages\":[{\"role\":\"user\",\"content\":\"abcd\"}]}");
-        HttpResponse<String> create = It.post(gateway, "/v1/messages", MessagesIt.headers(countOnly),
+        HttpResponse<String> create = ItSupport.post(gateway, "/v1/messages", MessagesItSupport.headers(countOnly),
                 "{\"model\":\"claude-chat\",\"max_tokens\":10,\"messages\":[{\"role\":\"user\",\"content\":\"abcd\"}]}");
 
         assertThat(count.statusCode()).isEqualTo(200);
-        assertThat(It.json(count.body()).path("input_tokens").asLong()).isEqualTo(1);
+        assertThat(ItSupport.json(count.body()).path("input_tokens").asLong()).isEqualTo(1);
         assertThat(create.statusCode()).isEqualTo(403);
-        assertThat(It.json(create.body()).path("type").asText()).isEqualTo("error");
+        assertThat(ItSupport.json(create.body()).path("type").asText()).isEqualTo("error");
         assertThat(gateway.upstream().received()).isEmpty();
     }
 }

@@ -29,7 +29,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  */
 class MessagesToolsIT {
     @RegisterExtension
-    static final GatewayExtension GATEWAY = new GatewayExtension(MessagesIt.CONFIG);
+    static final GatewayExtension GATEWAY = new GatewayExtension(MessagesItSupport.CONFIG);
 
     private static final String RESULT = "31°C, sunny";
 
@@ -39,14 +39,14 @@ class MessagesToolsIT {
     @BeforeAll
     static void connect() {
         gateway = GATEWAY.gateway();
-        gateway.upstream().requireKey(MessagesIt.UPSTREAM_KEY);
-        client = MessagesIt.client(gateway);
+        gateway.upstream().requireKey(MessagesItSupport.UPSTREAM_KEY);
+        client = MessagesItSupport.client(gateway);
     }
 
     private static MessageCreateParams weather(String model) {
         return MessageCreateParams.builder().model(model).maxTokens(2048)
                 .addUserMessage("What is the weather in Paris?")
-                .addTool(MessagesIt.tool("get_weather", "city"))
+                .addTool(MessagesItSupport.tool("get_weather", "city"))
                 .build();
     }
 
@@ -77,9 +77,9 @@ class MessagesToolsIT {
     private static List<JsonNode> reasoningBlocks(Message message) {
         return message.content().stream().filter(b -> b.isThinking() || b.isRedactedThinking())
                 .map(b -> b.isThinking()
-                        ? (JsonNode) It.JSON.createObjectNode().put("type", "thinking")
+                        ? (JsonNode) ItSupport.JSON.createObjectNode().put("type", "thinking")
                                 .put("thinking", b.asThinking().thinking()).put("signature", b.asThinking().signature())
-                        : It.JSON.createObjectNode().put("type", "redacted_thinking").put("data", b.asRedactedThinking().data()))
+                        : ItSupport.JSON.createObjectNode().put("type", "redacted_thinking").put("data", b.asRedactedThinking().data()))
                 .toList();
     }
 
@@ -88,11 +88,11 @@ class MessagesToolsIT {
         Message message = client.messages().create(weather("claude-chat"));
 
         assertThat(message.stopReason()).contains(StopReason.TOOL_USE);
-        assertThat(MessagesIt.types(message)).containsExactly("tool_use");
+        assertThat(MessagesItSupport.types(message)).containsExactly("tool_use");
         ContentBlock call = message.content().getFirst();
         assertThat(call.asToolUse().id()).startsWith("toolu_fake_");
         assertThat(call.asToolUse().name()).isEqualTo("get_weather");
-        assertThat(MessagesIt.input(call).path("city").asText()).isEqualTo("Paris");
+        assertThat(MessagesItSupport.input(call).path("city").asText()).isEqualTo("Paris");
         JsonNode tool = gateway.upstream().received("up-claude").getFirst().json().path("tools").get(0);
         assertThat(tool.path("name").asText()).isEqualTo("get_weather");
         assertThat(tool.path("input_schema").path("required").get(0).asText()).isEqualTo("city");
@@ -105,41 +105,41 @@ class MessagesToolsIT {
         assertThat(message.stopReason()).contains(StopReason.TOOL_USE);
         ContentBlock call = toolUses(message).getFirst();
         assertThat(call.asToolUse().id()).startsWith("call_");
-        assertThat(MessagesIt.input(call).path("city").asText()).isEqualTo("Paris");
+        assertThat(MessagesItSupport.input(call).path("city").asText()).isEqualTo("Paris");
         JsonNode sent = gateway.upstream().received("up-gpt").getFirst().json();
         assertThat(sent.path("tools").get(0).path("function").path("name").asText()).isEqualTo("get_weather");
     }
 
     @Test
     void streamedParallelCallsAfterReasoningFromAnOpenAiUpstreamGetBlockIndexesOverAllBlocks() {
-        List<RawMessageStreamEvent> events = MessagesIt.stream(client, weather("gpt-parallel").toBuilder()
-                .addTool(MessagesIt.tool("get_time", "timezone")).build());
+        List<RawMessageStreamEvent> events = MessagesItSupport.stream(client, weather("gpt-parallel").toBuilder()
+                .addTool(MessagesItSupport.tool("get_time", "timezone")).build());
 
         assertThat(startIndexes(events)).containsExactly(0L, 1L, 2L);
-        Message message = MessagesIt.accumulate(events);
-        assertThat(MessagesIt.types(message)).containsExactly("thinking", "tool_use", "tool_use");
+        Message message = MessagesItSupport.accumulate(events);
+        assertThat(MessagesItSupport.types(message)).containsExactly("thinking", "tool_use", "tool_use");
         List<ContentBlock> calls = toolUses(message);
         assertThat(calls.get(0).asToolUse().name()).isEqualTo("get_weather");
-        assertThat(MessagesIt.input(calls.get(0)).path("city").asText()).isEqualTo("Paris");
-        assertThat(MessagesIt.input(calls.get(0)).has("timezone")).isFalse();
+        assertThat(MessagesItSupport.input(calls.get(0)).path("city").asText()).isEqualTo("Paris");
+        assertThat(MessagesItSupport.input(calls.get(0)).has("timezone")).isFalse();
         assertThat(calls.get(1).asToolUse().name()).isEqualTo("get_time");
-        assertThat(MessagesIt.input(calls.get(1)).path("timezone").asText()).isEqualTo("Paris");
+        assertThat(MessagesItSupport.input(calls.get(1)).path("timezone").asText()).isEqualTo("Paris");
         assertThat(calls.get(0).asToolUse().id()).startsWith("call_").isNotEqualTo(calls.get(1).asToolUse().id());
         assertThat(message.stopReason()).contains(StopReason.TOOL_USE);
     }
 
     @Test
     void streamedParallelCallsAfterSignedThinkingFromAnAnthropicUpstreamKeepTheirIdsAndTheSignature() {
-        List<RawMessageStreamEvent> events = MessagesIt.stream(client, weather("claude-parallel").toBuilder()
-                .addTool(MessagesIt.tool("get_time", "timezone")).build());
+        List<RawMessageStreamEvent> events = MessagesItSupport.stream(client, weather("claude-parallel").toBuilder()
+                .addTool(MessagesItSupport.tool("get_time", "timezone")).build());
 
         assertThat(startIndexes(events)).containsExactly(0L, 1L, 2L);
-        Message message = MessagesIt.accumulate(events);
-        assertThat(MessagesIt.types(message)).containsExactly("thinking", "tool_use", "tool_use");
+        Message message = MessagesItSupport.accumulate(events);
+        assertThat(MessagesItSupport.types(message)).containsExactly("thinking", "tool_use", "tool_use");
         assertThat(message.content().getFirst().asThinking().signature()).startsWith("fakesig.");
         List<ContentBlock> calls = toolUses(message);
         assertThat(calls).extracting(c -> c.asToolUse().id()).allMatch(id -> id.startsWith("toolu_fake_")).doesNotHaveDuplicates();
-        assertThat(MessagesIt.input(calls.get(1)).path("timezone").asText()).isEqualTo("Paris");
+        assertThat(MessagesItSupport.input(calls.get(1)).path("timezone").asText()).isEqualTo("Paris");
     }
 
     @Test
@@ -154,8 +154,8 @@ class MessagesToolsIT {
 
     private void thinkingToolLoop(boolean stream) {
         MessageCreateParams first = thinkingWeather("claude-chat");
-        Message call = stream ? MessagesIt.accumulate(MessagesIt.stream(client, first)) : client.messages().create(first);
-        assertThat(MessagesIt.types(call)).containsExactly("thinking", "tool_use");
+        Message call = stream ? MessagesItSupport.accumulate(MessagesItSupport.stream(client, first)) : client.messages().create(first);
+        assertThat(MessagesItSupport.types(call)).containsExactly("thinking", "tool_use");
         String signature = call.content().getFirst().asThinking().signature();
         assertThat(signature).startsWith("fakesig.");
         RecordedRequest issued = gateway.upstream().received("up-claude").getFirst();
@@ -164,7 +164,7 @@ class MessagesToolsIT {
 
         Message answer = client.messages().create(withResults(first, call));
 
-        assertThat(MessagesIt.text(answer)).isEqualTo("Tool result received: " + RESULT);
+        assertThat(MessagesItSupport.text(answer)).isEqualTo("Tool result received: " + RESULT);
         RecordedRequest sent = gateway.upstream().received("up-claude").getFirst();
         JsonNode messages = sent.json().path("messages");
         assertThat(messages).hasSize(3);
@@ -182,12 +182,12 @@ class MessagesToolsIT {
     void redactedThinkingSurvivesTheRoundTripUnchangedAndInOrder() {
         MessageCreateParams first = weather("claude-redacted");
         Message call = client.messages().create(first);
-        assertThat(MessagesIt.types(call)).containsExactly("redacted_thinking", "thinking", "tool_use");
+        assertThat(MessagesItSupport.types(call)).containsExactly("redacted_thinking", "thinking", "tool_use");
         gateway.upstream().reset();
 
         Message answer = client.messages().create(withResults(first, call));
 
-        assertThat(MessagesIt.text(answer)).isEqualTo("Tool result received: " + RESULT);
+        assertThat(MessagesItSupport.text(answer)).isEqualTo("Tool result received: " + RESULT);
         JsonNode assistant = gateway.upstream().received("up-claude-reasoning-redacted").getFirst().json()
                 .path("messages").get(1).path("content");
         List<JsonNode> shown = reasoningBlocks(call);
@@ -200,13 +200,13 @@ class MessagesToolsIT {
     void aToolLoopThroughAnOpenAiUpstreamAnswersTheCallByItsId() {
         MessageCreateParams first = weather("gpt-think");
         Message call = client.messages().create(first);
-        assertThat(MessagesIt.types(call)).containsExactly("thinking", "tool_use");
+        assertThat(MessagesItSupport.types(call)).containsExactly("thinking", "tool_use");
         String id = toolUses(call).getFirst().asToolUse().id();
         gateway.upstream().reset();
 
         Message answer = client.messages().create(withResults(first, call));
 
-        assertThat(MessagesIt.text(answer)).isEqualTo("Tool result received: " + RESULT);
+        assertThat(MessagesItSupport.text(answer)).isEqualTo("Tool result received: " + RESULT);
         JsonNode messages = gateway.upstream().received("up-gpt-reasoning").getFirst().json().path("messages");
         JsonNode assistant = messages.get(messages.size() - 2);
         assertThat(assistant.path("tool_calls").get(0).path("id").asText()).isEqualTo(id);
@@ -260,10 +260,10 @@ class MessagesToolsIT {
 
     @Test
     void aReasoningTraceFromAnOpenAiUpstreamIsAThinkingBlockWithoutASignature() {
-        Message message = client.messages().create(MessagesIt.ask("gpt-think", "Think first").toBuilder()
+        Message message = client.messages().create(MessagesItSupport.ask("gpt-think", "Think first").toBuilder()
                 .maxTokens(2048).enabledThinking(1024).build());
 
-        assertThat(MessagesIt.types(message)).containsExactly("thinking", "text");
+        assertThat(MessagesItSupport.types(message)).containsExactly("thinking", "text");
         assertThat(message.content().getFirst().asThinking().thinking())
                 .isEqualTo("Let me think about this request step by step before answering.");
         // an OpenAI-compatible trace has no Anthropic signature to show, and none is made up

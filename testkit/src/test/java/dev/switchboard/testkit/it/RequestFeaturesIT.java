@@ -37,7 +37,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * <p>The SSRF guard's refusal (an image URL into the network, 400, never connected to) needs a provider
  * type that takes images only as bytes; no such provider is wired into the gateway yet (Gemini is the
  * first), so it is proven on the engine components: {@code ImageFetcherTest}, {@code ImageInlinerTest}
- * and {@code ChatServiceFeaturesTest} in the engine module.
+ * and {@code ChatPipelineFeaturesTest} in the engine module.
  */
 class RequestFeaturesIT {
     private static final String JSON_ANSWER = "Here you go:\n```json\n{\"answer\": 42, \"unit\": \"{braces}\"}\n```\nAnything else?";
@@ -97,7 +97,7 @@ class RequestFeaturesIT {
                 supports_vision: true
                 pricing: {input: 0, output: 0}
                 route: [{provider: fake, model: up-vision}]
-            """.formatted(It.UPSTREAM_KEY);
+            """.formatted(ItSupport.UPSTREAM_KEY);
 
     @RegisterExtension
     static final GatewayExtension GATEWAY = new GatewayExtension(CONFIG);
@@ -108,19 +108,19 @@ class RequestFeaturesIT {
     @BeforeAll
     static void connect() {
         gateway = GATEWAY.gateway();
-        gateway.upstream().requireKey(It.UPSTREAM_KEY)
+        gateway.upstream().requireKey(ItSupport.UPSTREAM_KEY)
                 .script("up-json", (request, exchange) -> answer(request, exchange, JSON_ANSWER))
                 .script("up-broken-json", (request, exchange) -> answer(request, exchange, "```json\n{\"answer\": 42,}\n```"));
-        client = It.client(gateway);
+        client = ItSupport.client(gateway);
     }
 
     /** An OpenAI completion (or a two-chunk stream) carrying {@code text}. */
-    private static void answer(RecordedRequest request, dev.switchboard.testkit.Exchange exchange, String text)
+    private static void answer(RecordedRequest request, dev.switchboard.testkit.RawExchange exchange, String text)
             throws java.io.IOException {
         String model = request.model().orElseThrow();
         if (request.json().path("stream").asBoolean(false)) {
             SseStream sse = exchange.openSse(200);
-            ObjectNode chunk = It.JSON.createObjectNode().put("id", "c1").put("object", "chat.completion.chunk")
+            ObjectNode chunk = ItSupport.JSON.createObjectNode().put("id", "c1").put("object", "chat.completion.chunk")
                     .put("created", 1).put("model", model);
             ObjectNode choice = chunk.putArray("choices").addObject().put("index", 0);
             choice.putObject("delta").put("role", "assistant").put("content", text);
@@ -134,7 +134,7 @@ class RequestFeaturesIT {
             sse.end();
             return;
         }
-        ObjectNode body = It.JSON.createObjectNode().put("id", "c1").put("object", "chat.completion").put("created", 1)
+        ObjectNode body = ItSupport.JSON.createObjectNode().put("id", "c1").put("object", "chat.completion").put("created", 1)
                 .put("model", model);
         ObjectNode choice = body.putArray("choices").addObject().put("index", 0).put("finish_reason", "stop");
         choice.putObject("message").put("role", "assistant").put("content", text);
@@ -143,7 +143,7 @@ class RequestFeaturesIT {
     }
 
     private static ChatCompletionCreateParams askJson(String model) {
-        return It.ask(model, "Give me JSON").toBuilder().responseFormat(ResponseFormatJsonObject.builder().build()).build();
+        return ItSupport.ask(model, "Give me JSON").toBuilder().responseFormat(ResponseFormatJsonObject.builder().build()).build();
     }
 
     private static String text(ChatCompletion c) {
@@ -163,13 +163,13 @@ class RequestFeaturesIT {
         ChatCompletion c = client.chat().completions().create(askJson("chat-json"));
 
         assertThat(text(c)).isEqualTo("{\"answer\": 42, \"unit\": \"{braces}\"}");
-        assertThat(It.JSON.readTree(text(c)).path("answer").asInt()).isEqualTo(42);
+        assertThat(ItSupport.JSON.readTree(text(c)).path("answer").asInt()).isEqualTo(42);
         assertThat(lastUpstreamBody("up-json").path("response_format").path("type").asText()).isEqualTo("json_object");
     }
 
     @Test
     void withoutAJsonFormatOrOnAModelWithoutJsonSupportTheTextIsUntouched() {
-        assertThat(text(client.chat().completions().create(It.ask("chat-json", "Talk")))).isEqualTo(JSON_ANSWER);
+        assertThat(text(client.chat().completions().create(ItSupport.ask("chat-json", "Talk")))).isEqualTo(JSON_ANSWER);
         assertThat(text(client.chat().completions().create(askJson("chat-prose")))).isEqualTo(JSON_ANSWER);
     }
 
@@ -234,7 +234,7 @@ class RequestFeaturesIT {
     @Test
     void aFallbackWithALargerWindowGetsTheWholeConversation() {
         gateway.upstream().script("up-small", (request, exchange) -> exchange.respondJson(503,
-                It.JSON.createObjectNode().putObject("error").put("message", "down")));
+                ItSupport.JSON.createObjectNode().putObject("error").put("message", "down")));
         try {
             ChatCompletion c = client.chat().completions().create(longConversation("chat-small")
                     .putAdditionalBodyProperty("transforms", JsonValue.from(List.of("middle-out")))
@@ -251,7 +251,7 @@ class RequestFeaturesIT {
     // --- saved per-model defaults
 
     private static Map<String, String> admin() {
-        return It.bearer(gateway.adminKey());
+        return ItSupport.bearer(gateway.adminKey());
     }
 
     private static String defaultsPath(String model) {
@@ -260,25 +260,25 @@ class RequestFeaturesIT {
 
     @Test
     void savedDefaultsApplyToWhatTheRequestLeavesUnsetAndIgnoreDefaultsSkipsThem() {
-        HttpResponse<String> put = It.put(gateway, defaultsPath("chat-def-alias"), admin(),
+        HttpResponse<String> put = ItSupport.put(gateway, defaultsPath("chat-def-alias"), admin(),
                 "{\"temperature\": 0.25, \"max_tokens\": 40, \"stop\": [\"END\"]}");
         assertThat(put.statusCode()).as(put.body()).isEqualTo(200);
-        JsonNode saved = It.json(put.body());
+        JsonNode saved = ItSupport.json(put.body());
         assertThat(saved.path("model").asText()).isEqualTo("chat-def");
         assertThat(saved.path("user_id").asText()).isEqualTo(gateway.userId());
         assertThat(saved.path("defaults").path("temperature").asDouble()).isEqualTo(0.25);
         try {
-            client.chat().completions().create(It.ask("chat-def", "hi"));
+            client.chat().completions().create(ItSupport.ask("chat-def", "hi"));
             JsonNode applied = lastUpstreamBody("up-def");
             assertThat(applied.path("temperature").asDouble()).isEqualTo(0.25);
             assertThat(applied.path("max_tokens").asInt()).isEqualTo(40);
             assertThat(applied.path("stop").get(0).asText()).isEqualTo("END");
 
-            client.chat().completions().create(It.ask("chat-def-alias", "hi").toBuilder().temperature(1.5).build());
+            client.chat().completions().create(ItSupport.ask("chat-def-alias", "hi").toBuilder().temperature(1.5).build());
             assertThat(lastUpstreamBody("up-def").path("temperature").asDouble()).isEqualTo(1.5);
             assertThat(lastUpstreamBody("up-def").path("max_tokens").asInt()).isEqualTo(40);
 
-            client.chat().completions().create(It.ask("chat-def", "hi").toBuilder()
+            client.chat().completions().create(ItSupport.ask("chat-def", "hi").toBuilder()
                     .putAdditionalBodyProperty("ignore_defaults", JsonValue.from(true)).build());
             JsonNode ignored = lastUpstreamBody("up-def");
             assertThat(ignored.has("temperature")).isFalse();
@@ -286,60 +286,60 @@ class RequestFeaturesIT {
             assertThat(ignored.has("stop")).isFalse();
             assertThat(ignored.has("ignore_defaults")).isFalse();
         } finally {
-            It.delete(gateway, defaultsPath("chat-def"), admin());
+            ItSupport.delete(gateway, defaultsPath("chat-def"), admin());
         }
     }
 
     @Test
     void defaultsCanBeReadShownOnAllowedParamsAndCleared() {
-        assertThat(It.put(gateway, defaultsPath("chat-def"), admin(), "{\"top_p\": 0.5}").statusCode()).isEqualTo(200);
+        assertThat(ItSupport.put(gateway, defaultsPath("chat-def"), admin(), "{\"top_p\": 0.5}").statusCode()).isEqualTo(200);
 
-        HttpResponse<String> got = It.get(gateway, defaultsPath("chat-def-alias"), admin());
+        HttpResponse<String> got = ItSupport.get(gateway, defaultsPath("chat-def-alias"), admin());
         assertThat(got.statusCode()).isEqualTo(200);
-        assertThat(It.json(got.body()).path("defaults").toString()).isEqualTo("{\"top_p\":0.5}");
+        assertThat(ItSupport.json(got.body()).path("defaults").toString()).isEqualTo("{\"top_p\":0.5}");
 
-        JsonNode params = It.json(It.get(gateway, "/api/models/chat-def/allowed-params", It.bearer(gateway.apiKey())).body());
+        JsonNode params = ItSupport.json(ItSupport.get(gateway, "/api/models/chat-def/allowed-params", ItSupport.bearer(gateway.apiKey())).body());
         assertThat(params.path("defaults").toString()).isEqualTo("{\"top_p\":0.5}");
         assertThat(params.path("defaultable_params").toString()).contains("\"temperature\"").doesNotContain("\"messages\"");
-        JsonNode anonymous = It.json(It.get(gateway, "/api/models/chat-def/allowed-params", Map.of()).body());
+        JsonNode anonymous = ItSupport.json(ItSupport.get(gateway, "/api/models/chat-def/allowed-params", Map.of()).body());
         assertThat(anonymous.has("defaults")).isFalse();
         assertThat(anonymous.path("defaultable_params").isArray()).isTrue();
 
-        HttpResponse<String> deleted = It.delete(gateway, defaultsPath("chat-def"), admin());
-        assertThat(It.json(deleted.body()).path("deleted").asBoolean()).isTrue();
-        assertThat(It.get(gateway, defaultsPath("chat-def"), admin()).statusCode()).isEqualTo(404);
-        assertThat(It.json(It.delete(gateway, defaultsPath("chat-def"), admin()).body()).path("deleted").asBoolean()).isFalse();
+        HttpResponse<String> deleted = ItSupport.delete(gateway, defaultsPath("chat-def"), admin());
+        assertThat(ItSupport.json(deleted.body()).path("deleted").asBoolean()).isTrue();
+        assertThat(ItSupport.get(gateway, defaultsPath("chat-def"), admin()).statusCode()).isEqualTo(404);
+        assertThat(ItSupport.json(ItSupport.delete(gateway, defaultsPath("chat-def"), admin()).body()).path("deleted").asBoolean()).isFalse();
 
-        client.chat().completions().create(It.ask("chat-def", "hi"));
+        client.chat().completions().create(ItSupport.ask("chat-def", "hi"));
         assertThat(lastUpstreamBody("up-def").has("top_p")).isFalse();
     }
 
     @Test
     void invalidDefaultsAreRefusedNamingTheField() {
-        HttpResponse<String> range = It.put(gateway, defaultsPath("chat-def"), admin(), "{\"temperature\": 3}");
+        HttpResponse<String> range = ItSupport.put(gateway, defaultsPath("chat-def"), admin(), "{\"temperature\": 3}");
         assertThat(range.statusCode()).isEqualTo(400);
-        assertThat(It.json(range.body()).path("error").path("param").asText()).isEqualTo("temperature");
+        assertThat(ItSupport.json(range.body()).path("error").path("param").asText()).isEqualTo("temperature");
 
-        HttpResponse<String> unknown = It.put(gateway, defaultsPath("chat-def"), admin(), "{\"messages\": []}");
+        HttpResponse<String> unknown = ItSupport.put(gateway, defaultsPath("chat-def"), admin(), "{\"messages\": []}");
         assertThat(unknown.statusCode()).isEqualTo(400);
-        assertThat(It.json(unknown.body()).path("error").path("param").asText()).isEqualTo("messages");
+        assertThat(ItSupport.json(unknown.body()).path("error").path("param").asText()).isEqualTo("messages");
 
-        HttpResponse<String> format = It.put(gateway, defaultsPath("chat-def"), admin(),
+        HttpResponse<String> format = ItSupport.put(gateway, defaultsPath("chat-def"), admin(),
                 "{\"response_format\": {\"type\": \"xml\"}}");
-        assertThat(It.json(format.body()).path("error").path("param").asText()).isEqualTo("response_format.type");
+        assertThat(ItSupport.json(format.body()).path("error").path("param").asText()).isEqualTo("response_format.type");
 
-        assertThat(It.put(gateway, defaultsPath("no-such-model"), admin(), "{}").statusCode()).isEqualTo(404);
-        assertThat(It.put(gateway, "/admin/v1/users/usr_nobody/defaults/chat-def", admin(), "{}").statusCode()).isEqualTo(404);
-        assertThat(It.put(gateway, defaultsPath("chat-def"), It.bearer(gateway.apiKey()), "{}").statusCode()).isEqualTo(401);
-        assertThat(It.put(gateway, defaultsPath("chat-def"), admin(), "not json").statusCode()).isEqualTo(400);
-        assertThat(It.get(gateway, defaultsPath("chat-def"), admin()).statusCode()).isEqualTo(404);
+        assertThat(ItSupport.put(gateway, defaultsPath("no-such-model"), admin(), "{}").statusCode()).isEqualTo(404);
+        assertThat(ItSupport.put(gateway, "/admin/v1/users/usr_nobody/defaults/chat-def", admin(), "{}").statusCode()).isEqualTo(404);
+        assertThat(ItSupport.put(gateway, defaultsPath("chat-def"), ItSupport.bearer(gateway.apiKey()), "{}").statusCode()).isEqualTo(401);
+        assertThat(ItSupport.put(gateway, defaultsPath("chat-def"), admin(), "not json").statusCode()).isEqualTo(400);
+        assertThat(ItSupport.get(gateway, defaultsPath("chat-def"), admin()).statusCode()).isEqualTo(404);
     }
 
     // --- service-only fields
 
     @Test
     void serviceOnlyFieldsNeverReachTheUpstream() {
-        ChatCompletion c = client.chat().completions().create(It.ask("chat-think", "hi").toBuilder()
+        ChatCompletion c = client.chat().completions().create(ItSupport.ask("chat-think", "hi").toBuilder()
                 .putAdditionalBodyProperty("models", JsonValue.from(List.of("chat-def")))
                 .putAdditionalBodyProperty("transforms", JsonValue.from(List.of("middle-out")))
                 .putAdditionalBodyProperty("reasoning", JsonValue.from(Map.of("format", "separate", "exclude", false)))

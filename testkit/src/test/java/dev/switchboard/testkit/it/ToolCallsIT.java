@@ -30,7 +30,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 /** Tool calls plain and streamed, parallel calls, and the tool-result turn, judged by the official OpenAI SDK. */
 class ToolCallsIT {
     @RegisterExtension
-    static final GatewayExtension GATEWAY = new GatewayExtension(It.CONFIG);
+    static final GatewayExtension GATEWAY = new GatewayExtension(ItSupport.CONFIG);
 
     private static TestGateway gateway;
     private static OpenAIClient client;
@@ -38,8 +38,8 @@ class ToolCallsIT {
     @BeforeAll
     static void connect() {
         gateway = GATEWAY.gateway();
-        gateway.upstream().requireKey(It.UPSTREAM_KEY);
-        client = It.client(gateway);
+        gateway.upstream().requireKey(ItSupport.UPSTREAM_KEY);
+        client = ItSupport.client(gateway);
     }
 
     private static ChatCompletionFunctionTool tool(String name, String property) {
@@ -108,7 +108,7 @@ class ToolCallsIT {
         ChatCompletionMessageFunctionToolCall call = calls.getFirst().asFunction();
         assertThat(call.id()).isNotBlank();
         assertThat(call.function().name()).isEqualTo("get_weather");
-        JsonNode arguments = It.json(call.function().arguments());
+        JsonNode arguments = ItSupport.json(call.function().arguments());
         assertThat(arguments.path("city").asText()).isEqualTo("Paris");
         // the tool definition reached the upstream intact
         JsonNode sent = gateway.upstream().received("up-tools").getFirst().json();
@@ -125,7 +125,7 @@ class ToolCallsIT {
         assertThat(calls).containsOnlyKeys(0L);
         StreamedCall call = calls.get(0L);
         assertThat(call.name()).isEqualTo("get_weather");
-        assertThat(It.json(call.arguments()).path("city").asText()).isEqualTo("Paris");
+        assertThat(ItSupport.json(call.arguments()).path("city").asText()).isEqualTo("Paris");
         ChatCompletionChunk last = chunks.stream().filter(c -> !c.choices().isEmpty()).reduce((a, b) -> b).orElseThrow();
         assertThat(last.choices().getFirst().finishReason()).contains(ChatCompletionChunk.Choice.FinishReason.TOOL_CALLS);
         assertThat(chunks.getLast().usage()).isPresent();
@@ -139,11 +139,11 @@ class ToolCallsIT {
         Map<Long, StreamedCall> calls = streamedCalls(chunks);
         assertThat(calls).containsOnlyKeys(0L, 1L);
         assertThat(calls.get(0L).name()).isEqualTo("get_weather");
-        assertThat(It.json(calls.get(0L).arguments()).path("city").asText()).isEqualTo("Paris");
-        assertThat(It.json(calls.get(0L).arguments()).has("timezone")).isFalse();
+        assertThat(ItSupport.json(calls.get(0L).arguments()).path("city").asText()).isEqualTo("Paris");
+        assertThat(ItSupport.json(calls.get(0L).arguments()).has("timezone")).isFalse();
         assertThat(calls.get(1L).name()).isEqualTo("get_time");
-        assertThat(It.json(calls.get(1L).arguments()).path("timezone").asText()).isEqualTo("Paris");
-        assertThat(It.json(calls.get(1L).arguments()).has("city")).isFalse();
+        assertThat(ItSupport.json(calls.get(1L).arguments()).path("timezone").asText()).isEqualTo("Paris");
+        assertThat(ItSupport.json(calls.get(1L).arguments()).has("city")).isFalse();
         assertThat(calls.get(0L).id()).isNotEqualTo(calls.get(1L).id());
     }
 
@@ -167,9 +167,9 @@ class ToolCallsIT {
         List<ChatCompletionMessageToolCall> calls = choice.message().toolCalls().orElseThrow();
         assertThat(calls).hasSize(2);
         assertThat(calls.get(0).asFunction().function().name()).isEqualTo("get_weather");
-        assertThat(It.json(calls.get(0).asFunction().function().arguments()).path("city").asText()).isEqualTo("Paris");
+        assertThat(ItSupport.json(calls.get(0).asFunction().function().arguments()).path("city").asText()).isEqualTo("Paris");
         assertThat(calls.get(1).asFunction().function().name()).isEqualTo("get_time");
-        assertThat(It.json(calls.get(1).asFunction().function().arguments()).path("timezone").asText()).isEqualTo("Paris");
+        assertThat(ItSupport.json(calls.get(1).asFunction().function().arguments()).path("timezone").asText()).isEqualTo("Paris");
         assertThat(assembled.usage()).isPresent();
     }
 
@@ -184,7 +184,7 @@ class ToolCallsIT {
         ChatCompletionMessageFunctionToolCall time = calls.get(1).asFunction();
         assertThat(weather.function().name()).isEqualTo("get_weather");
         assertThat(time.function().name()).isEqualTo("get_time");
-        assertThat(It.json(time.function().arguments()).path("timezone").asText()).isEqualTo("Paris");
+        assertThat(ItSupport.json(time.function().arguments()).path("timezone").asText()).isEqualTo("Paris");
         assertThat(weather.id()).isNotEqualTo(time.id());
     }
 

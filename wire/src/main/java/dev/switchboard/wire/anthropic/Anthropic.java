@@ -15,7 +15,8 @@ import java.util.List;
  * <p>Client side ({@code POST /v1/messages} of the gateway): {@link #fromClient}, {@link #toClient},
  * {@link #errorBody}, and {@link #fromClientCountTokens} for {@code POST /v1/messages/count_tokens}.
  * Upstream side (toward an api.anthropic.com-style provider): {@link #toUpstream}, {@link #requiredBetas},
- * {@link #fromUpstream}, {@link #errorFromUpstream}, {@link #isPrefillRejection}.
+ * {@link #fromUpstream}, {@link #errorFromUpstream}. Whether an error refuses assistant prefill is the
+ * engine's rule, the same for every provider.
  */
 public final class Anthropic {
     /** The format name used for {@code Signature}, {@code Opaque}, {@code Passthrough} and {@code RedactedThinking} origins. */
@@ -31,7 +32,7 @@ public final class Anthropic {
      *         is the path of the offending field, e.g. {@code messages[1].content[0].type}
      */
     public static ChatRequest fromClient(JsonNode body) {
-        return ClientRequestReader.read(body);
+        return AnthropicClientRequestReader.read(body);
     }
 
     /**
@@ -42,12 +43,12 @@ public final class Anthropic {
      * @throws dev.switchboard.model.GatewayException 400 {@code invalid_request_error} naming the field
      */
     public static ChatRequest fromClientCountTokens(JsonNode body) {
-        return ClientRequestReader.readForCounting(body);
+        return AnthropicClientRequestReader.readForCounting(body);
     }
 
     /** A complete answer as an Anthropic {@code message} object (spec 2.8). */
     public static ObjectNode toClient(ChatResponse response) {
-        return ClientResponseWriter.write(response);
+        return AnthropicClientResponseWriter.write(response);
     }
 
     /**
@@ -61,16 +62,16 @@ public final class Anthropic {
 
     /**
      * The upstream request body for {@code upstreamModel}; {@code defaultMaxTokens} is sent when the
-     * request has no {@code max_tokens} (Anthropic requires one). See {@link UpstreamRequestWriter} for
+     * request has no {@code max_tokens} (Anthropic requires one). See {@link AnthropicUpstreamRequestWriter} for
      * every adjustment made on the way.
      */
     public static ObjectNode toUpstream(ChatRequest request, String upstreamModel, boolean stream, int defaultMaxTokens) {
-        return UpstreamRequestWriter.write(request, upstreamModel, stream, defaultMaxTokens);
+        return AnthropicUpstreamRequestWriter.write(request, upstreamModel, stream, defaultMaxTokens);
     }
 
     /** The {@code anthropic-beta} header values the request needs, sorted; empty when none. */
     public static List<String> requiredBetas(ChatRequest request) {
-        return UpstreamRequestWriter.requiredBetas(request);
+        return AnthropicUpstreamRequestWriter.requiredBetas(request);
     }
 
     /**
@@ -79,7 +80,7 @@ public final class Anthropic {
      * @throws dev.switchboard.model.GatewayException retryable 502 when the body is not a message object
      */
     public static ChatResponse fromUpstream(JsonNode body) {
-        return UpstreamResponseReader.read(body);
+        return AnthropicUpstreamResponseReader.read(body);
     }
 
     /**
@@ -89,13 +90,5 @@ public final class Anthropic {
      */
     public static GatewayError errorFromUpstream(int status, byte[] body) {
         return AnthropicErrors.fromUpstream(status, body);
-    }
-
-    /**
-     * True when an upstream refused an assistant prefill (400 "This model does not support assistant
-     * message prefill."): the engine retries once with its compatible rewrite (spec 2.2, CONTRACTS 1).
-     */
-    public static boolean isPrefillRejection(int status, GatewayError error) {
-        return AnthropicErrors.isPrefillRejection(status, error);
     }
 }

@@ -33,7 +33,7 @@ import java.util.Set;
  * the final frames always carry the stop reason and usage.
  */
 public final class AnthropicClientStreamWriter {
-    private static final BlockWriter BLOCKS = new BlockWriter(BlockWriter.Target.CLIENT);
+    private static final AnthropicBlockWriter BLOCKS = new AnthropicBlockWriter(AnthropicBlockWriter.Target.CLIENT);
 
     private enum Kind { TEXT, THINKING, TOOL, OTHER }
 
@@ -120,7 +120,7 @@ public final class AnthropicClientStreamWriter {
         message.put("model", s.model());
         message.putNull("stop_reason");
         message.putNull("stop_sequence");
-        message.set("usage", UsageJson.write(s.usage()));
+        message.set("usage", AnthropicUsageJson.write(s.usage()));
         ObjectNode payload = Json.object().put("type", "message_start");
         payload.set("message", message);
         frame(out, "message_start", payload);
@@ -136,7 +136,7 @@ public final class AnthropicClientStreamWriter {
             case ContentBlock.Thinking t -> Optional.of(Json.object().put("type", "thinking").put("thinking", "")
                     .put("signature", ""));
             case ContentBlock.ToolCall c -> {
-                ObjectNode tool = Json.object().put("type", "tool_use").put("id", ToolIds.nonEmpty(c.id()))
+                ObjectNode tool = Json.object().put("type", "tool_use").put("id", AnthropicToolIds.nonEmpty(c.id()))
                         .put("name", c.name());
                 tool.putObject("input");
                 yield Optional.of(tool);
@@ -203,7 +203,7 @@ public final class AnthropicClientStreamWriter {
             blockStop(index, out);
         }
         usage = usage.merge(latest);
-        ObjectNode d = Json.object().put("stop_reason", StopReasons.toWire(reason));
+        ObjectNode d = Json.object().put("stop_reason", AnthropicStopReasons.toWire(reason));
         if (reason == StopReason.STOP_SEQUENCE && stopSequence.isPresent()) {
             d.put("stop_sequence", stopSequence.get());
         } else {
@@ -211,7 +211,7 @@ public final class AnthropicClientStreamWriter {
         }
         ObjectNode payload = Json.object().put("type", "message_delta");
         payload.set("delta", d);
-        payload.set("usage", UsageJson.write(usage));
+        payload.set("usage", AnthropicUsageJson.write(usage));
         frame(out, "message_delta", payload);
         messageDeltaSent = true;
     }

@@ -128,7 +128,7 @@ public final class AnthropicUpstreamStreamParser {
             return;
         }
         started = true;
-        usage = UsageJson.read(message.path("usage"), Usage.EMPTY);
+        usage = AnthropicUsageJson.read(message.path("usage"), Usage.EMPTY);
         out.add(new StreamEvent.MessageStart(message.path("id").asText(""), message.path("model").asText(""), usage));
     }
 
@@ -145,7 +145,7 @@ public final class AnthropicUpstreamStreamParser {
         int index = payload.path("index").asInt();
         JsonNode block = payload.path("content_block");
         switch (block.path("type").asText("")) {
-            case "text", "thinking", "redacted_thinking" -> out.add(new StreamEvent.BlockStart(index, ResponseBlocks.read(block)));
+            case "text", "thinking", "redacted_thinking" -> out.add(new StreamEvent.BlockStart(index, AnthropicResponseBlocks.read(block)));
             case "tool_use" -> {
                 tools.put(index, new PendingTool(block.path("input") instanceof ObjectNode o ? o : Json.object()));
                 out.add(new StreamEvent.BlockStart(index, ContentBlock.ToolCall.of(
@@ -212,10 +212,10 @@ public final class AnthropicUpstreamStreamParser {
 
     private void messageDelta(JsonNode payload, List<StreamEvent> out) {
         ensureStarted(out);
-        usage = UsageJson.read(payload.path("usage"), usage);
+        usage = AnthropicUsageJson.read(payload.path("usage"), usage);
         JsonNode delta = payload.path("delta");
         StopReason reason = delta.path("stop_reason").isTextual()
-                ? StopReasons.fromWire(delta.path("stop_reason").textValue())
+                ? AnthropicStopReasons.fromWire(delta.path("stop_reason").textValue())
                 : StopReason.END_TURN;
         Optional<String> stopSequence = delta.path("stop_sequence").isTextual()
                 ? Optional.of(delta.path("stop_sequence").textValue())

@@ -32,7 +32,7 @@ public final class Gemini {
     public static final String FORMAT = "gemini";
 
     /** The {@code thoughtSignature} sent for function calls of history that has none (see {@link #toUpstream}). */
-    public static final String SKIP_SIGNATURE_PLACEHOLDER = Signatures.SKIP_VALIDATOR;
+    public static final String SKIP_SIGNATURE_PLACEHOLDER = GeminiSignatures.SKIP_VALIDATOR;
 
     private Gemini() {
     }
@@ -43,22 +43,22 @@ public final class Gemini {
      * @throws dev.switchboard.model.GatewayException 400 on invalid input, naming the field
      */
     public static ChatRequest fromClient(String modelFromPath, JsonNode body) {
-        return ClientRequestReader.read(modelFromPath, body, false);
+        return GeminiClientRequestReader.read(modelFromPath, body, false);
     }
 
     /** As {@link #fromClient(String, JsonNode)}, for the streaming endpoint when {@code stream} is true. */
     public static ChatRequest fromClient(String modelFromPath, JsonNode body, boolean stream) {
-        return ClientRequestReader.read(modelFromPath, body, stream);
+        return GeminiClientRequestReader.read(modelFromPath, body, stream);
     }
 
     /** Parses and reads a client's request body; malformed JSON is a 400 too. */
     public static ChatRequest fromClient(String modelFromPath, byte[] body, boolean stream) {
-        return ClientRequestReader.read(modelFromPath, Json.parse(body), stream);
+        return GeminiClientRequestReader.read(modelFromPath, Json.parse(body), stream);
     }
 
     /** Renders an answer for a client; {@code modelVersion} is {@code requestedModel}. */
     public static ObjectNode toClient(ChatResponse response, String requestedModel) {
-        return ClientResponseWriter.write(response, requestedModel);
+        return GeminiClientResponseWriter.write(response, requestedModel);
     }
 
     /**
@@ -70,7 +70,7 @@ public final class Gemini {
      * stream the code is a number instead: see {@link GeminiClientStreamWriter}.)
      */
     public static ObjectNode errorBody(GatewayError error) {
-        return ErrorEnvelopes.body(error);
+        return GeminiErrors.body(error);
     }
 
     /**
@@ -119,12 +119,12 @@ public final class Gemini {
      *                                                neither on the result nor on its call
      */
     public static ObjectNode toUpstream(ChatRequest request) {
-        return UpstreamRequestWriter.write(request, GeminiUpstreamOptions.DEFAULT);
+        return GeminiUpstreamRequestWriter.write(request, GeminiUpstreamOptions.DEFAULT);
     }
 
     /** Renders a request for Google's Gemini API, adapted by {@code options}. */
     public static ObjectNode toUpstream(ChatRequest request, GeminiUpstreamOptions options) {
-        return UpstreamRequestWriter.write(request, options);
+        return GeminiUpstreamRequestWriter.write(request, options);
     }
 
     /**
@@ -145,7 +145,7 @@ public final class Gemini {
      *                                                the answer is malformed
      */
     public static ChatResponse fromUpstream(JsonNode body) {
-        return UpstreamResponseReader.read(body);
+        return GeminiUpstreamResponseReader.read(body);
     }
 
     /**
@@ -154,7 +154,7 @@ public final class Gemini {
      * rotates to the next key), and a 400 {@code FAILED_PRECONDITION} (region, billing) as a retryable 403.
      */
     public static GatewayError errorFromUpstream(int status, byte[] body) {
-        return ErrorEnvelopes.fromUpstream(status, body);
+        return GeminiErrors.fromUpstream(status, body);
     }
 
     private static String encode(String segment) {

@@ -126,12 +126,12 @@ public final class GeminiClientStreamWriter {
                 usage = usage.merge(d.usage());
             }
             case StreamEvent.MessageStop s -> {
-                emit(out, ClientResponseWriter.envelope(Json.array(), Optional.of(stopReason), Optional.of(usage),
+                emit(out, GeminiClientResponseWriter.envelope(Json.array(), Optional.of(stopReason), Optional.of(usage),
                         model, responseId));
                 end(out);
             }
             case StreamEvent.StreamError e -> {
-                emit(out, ErrorEnvelopes.streamElement(e.error()));
+                emit(out, GeminiErrors.streamElement(e.error()));
                 end(out);
             }
         }
@@ -183,7 +183,7 @@ public final class GeminiClientStreamWriter {
             case ContentBlock.ToolCall c -> open.put(index, new CallBlock(c));
             default -> {
                 open.put(index, new Ignored());
-                ClientResponseWriter.part(block).ifPresent(p -> emitPart(out, p));
+                GeminiClientResponseWriter.part(block).ifPresent(p -> emitPart(out, p));
             }
         }
     }
@@ -219,9 +219,9 @@ public final class GeminiClientStreamWriter {
     private void blockStop(StringBuilder out, int index) {
         Open b = open.remove(index);
         if (b instanceof TextBlock tb && tb.pending.isPresent()) {
-            emitPart(out, tb.thought ? Parts.thought("", tb.pending) : Parts.text("", tb.pending));
+            emitPart(out, tb.thought ? GeminiParts.thought("", tb.pending) : GeminiParts.text("", tb.pending));
         } else if (b instanceof CallBlock cb) {
-            emitPart(out, Parts.functionCall(new ContentBlock.ToolCall(cb.id, cb.name, cb.arguments.toString(),
+            emitPart(out, GeminiParts.functionCall(new ContentBlock.ToolCall(cb.id, cb.name, cb.arguments.toString(),
                     cb.signature)));
         }
     }
@@ -230,14 +230,14 @@ public final class GeminiClientStreamWriter {
         if (text.isEmpty()) {
             return;
         }
-        emitPart(out, b.thought ? Parts.thought(text, b.pending) : Parts.text(text, b.pending));
+        emitPart(out, b.thought ? GeminiParts.thought(text, b.pending) : GeminiParts.text(text, b.pending));
         b.pending = Optional.empty();
     }
 
     private void emitPart(StringBuilder out, ObjectNode part) {
         ArrayNode parts = Json.array();
         parts.add(part);
-        emit(out, ClientResponseWriter.envelope(parts, Optional.empty(), Optional.empty(), model, responseId));
+        emit(out, GeminiClientResponseWriter.envelope(parts, Optional.empty(), Optional.empty(), model, responseId));
     }
 
     private void emit(StringBuilder out, ObjectNode element) {

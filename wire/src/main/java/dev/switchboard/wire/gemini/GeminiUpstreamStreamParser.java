@@ -93,7 +93,7 @@ public final class GeminiUpstreamStreamParser {
             fail(out, malformed("the stream ended without a finish reason"));
             return out;
         }
-        StopReason stop = finishReason.map(r -> FinishReasons.fromWire(r, calls > 0)).orElse(StopReason.REFUSAL);
+        StopReason stop = finishReason.map(r -> GeminiFinishReasons.fromWire(r, calls > 0)).orElse(StopReason.REFUSAL);
         out.add(new StreamEvent.MessageDelta(stop, Optional.empty(), usage));
         out.add(new StreamEvent.MessageStop());
         done = true;
@@ -109,11 +109,11 @@ public final class GeminiUpstreamStreamParser {
             return;
         }
         if (c.path("error").isObject()) {
-            fail(out, ErrorEnvelopes.fromStreamError(c.get("error")));
+            fail(out, GeminiErrors.fromStreamError(c.get("error")));
             return;
         }
         if (c.path("usageMetadata").isObject()) {
-            usage = UsageMetadata.read(c.get("usageMetadata"));
+            usage = GeminiUsageMetadata.read(c.get("usageMetadata"));
         }
         if (!started) {
             started = true;
@@ -137,7 +137,7 @@ public final class GeminiUpstreamStreamParser {
     }
 
     private void part(ObjectNode p, List<StreamEvent> out) {
-        Optional<Signature> signature = Signatures.readUpstream(p);
+        Optional<Signature> signature = GeminiSignatures.readUpstream(p);
         if (p.path("functionCall").isObject()) {
             closeOpen(out);
             JsonNode fc = p.get("functionCall");
@@ -179,7 +179,7 @@ public final class GeminiUpstreamStreamParser {
     }
 
     private static boolean isSignatureOnly(ObjectNode p) {
-        return p.size() == 1 && p.has(Signatures.FIELD);
+        return p.size() == 1 && p.has(GeminiSignatures.FIELD);
     }
 
     private void open(Kind kind, List<StreamEvent> out) {

@@ -28,22 +28,22 @@ public final class OpenAi {
 
     /** Reads a client's request body (spec 2.2). @throws dev.switchboard.model.GatewayException 400 on invalid input */
     public static ChatRequest fromClient(JsonNode body) {
-        return ClientRequestReader.read(body);
+        return OpenAiClientRequestReader.read(body);
     }
 
     /** Parses and reads a client's request body; malformed JSON is a 400 too. */
     public static ChatRequest fromClient(byte[] body) {
-        return ClientRequestReader.read(Json.parse(body));
+        return OpenAiClientRequestReader.read(Json.parse(body));
     }
 
     /** Renders an answer for a client (spec 2.6); {@code created} is the Unix time in seconds. */
     public static ObjectNode toClient(ChatResponse response, long created) {
-        return ClientResponseWriter.write(response, created);
+        return OpenAiClientResponseWriter.write(response, created);
     }
 
     /** The error envelope {@code {"error": {message, type, param, code}}} with {@code code} the status as text. */
     public static ObjectNode errorBody(GatewayError error) {
-        return ErrorEnvelopes.body(error);
+        return OpenAiErrors.body(error);
     }
 
     /**
@@ -60,7 +60,7 @@ public final class OpenAi {
     /** Renders a request for an OpenAI-compatible upstream, adapted by {@code options}. */
     public static ObjectNode toUpstream(ChatRequest request, String upstreamModel, boolean stream,
                                         OpenAiUpstreamOptions options) {
-        return UpstreamRequestWriter.write(request, upstreamModel, stream, options);
+        return OpenAiUpstreamRequestWriter.write(request, upstreamModel, stream, options);
     }
 
     /**
@@ -70,11 +70,11 @@ public final class OpenAi {
      * @throws dev.switchboard.model.GatewayException retryable 502 when the answer is malformed
      */
     public static ChatResponse fromUpstream(JsonNode body) {
-        return UpstreamResponseReader.read(body);
+        return OpenAiUpstreamResponseReader.read(body);
     }
 
     /** The error of a failed upstream call, keeping its message; retryable per CONTRACTS.md section 1. */
     public static GatewayError errorFromUpstream(int status, byte[] body) {
-        return ErrorEnvelopes.fromUpstream(status, body);
+        return OpenAiErrors.fromUpstream(status, body);
     }
 }

@@ -31,7 +31,7 @@ import java.util.Optional;
  * argument slices, where {@code index} counts tool calls only (0, 1, ...) whatever their canonical block
  * index; signatures and redacted reasoning as {@code delta.reasoning_details} entries (indexed per
  * reasoning block, so SDK delta accumulation keeps them apart, and copied whole onto the first fragment of
- * the first tool call, see {@link ReasoningDetails}); {@code finish_reason} null until a final
+ * the first tool call, see {@link OpenAiReasoningDetails}); {@code finish_reason} null until a final
  * chunk with an empty delta, the finish reason and {@code usage} (always, whatever the request's
  * {@code stream_options}); then {@code data: [DONE]}.
  *
@@ -52,7 +52,7 @@ public final class OpenAiClientStreamWriter {
     private final Map<Integer, Integer> reasoningIndex = new HashMap<>();
     private int nextTool;
     private int nextReasoning;
-    /** Reasoning so far, by block index, to copy onto the first tool call (see {@link ReasoningDetails}). */
+    /** Reasoning so far, by block index, to copy onto the first tool call (see {@link OpenAiReasoningDetails}). */
     private final Map<Integer, ReasoningSoFar> reasoning = new java.util.TreeMap<>();
 
     /** A reasoning block as streamed so far (a builder: traces can be long, deltas many). */
@@ -102,8 +102,8 @@ public final class OpenAiClientStreamWriter {
                 usage = usage.merge(d.usage());
             }
             case StreamEvent.MessageStop s -> {
-                ObjectNode last = chunk(Json.object(), FinishReasons.toWire(stopReason));
-                last.set("usage", UsageJson.write(usage));
+                ObjectNode last = chunk(Json.object(), OpenAiFinishReasons.toWire(stopReason));
+                last.set("usage", OpenAiUsageJson.write(usage));
                 emit(out, last);
                 out.append(SseFrames.DONE);
                 finished = true;
@@ -161,10 +161,10 @@ public final class OpenAiClientStreamWriter {
                 ObjectNode fn = call.putObject("function");
                 fn.put("name", c.name());
                 fn.put("arguments", c.argumentsJson());
-                ThoughtSignatures.write(call, c.signature());
+                OpenAiThoughtSignatures.write(call, c.signature());
                 List<ContentBlock> sofar = reasoning.values().stream().map(ReasoningSoFar::block).toList();
-                if (k == 0 && ReasoningDetails.needed(sofar)) {
-                    ReasoningDetails.attach(call, ReasoningDetails.write(sofar, true));
+                if (k == 0 && OpenAiReasoningDetails.needed(sofar)) {
+                    OpenAiReasoningDetails.attach(call, OpenAiReasoningDetails.write(sofar, true));
                 }
                 emit(out, chunk(toolDelta(call), null));
             }
@@ -174,7 +174,7 @@ public final class OpenAiClientStreamWriter {
                 sofar.redacted = Optional.of(r);
                 reasoning.put(index, sofar);
                 ObjectNode delta = Json.object();
-                delta.putArray("reasoning_details").add(ReasoningDetails.encryptedEntry(nextReasoning++, r, true));
+                delta.putArray("reasoning_details").add(OpenAiReasoningDetails.encryptedEntry(nextReasoning++, r, true));
                 emit(out, chunk(delta, null));
             }
             default -> kinds.put(index, Kind.OTHER);
@@ -211,10 +211,10 @@ public final class OpenAiClientStreamWriter {
                 if (kind == Kind.THINKING) {
                     reasoning.get(index).signature = Optional.of(s.signature());
                     emit(out, chunk(signatureDelta(reasoningIndex.get(index), s.signature()), null));
-                } else if (kind == Kind.TOOL && s.signature().isFrom(ThoughtSignatures.GEMINI)) {
+                } else if (kind == Kind.TOOL && s.signature().isFrom(OpenAiThoughtSignatures.GEMINI)) {
                     ObjectNode call = Json.object();
                     call.put("index", toolIndex.get(index));
-                    ThoughtSignatures.write(call, Optional.of(s.signature()));
+                    OpenAiThoughtSignatures.write(call, Optional.of(s.signature()));
                     emit(out, chunk(toolDelta(call), null));
                 }
                 // A signature on a text part (Gemini) has no chat-completions field; it is not shown.
@@ -224,8 +224,8 @@ public final class OpenAiClientStreamWriter {
 
     private void error(StringBuilder out, GatewayError e) {
         ObjectNode last = chunk(Json.object(), "error");
-        last.set("usage", UsageJson.write(usage));
-        last.set("error", ErrorEnvelopes.error(e));
+        last.set("usage", OpenAiUsageJson.write(usage));
+        last.set("error", OpenAiErrors.error(e));
         emit(out, last);
         out.append(SseFrames.DONE);
         finished = true;
@@ -265,7 +265,7 @@ public final class OpenAiClientStreamWriter {
 
     private static ObjectNode signatureDelta(int reasoningIdx, Signature sig) {
         ObjectNode d = Json.object();
-        d.putArray("reasoning_details").add(ReasoningDetails.signatureEntry(reasoningIdx, sig));
+        d.putArray("reasoning_details").add(OpenAiReasoningDetails.signatureEntry(reasoningIdx, sig));
         return d;
     }
 

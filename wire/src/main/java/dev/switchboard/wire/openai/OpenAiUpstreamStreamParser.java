@@ -133,7 +133,7 @@ public final class OpenAiUpstreamStreamParser {
             return out;
         }
         if (c.path("usage").isObject()) {
-            Usage u = UsageJson.read(c.path("usage"));
+            Usage u = OpenAiUsageJson.read(c.path("usage"));
             usage = Optional.of(usage.map(prev -> prev.merge(u)).orElse(u));
         }
         return out;
@@ -150,7 +150,7 @@ public final class OpenAiUpstreamStreamParser {
             delta(out, delta);
         }
         if (choice.path("finish_reason").isTextual()) {
-            finish = Optional.of(FinishReasons.fromWire(choice.path("finish_reason").textValue()));
+            finish = Optional.of(OpenAiFinishReasons.fromWire(choice.path("finish_reason").textValue()));
             if (choice.path("stop_reason").isTextual()) {
                 stopSequence = Optional.of(choice.path("stop_reason").textValue());
             }
@@ -193,8 +193,8 @@ public final class OpenAiUpstreamStreamParser {
     private void reasoningDetails(List<StreamEvent> out, ArrayNode entries, boolean useText) {
         for (JsonNode e : entries) {
             String type = e.path("type").asText("");
-            if (type.equals(ReasoningDetails.TEXT) || type.equals(ReasoningDetails.SUMMARY)) {
-                String t = type.equals(ReasoningDetails.TEXT) ? text(e, "text") : text(e, "summary");
+            if (type.equals(OpenAiReasoningDetails.TEXT) || type.equals(OpenAiReasoningDetails.SUMMARY)) {
+                String t = type.equals(OpenAiReasoningDetails.TEXT) ? text(e, "text") : text(e, "summary");
                 if (useText && !t.isEmpty()) {
                     thinkingText(out, t);
                 }
@@ -205,7 +205,7 @@ public final class OpenAiUpstreamStreamParser {
                     }
                     out.add(new BlockDelta(openIndex, new Delta.SignatureDelta(new Signature(OpenAi.FORMAT, sig))));
                 }
-            } else if (type.equals(ReasoningDetails.ENCRYPTED)) {
+            } else if (type.equals(OpenAiReasoningDetails.ENCRYPTED)) {
                 closeAll(out);
                 int index = nextBlock++;
                 out.add(new BlockStart(index, new RedactedThinking(text(e, "data"), OpenAi.FORMAT)));
@@ -386,7 +386,7 @@ public final class OpenAiUpstreamStreamParser {
         JsonNode code = chunk.path("error").path("code");
         int status = code.isIntegralNumber() ? parseStatus(Integer.toString(code.intValue()))
                 : code.isTextual() ? parseStatus(code.textValue()) : 502;
-        return ErrorEnvelopes.fromUpstream(status, Json.writeBytes(chunk));
+        return OpenAiErrors.fromUpstream(status, Json.writeBytes(chunk));
     }
 
     private static int parseStatus(String s) {
@@ -400,7 +400,7 @@ public final class OpenAiUpstreamStreamParser {
 
     private static Optional<Signature> safeSignature(ObjectNode call) {
         try {
-            return ThoughtSignatures.read(call, "tool_calls");
+            return OpenAiThoughtSignatures.read(call, "tool_calls");
         } catch (GatewayException e) {
             return Optional.empty();
         }

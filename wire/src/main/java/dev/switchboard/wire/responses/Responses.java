@@ -8,7 +8,7 @@ import dev.switchboard.model.ChatResponse;
 import dev.switchboard.model.ContentBlock;
 import dev.switchboard.model.GatewayError;
 import dev.switchboard.wire.Json;
-import dev.switchboard.wire.openai.OpenAi;
+import dev.switchboard.wire.internal.ErrorEnvelope;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -17,8 +17,8 @@ import java.util.Set;
 
 /**
  * The OpenAI Responses wire format (client side), both directions, as pure functions: no I/O, no clock,
- * no randomness. Response ids, item ids and creation times are handed in ({@link ResponseHeader},
- * {@link IdSource}); what is stored and how a chain is found is the engine's business.
+ * no randomness. Response ids, item ids and creation times are handed in ({@link ResponsesHeader},
+ * {@link ResponsesIdSource}); what is stored and how a chain is found is the engine's business.
  *
  * <p>Requests: {@link #fromClient} validates a body into a {@link ResponsesRequest}; {@link #withIds}
  * gives its input items ids; {@link #toCanonical} turns the stored chain's items plus the request's
@@ -39,29 +39,29 @@ public final class Responses {
 
     /** Reads a request body. @throws dev.switchboard.model.GatewayException 400 on invalid input */
     public static ResponsesRequest fromClient(JsonNode body) {
-        return RequestReader.read(body);
+        return ResponsesRequestReader.read(body);
     }
 
     /** Parses and reads a request body; malformed JSON is a 400 too. */
     public static ResponsesRequest fromClient(byte[] body) {
-        return RequestReader.read(Json.parse(body));
+        return ResponsesRequestReader.read(Json.parse(body));
     }
 
     /** The items with an id each: ids the caller gave are kept, missing ones come from {@code ids}. */
-    public static List<Item> withIds(List<Item> items, IdSource ids) {
-        List<Item> out = new ArrayList<>(items.size());
-        for (Item i : items) {
+    public static List<ResponsesItem> withIds(List<ResponsesItem> items, ResponsesIdSource ids) {
+        List<ResponsesItem> out = new ArrayList<>(items.size());
+        for (ResponsesItem i : items) {
             out.add(i.id().isPresent() ? i : i.withId(ids.next(prefix(i))));
         }
         return out;
     }
 
-    private static String prefix(Item i) {
+    private static String prefix(ResponsesItem i) {
         return switch (i) {
-            case Item.Message m -> "msg";
-            case Item.FunctionCall c -> "fc";
-            case Item.FunctionCallOutput o -> "fco";
-            case Item.Reasoning r -> "rs";
+            case ResponsesItem.Message m -> "msg";
+            case ResponsesItem.FunctionCall c -> "fc";
+            case ResponsesItem.FunctionCallOutput o -> "fco";
+            case ResponsesItem.Reasoning r -> "rs";
         };
     }
 
@@ -74,22 +74,22 @@ public final class Responses {
      * @throws dev.switchboard.model.GatewayException 400 when an input item repeats an item of the
      *     history, a call has no output, an output answers no call, or nothing but system text is left
      */
-    public static ChatRequest toCanonical(ResponsesRequest request, List<Item> history) {
-        List<Conversation.Located> items = new ArrayList<>();
-        history.forEach(i -> items.add(new Conversation.Located(i, Conversation.HISTORY)));
+    public static ChatRequest toCanonical(ResponsesRequest request, List<ResponsesItem> history) {
+        List<ResponsesConversation.Located> items = new ArrayList<>();
+        history.forEach(i -> items.add(new ResponsesConversation.Located(i, ResponsesConversation.HISTORY)));
         Set<String> earlier = new HashSet<>();
         history.forEach(i -> i.id().ifPresent(earlier::add));
         for (int i = 0; i < request.input().size(); i++) {
-            Item item = request.input().get(i);
+            ResponsesItem item = request.input().get(i);
             // Callers that replay what previous_response_id already brings would send the model every turn twice.
             if (item.id().filter(earlier::contains).isPresent()) {
                 throw GatewayError.invalid("input[" + i + "].id", "Duplicate item found with id "
                         + item.id().get() + ": it is already part of the conversation behind `previous_response_id`; "
                         + "remove it from `input`.").toException();
             }
-            items.add(new Conversation.Located(item, "input[" + i + "]"));
+            items.add(new ResponsesConversation.Located(item, "input[" + i + "]"));
         }
-        Conversation.Result conversation = Conversation.build(items);
+        ResponsesConversation.Result conversation = ResponsesConversation.build(items);
         if (conversation.messages().isEmpty()) {
             throw GatewayError.invalid("input", "`input` holds only system or developer messages; add a user "
                     + "message.").toException();
@@ -101,38 +101,38 @@ public final class Responses {
     }
 
     /** Renders a complete answer as a response object; {@code response.model()} is the model that answered. */
-    public static ObjectNode toClient(ChatResponse response, ResponseHeader header, IdSource ids) {
-        Outcome outcome = Outcome.of(response.stopReason());
-        return ResponseObject.build(header, response.model(), outcome.status(), outcome.incompleteReason(),
-                Optional.empty(), OutputItems.of(response.content(), "completed", ids), Optional.of(response.usage()));
+    public static ObjectNode toClient(ChatResponse response, ResponsesHeader header, ResponsesIdSource ids) {
+        ResponsesOutcome outcome = ResponsesOutcome.of(response.stopReason());
+        return ResponsesObject.build(header, response.model(), outcome.status(), outcome.incompleteReason(),
+                Optional.empty(), ResponsesOutputItems.of(response.content(), "completed", ids), Optional.of(response.usage()));
     }
 
     /** A writer for one streamed answer. */
-    public static ResponsesStreamWriter streamWriter(ResponseHeader header, IdSource ids) {
+    public static ResponsesStreamWriter streamWriter(ResponsesHeader header, ResponsesIdSource ids) {
         return new ResponsesStreamWriter(header, ids);
     }
 
     /** The error envelope, the same as chat completions' ({@code code} is the status as text). */
     public static ObjectNode errorBody(GatewayError error) {
-        return OpenAi.errorBody(error);
+        return ErrorEnvelope.body(error);
     }
 
     /** Reads one item (stored or sent); {@code path} names it in errors. */
-    public static Item readItem(JsonNode json, String path) {
-        return ItemReader.item(json, path);
+    public static ResponsesItem readItem(JsonNode json, String path) {
+        return ResponsesItemReader.item(json, path);
     }
 
     /** Renders one item in the SDKs' shape. */
-    public static ObjectNode writeItem(Item item) {
-        return ItemWriter.write(item);
+    public static ObjectNode writeItem(ResponsesItem item) {
+        return ResponsesItemWriter.write(item);
     }
 
     /** The {@code output} items of a response object, read back for continuing its conversation. */
-    public static List<Item> outputItems(JsonNode response) {
+    public static List<ResponsesItem> outputItems(JsonNode response) {
         JsonNode output = response.path("output");
-        List<Item> out = new ArrayList<>();
+        List<ResponsesItem> out = new ArrayList<>();
         for (int i = 0; i < output.size(); i++) {
-            out.add(ItemReader.item(output.get(i), "output[" + i + "]"));
+            out.add(ResponsesItemReader.item(output.get(i), "output[" + i + "]"));
         }
         return out;
     }
@@ -147,11 +147,11 @@ public final class Responses {
     }
 
     /** A page of {@code GET /v1/responses/{id}/input_items}: {@code {object: list, data, first_id, last_id, has_more}}. */
-    public static ObjectNode itemList(List<Item> page, boolean hasMore) {
+    public static ObjectNode itemList(List<ResponsesItem> page, boolean hasMore) {
         ObjectNode o = Json.object();
         o.put("object", "list");
         ArrayNode data = o.putArray("data");
-        page.forEach(i -> data.add(ItemWriter.write(i)));
+        page.forEach(i -> data.add(ResponsesItemWriter.write(i)));
         o.put("first_id", page.isEmpty() ? null : page.getFirst().id().orElse(null));
         o.put("last_id", page.isEmpty() ? null : page.getLast().id().orElse(null));
         o.put("has_more", hasMore);

@@ -22,7 +22,7 @@ import java.util.Optional;
  * @param echo the request's settings as the response object shows them ({@code tools},
  *     {@code tool_choice}, {@code text}, {@code reasoning}, {@code metadata}...); a copy is returned
  */
-public record ResponsesRequest(String model, List<Item> input, Optional<String> instructions,
+public record ResponsesRequest(String model, List<ResponsesItem> input, Optional<String> instructions,
                                Optional<String> previousResponseId, boolean store, boolean stream,
                                ChatRequest settings, ObjectNode echo) {
     public ResponsesRequest {
@@ -40,7 +40,7 @@ public record ResponsesRequest(String model, List<Item> input, Optional<String> 
     }
 
     /** This request with its input items replaced (the engine's copy with ids assigned). */
-    public ResponsesRequest withInput(List<Item> items) {
+    public ResponsesRequest withInput(List<ResponsesItem> items) {
         return new ResponsesRequest(model, items, instructions, previousResponseId, store, stream, settings, echo);
     }
 }

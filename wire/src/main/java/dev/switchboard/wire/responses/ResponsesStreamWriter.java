@@ -43,8 +43,8 @@ import java.util.Optional;
 public final class ResponsesStreamWriter {
     private enum Kind { MESSAGE, REASONING, CALL, OPAQUE }
 
-    private final ResponseHeader header;
-    private final IdSource ids;
+    private final ResponsesHeader header;
+    private final ResponsesIdSource ids;
     private int sequence;
     private String model = "";
     private boolean started;
@@ -55,7 +55,7 @@ public final class ResponsesStreamWriter {
     private Usage usage = Usage.EMPTY;
     private Optional<ObjectNode> terminal = Optional.empty();
 
-    public ResponsesStreamWriter(ResponseHeader header, IdSource ids) {
+    public ResponsesStreamWriter(ResponsesHeader header, ResponsesIdSource ids) {
         this.header = header;
         this.ids = ids;
     }
@@ -75,7 +75,7 @@ public final class ResponsesStreamWriter {
      * terminal event because the client went away: unfinished items are {@code incomplete}.
      */
     public ObjectNode cancelled() {
-        return ResponseObject.build(header, model, "cancelled", Optional.empty(), Optional.empty(), snapshot(),
+        return ResponsesObject.build(header, model, "cancelled", Optional.empty(), Optional.empty(), snapshot(),
                 Optional.of(usage));
     }
 
@@ -122,7 +122,7 @@ public final class ResponsesStreamWriter {
         started = true;
         model = s.model();
         usage = usage.merge(s.usage());
-        ObjectNode snapshot = ResponseObject.build(header, model, "in_progress", Optional.empty(), Optional.empty(),
+        ObjectNode snapshot = ResponsesObject.build(header, model, "in_progress", Optional.empty(), Optional.empty(),
                 List.of(), Optional.empty());
         emit(out, event("response.created").set("response", snapshot));
         emit(out, event("response.in_progress").set("response", snapshot.deepCopy()));
@@ -140,7 +140,7 @@ public final class ResponsesStreamWriter {
             }
             case RedactedThinking r -> {
                 Slot s = new Slot(Kind.OPAQUE, ids.next("rs"), output.size(), Optional.empty());
-                s.payload = Optional.of(new ReasoningPayload.Redacted(r.data(), r.origin()));
+                s.payload = Optional.of(new ResponsesReasoningPayload.Redacted(r.data(), r.origin()));
                 yield s;
             }
             default -> null;
@@ -151,10 +151,10 @@ public final class ResponsesStreamWriter {
         output.add(slot);
         byBlock.put(index, slot);
         emit(out, event("response.output_item.added").put("output_index", slot.outputIndex)
-                .set("item", ItemWriter.write(slot.item("in_progress"))));
+                .set("item", ResponsesItemWriter.write(slot.item("in_progress"))));
         if (slot.kind == Kind.MESSAGE) {
             emit(out, slotEvent("response.content_part.added", slot).put("content_index", 0)
-                    .set("part", ItemWriter.part(new Part.OutputText(""))));
+                    .set("part", ResponsesItemWriter.part(new ResponsesPart.OutputText(""))));
         }
         String initial = switch (block) {
             case Text t -> t.text();
@@ -190,7 +190,7 @@ public final class ResponsesStreamWriter {
                 if (!slot.summaryOpen) {
                     slot.summaryOpen = true;
                     emit(out, slotEvent("response.reasoning_summary_part.added", slot).put("summary_index", 0)
-                            .set("part", ItemWriter.summaryText("")));
+                            .set("part", ResponsesItemWriter.summaryText("")));
                 }
                 emit(out, slotEvent("response.reasoning_summary_text.delta", slot).put("summary_index", 0)
                         .put("delta", piece));
@@ -209,14 +209,14 @@ public final class ResponsesStreamWriter {
                 emit(out, slotEvent("response.output_text.done", slot).put("content_index", 0).put("text", text)
                         .set("logprobs", Json.array()));
                 emit(out, slotEvent("response.content_part.done", slot).put("content_index", 0)
-                        .set("part", ItemWriter.part(new Part.OutputText(text))));
+                        .set("part", ResponsesItemWriter.part(new ResponsesPart.OutputText(text))));
             }
             case REASONING -> {
                 if (slot.summaryOpen) {
                     emit(out, slotEvent("response.reasoning_summary_text.done", slot).put("summary_index", 0)
                             .put("text", text));
                     emit(out, slotEvent("response.reasoning_summary_part.done", slot).put("summary_index", 0)
-                            .set("part", ItemWriter.summaryText(text)));
+                            .set("part", ResponsesItemWriter.summaryText(text)));
                 }
             }
             case CALL -> emit(out, slotEvent("response.function_call_arguments.done", slot).put("name", slot.name)
@@ -225,19 +225,19 @@ public final class ResponsesStreamWriter {
         }
         slot.done = true;
         emit(out, event("response.output_item.done").put("output_index", slot.outputIndex)
-                .set("item", ItemWriter.write(slot.item("completed"))));
-        // A signature that sat on a text or a call travels in a reasoning item right after it (see OutputItems).
+                .set("item", ResponsesItemWriter.write(slot.item("completed"))));
+        // A signature that sat on a text or a call travels in a reasoning item right after it (see ResponsesOutputItems).
         if (slot.signature.isPresent() && (slot.kind == Kind.MESSAGE || slot.kind == Kind.CALL)) {
             Signature sig = slot.signature.get();
             Slot carrier = new Slot(Kind.OPAQUE, ids.next("rs"), output.size(), Optional.empty());
-            carrier.payload = Optional.of(slot.kind == Kind.CALL ? new ReasoningPayload.OnCall(slot.callId, sig)
-                    : new ReasoningPayload.OnText(sig));
+            carrier.payload = Optional.of(slot.kind == Kind.CALL ? new ResponsesReasoningPayload.OnCall(slot.callId, sig)
+                    : new ResponsesReasoningPayload.OnText(sig));
             output.add(carrier);
             emit(out, event("response.output_item.added").put("output_index", carrier.outputIndex)
-                    .set("item", ItemWriter.write(carrier.item("in_progress"))));
+                    .set("item", ResponsesItemWriter.write(carrier.item("in_progress"))));
             carrier.done = true;
             emit(out, event("response.output_item.done").put("output_index", carrier.outputIndex)
-                    .set("item", ItemWriter.write(carrier.item("completed"))));
+                    .set("item", ResponsesItemWriter.write(carrier.item("completed"))));
         }
     }
 
@@ -246,8 +246,8 @@ public final class ResponsesStreamWriter {
             finish(out, slot);
         }
         byBlock.clear();
-        Outcome outcome = Outcome.of(stopReason);
-        ObjectNode response = ResponseObject.build(header, model, outcome.status(), outcome.incompleteReason(),
+        ResponsesOutcome outcome = ResponsesOutcome.of(stopReason);
+        ObjectNode response = ResponsesObject.build(header, model, outcome.status(), outcome.incompleteReason(),
                 Optional.empty(), snapshot(), Optional.of(usage));
         String type = outcome.status().equals("completed") ? "response.completed" : "response.incomplete";
         emit(out, event(type).set("response", response));
@@ -263,7 +263,7 @@ public final class ResponsesStreamWriter {
         // Flat, as OpenAI sends it: the SDKs turn any event with a top-level "error" object into an
         // exception, and the caller would then never see response.failed.
         emit(out, error);
-        ObjectNode response = ResponseObject.build(header, model, "failed", Optional.empty(), Optional.of(e), snapshot(),
+        ObjectNode response = ResponsesObject.build(header, model, "failed", Optional.empty(), Optional.of(e), snapshot(),
                 Optional.of(usage));
         emit(out, event("response.failed").set("response", response));
         terminal = Optional.of(response);
@@ -271,8 +271,8 @@ public final class ResponsesStreamWriter {
     }
 
     /** The output so far: finished items as they were sent, unfinished ones as {@code incomplete}. */
-    private List<Item> snapshot() {
-        List<Item> items = new ArrayList<>(output.size());
+    private List<ResponsesItem> snapshot() {
+        List<ResponsesItem> items = new ArrayList<>(output.size());
         for (Slot s : output) {
             items.add(s.item(s.done ? "completed" : "incomplete"));
         }
@@ -299,7 +299,7 @@ public final class ResponsesStreamWriter {
         final int outputIndex;
         final StringBuilder text = new StringBuilder();
         Optional<Signature> signature;
-        Optional<ReasoningPayload> payload = Optional.empty();
+        Optional<ResponsesReasoningPayload> payload = Optional.empty();
         String callId = "";
         String name = "";
         boolean summaryOpen;
@@ -312,17 +312,17 @@ public final class ResponsesStreamWriter {
             this.signature = signature;
         }
 
-        Item item(String status) {
+        ResponsesItem item(String status) {
             boolean adding = status.equals("in_progress");
             return switch (kind) {
-                case MESSAGE -> new Item.Message(Optional.of(itemId), Item.Role.ASSISTANT,
-                        adding ? List.of() : List.of(new Part.OutputText(text.toString())), status);
-                case REASONING -> OutputItems.reasoning(itemId, new Thinking(adding ? "" : text.toString(),
+                case MESSAGE -> new ResponsesItem.Message(Optional.of(itemId), ResponsesItem.Role.ASSISTANT,
+                        adding ? List.of() : List.of(new ResponsesPart.OutputText(text.toString())), status);
+                case REASONING -> ResponsesOutputItems.reasoning(itemId, new Thinking(adding ? "" : text.toString(),
                         adding ? Optional.empty() : signature));
-                case CALL -> new Item.FunctionCall(Optional.of(itemId), callId, name, adding ? "" : text.toString(),
+                case CALL -> new ResponsesItem.FunctionCall(Optional.of(itemId), callId, name, adding ? "" : text.toString(),
                         status);
-                case OPAQUE -> new Item.Reasoning(Optional.of(itemId), List.of(), List.of(),
-                        payload.map(ReasoningPayload::encode));
+                case OPAQUE -> new ResponsesItem.Reasoning(Optional.of(itemId), List.of(), List.of(),
+                        payload.map(ResponsesReasoningPayload::encode));
             };
         }
     }

@@ -71,13 +71,13 @@ class AnthropicResponseTest {
         assertThat(Json.write(written)).isEqualTo("{\"input_tokens\":100,\"cache_creation_input_tokens\":300,"
                 + "\"cache_read_input_tokens\":600,\"cache_creation\":{\"ephemeral_5m_input_tokens\":100,"
                 + "\"ephemeral_1h_input_tokens\":200},\"output_tokens\":50}");
-        Usage read = UsageJson.read(written, Usage.EMPTY);
+        Usage read = AnthropicUsageJson.read(written, Usage.EMPTY);
         assertThat(read).isEqualTo(new Usage(1000, 50, 0, 600, 100, 200, Usage.Provenance.REPORTED));
     }
 
     @Test
     void writesWithoutATtlSplitCountAsFiveMinutes() {
-        Usage read = UsageJson.read(Json.parse("{\"input_tokens\":5,\"cache_creation_input_tokens\":40,"
+        Usage read = AnthropicUsageJson.read(Json.parse("{\"input_tokens\":5,\"cache_creation_input_tokens\":40,"
                 + "\"cache_creation\":{\"ephemeral_5m_input_tokens\":0,\"ephemeral_1h_input_tokens\":0},\"output_tokens\":-3}"),
                 Usage.EMPTY);
 
@@ -135,16 +135,5 @@ class AnthropicResponseTest {
         assertThat(html.message()).contains("502").doesNotContain("<html>");
         assertThat(html.retryable()).isTrue();
         assertThat(odd.status()).isEqualTo(502);
-    }
-
-    @Test
-    void prefillRejectionIsRecognisedOnlyAsA400SayingSo() {
-        GatewayError prefill = GatewayError.invalidRequest("This model does not support assistant message prefill.");
-
-        assertThat(Anthropic.isPrefillRejection(400, prefill)).isTrue();
-        assertThat(Anthropic.isPrefillRejection(400,
-                GatewayError.invalidRequest("Prefilling assistant messages is not supported for this model."))).isTrue();
-        assertThat(Anthropic.isPrefillRejection(500, prefill)).isFalse();
-        assertThat(Anthropic.isPrefillRejection(400, GatewayError.invalidRequest("messages: roles must alternate"))).isFalse();
     }
 }

@@ -17,6 +17,7 @@ import dev.switchboard.model.StreamEvent.Delta;
 import dev.switchboard.model.Usage;
 import dev.switchboard.wire.Json;
 import dev.switchboard.wire.sse.SseEvent;
+import dev.switchboard.wire.testing.Golden;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -35,7 +36,7 @@ class AnthropicStreamTest {
     }
 
     private static List<JsonNode> payloads(String sse) {
-        return SseMessages.parse(sse).stream().map(e -> Json.parse(e.data())).toList();
+        return Golden.events(sse).stream().map(e -> Json.parse(e.data())).toList();
     }
 
     @Test
@@ -54,9 +55,9 @@ class AnthropicStreamTest {
                 new StreamEvent.MessageDelta(StopReason.END_TURN, Optional.empty(), Usage.of(10, 3)),
                 new StreamEvent.MessageStop()));
 
-        List<SseEvent> events = SseMessages.parse(sse);
-        SseMessages.assertWellFormed(events);
-        JsonNode message = SseMessages.accumulate(events);
+        List<SseEvent> events = Golden.events(sse);
+        AnthropicSseMessages.assertWellFormed(events);
+        JsonNode message = AnthropicSseMessages.accumulate(events);
         assertThat(Json.write(message.get("content")))
                 .isEqualTo("[{\"type\":\"text\",\"text\":\"a\"},{\"type\":\"redacted_thinking\",\"data\":\"claude\"}]");
     }
@@ -74,10 +75,10 @@ class AnthropicStreamTest {
                 new StreamEvent.MessageDelta(StopReason.END_TURN, Optional.empty(), Usage.of(10, 3)),
                 new StreamEvent.MessageStop()));
 
-        List<SseEvent> events = SseMessages.parse(sse);
-        SseMessages.assertWellFormed(events);
+        List<SseEvent> events = Golden.events(sse);
+        AnthropicSseMessages.assertWellFormed(events);
         assertThat(sse).doesNotContain("early").doesNotContain("not for claude").doesNotContain("\"g\"");
-        assertThat(Json.write(SseMessages.accumulate(events).get("content"))).isEqualTo(
+        assertThat(Json.write(AnthropicSseMessages.accumulate(events).get("content"))).isEqualTo(
                 "[{\"type\":\"thinking\",\"thinking\":\"prethought\",\"signature\":\"final\"},"
                         + "{\"type\":\"thinking\",\"thinking\":\"foreign\",\"signature\":\"\"}]");
     }
@@ -89,9 +90,9 @@ class AnthropicStreamTest {
                 new BlockDelta(0, new Delta.ArgumentsDelta("1}")),
                 new StreamEvent.MessageStop()));
 
-        List<SseEvent> events = SseMessages.parse(sse);
-        SseMessages.assertWellFormed(events);
-        JsonNode message = SseMessages.accumulate(events);
+        List<SseEvent> events = Golden.events(sse);
+        AnthropicSseMessages.assertWellFormed(events);
+        JsonNode message = AnthropicSseMessages.accumulate(events);
         assertThat(message.at("/content/0/input")).isEqualTo(Json.parse("{\"a\":1}"));
         assertThat(message.get("stop_reason").asText()).isEqualTo("end_turn");
         assertThat(message.at("/usage/input_tokens").asInt()).isEqualTo(10);

@@ -85,13 +85,13 @@ class OpenAiRoundTripTest {
     @MethodSource("upstreamStreams")
     void upstreamStreamSurvivesRenderingForAClient(Path dir) {
         String upstream = Golden.read(dir.resolve("upstream-stream.sse"));
-        List<StreamEvent> events = OpenAiFixtureTest.parseUpstream(upstream.getBytes(StandardCharsets.UTF_8), 3);
+        List<StreamEvent> events = OpenAiFixturesTest.parseUpstream(upstream.getBytes(StandardCharsets.UTF_8), 3);
         OpenAiClientStreamWriter writer = new OpenAiClientStreamWriter(1);
         StringBuilder client = new StringBuilder();
         events.forEach(e -> client.append(writer.write(e)));
 
-        ObjectNode up = ChunkAccumulator.fold(Golden.events(upstream));
-        ObjectNode down = ChunkAccumulator.fold(Golden.events(client.toString()));
+        ObjectNode up = OpenAiChunkAccumulator.fold(Golden.events(upstream));
+        ObjectNode down = OpenAiChunkAccumulator.fold(Golden.events(client.toString()));
         for (String field : List.of("content", "reasoning", "tool_calls")) {
             assertThat(down.get(field)).as(field).isEqualTo(up.get(field));
         }

@@ -24,28 +24,28 @@ class ResponsesPartsTest {
 
     @Test
     void payloadsRoundTrip() {
-        List<ReasoningPayload> all = List.of(new ReasoningPayload.Own(ANTHROPIC),
-                new ReasoningPayload.Redacted("RXJy", "anthropic"),
-                new ReasoningPayload.OnCall("call_1", new Signature("gemini", "CiQB")),
-                new ReasoningPayload.OnText(new Signature("gemini", "CiQC")));
-        for (ReasoningPayload p : all) {
-            String encoded = ReasoningPayload.encode(p);
-            assertThat(encoded).startsWith(ReasoningPayload.PREFIX).doesNotContain("=", "+", "/");
-            assertThat(ReasoningPayload.decode(encoded)).isEqualTo(p);
+        List<ResponsesReasoningPayload> all = List.of(new ResponsesReasoningPayload.Own(ANTHROPIC),
+                new ResponsesReasoningPayload.Redacted("RXJy", "anthropic"),
+                new ResponsesReasoningPayload.OnCall("call_1", new Signature("gemini", "CiQB")),
+                new ResponsesReasoningPayload.OnText(new Signature("gemini", "CiQC")));
+        for (ResponsesReasoningPayload p : all) {
+            String encoded = ResponsesReasoningPayload.encode(p);
+            assertThat(encoded).startsWith(ResponsesReasoningPayload.PREFIX).doesNotContain("=", "+", "/");
+            assertThat(ResponsesReasoningPayload.decode(encoded)).isEqualTo(p);
         }
     }
 
     @Test
     void valuesWeDidNotWriteAreKeptVerbatim() {
         for (String v : List.of("gAAAAABopaque", "sb1.!!notbase64", "sb1." + "eyJrIjoib3duIn0", "sb1.")) {
-            assertThat(ReasoningPayload.decode(v)).isEqualTo(new ReasoningPayload.Foreign(v));
-            assertThat(ReasoningPayload.encode(ReasoningPayload.decode(v))).isEqualTo(v);
+            assertThat(ResponsesReasoningPayload.decode(v)).isEqualTo(new ResponsesReasoningPayload.Foreign(v));
+            assertThat(ResponsesReasoningPayload.encode(ResponsesReasoningPayload.decode(v))).isEqualTo(v);
         }
     }
 
     @Test
     void aCallSignatureFoundBeforeItsCallStillReachesIt() {
-        String carrier = ReasoningPayload.encode(new ReasoningPayload.OnCall("call_1", new Signature("gemini", "CiQB")));
+        String carrier = ResponsesReasoningPayload.encode(new ResponsesReasoningPayload.OnCall("call_1", new Signature("gemini", "CiQB")));
         ResponsesRequest r = request("""
                 {"model": "m", "input": [
                   {"role": "user", "content": "hi"},
@@ -60,7 +60,7 @@ class ResponsesPartsTest {
 
     @Test
     void anInputItemThatRepeatsTheHistoryIsRefused() {
-        List<Item> history = Responses.withIds(request("{\"model\":\"m\",\"input\":\"first\"}").input(), p -> p + "_old");
+        List<ResponsesItem> history = Responses.withIds(request("{\"model\":\"m\",\"input\":\"first\"}").input(), p -> p + "_old");
         ResponsesRequest again = request("""
                 {"model": "m", "previous_response_id": "resp_1",
                  "input": [{"type": "message", "id": "msg_new", "role": "user", "content": "fine"},
@@ -85,7 +85,7 @@ class ResponsesPartsTest {
                   {"type": "function_call_output", "call_id": "c", "output": "ok"},
                   {"type": "reasoning", "summary": []}]}
                 """);
-        List<Item> items = Responses.withIds(r.input(), new CountingIds());
+        List<ResponsesItem> items = Responses.withIds(r.input(), new ResponsesCountingIds());
         assertThat(items).extracting(i -> i.id().orElseThrow())
                 .containsExactly("msg_1", "msg_mine", "fc_2", "fco_3", "rs_4");
     }
@@ -102,7 +102,7 @@ class ResponsesPartsTest {
                   {"type": "reasoning", "summary": [{"type": "summary_text", "text": "s"}],
                    "content": [{"type": "reasoning_text", "text": "raw"}], "encrypted_content": "e"}]}
                 """);
-        for (Item item : Responses.withIds(r.input(), new CountingIds())) {
+        for (ResponsesItem item : Responses.withIds(r.input(), new ResponsesCountingIds())) {
             ObjectNode json = Responses.writeItem(item);
             assertThat(Responses.readItem(Json.parse(Json.write(json)), "x")).isEqualTo(item);
         }
@@ -143,7 +143,7 @@ class ResponsesPartsTest {
 
     @Test
     void itemListNamesItsEnds() {
-        List<Item> items = Responses.withIds(request("{\"model\":\"m\",\"input\":\"a\"}").input(), p -> p + "_x");
+        List<ResponsesItem> items = Responses.withIds(request("{\"model\":\"m\",\"input\":\"a\"}").input(), p -> p + "_x");
         ObjectNode page = Responses.itemList(items, true);
         assertThat(page.path("object").asText()).isEqualTo("list");
         assertThat(page.path("first_id").asText()).isEqualTo("msg_x");
@@ -153,8 +153,8 @@ class ResponsesPartsTest {
     }
 
     private static ResponsesStreamWriter writer() {
-        return Responses.streamWriter(new ResponseHeader("resp_1", 1, request("{\"model\":\"m\",\"input\":\"a\"}").echo()),
-                new CountingIds());
+        return Responses.streamWriter(new ResponsesHeader("resp_1", 1, request("{\"model\":\"m\",\"input\":\"a\"}").echo()),
+                new ResponsesCountingIds());
     }
 
     private static ResponsesRequest request(String json) {

@@ -2,7 +2,7 @@ package dev.switchboard.testkit.it.conformance;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.switchboard.testkit.Exchange;
+import dev.switchboard.testkit.RawExchange;
 import dev.switchboard.testkit.RecordedRequest;
 import dev.switchboard.testkit.SseStream;
 import java.io.IOException;
@@ -176,7 +176,7 @@ final class AnthropicUpstream implements UpstreamFormat {
     }
 
     @Override
-    public void answer(RecordedRequest r, Exchange exchange, String text) throws IOException {
+    public void answer(RecordedRequest r, RawExchange exchange, String text) throws IOException {
         String model = r.json().path("model").asText();
         Map<String, String> headers = Map.of("request-id", "req_matrix");
         ObjectNode message = Fixtures.object().put("id", "msg_matrix").put("type", "message").put("role", "assistant")

@@ -3,7 +3,7 @@ package dev.switchboard.testkit.it.conformance;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.switchboard.testkit.Exchange;
+import dev.switchboard.testkit.RawExchange;
 import dev.switchboard.testkit.RecordedRequest;
 import dev.switchboard.testkit.SseStream;
 import java.io.IOException;
@@ -205,7 +205,7 @@ final class GeminiUpstream implements UpstreamFormat {
     }
 
     @Override
-    public void answer(RecordedRequest r, Exchange exchange, String text) throws IOException {
+    public void answer(RecordedRequest r, RawExchange exchange, String text) throws IOException {
         Matcher path = PATH.matcher(r.path());
         String model = path.matches() ? path.group(1) : "?";
         if (!streamed(r)) {

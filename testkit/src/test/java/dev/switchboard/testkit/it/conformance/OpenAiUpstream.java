@@ -2,7 +2,7 @@ package dev.switchboard.testkit.it.conformance;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.switchboard.testkit.Exchange;
+import dev.switchboard.testkit.RawExchange;
 import dev.switchboard.testkit.RecordedRequest;
 import dev.switchboard.testkit.SseStream;
 import java.io.IOException;
@@ -156,7 +156,7 @@ final class OpenAiUpstream implements UpstreamFormat {
     }
 
     @Override
-    public void answer(RecordedRequest r, Exchange exchange, String text) throws IOException {
+    public void answer(RecordedRequest r, RawExchange exchange, String text) throws IOException {
         String model = r.json().path("model").asText();
         ObjectNode usage = Fixtures.object().put("prompt_tokens", 12).put("completion_tokens", 9).put("total_tokens", 21);
         if (!streamed(r)) {

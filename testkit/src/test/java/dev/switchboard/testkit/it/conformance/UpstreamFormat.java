@@ -1,7 +1,7 @@
 package dev.switchboard.testkit.it.conformance;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.switchboard.testkit.Exchange;
+import dev.switchboard.testkit.RawExchange;
 import dev.switchboard.testkit.RecordedRequest;
 import java.io.IOException;
 import java.util.ArrayList;
@@ -41,7 +41,7 @@ interface UpstreamFormat {
     Optional<JsonNode> schema(RecordedRequest request);
 
     /** Answers {@code request} with {@code text} as the model's whole answer, streamed when it asked so. */
-    void answer(RecordedRequest request, Exchange exchange, String text) throws IOException;
+    void answer(RecordedRequest request, RawExchange exchange, String text) throws IOException;
 
     /** Collects problems with a little vocabulary; a {@code path} names the offending field. */
     final class Problems {

@@ -1,12 +1,12 @@
 package dev.switchboard.testkit.it.responses;
 
-import static dev.switchboard.testkit.it.responses.ResponsesIt.calls;
-import static dev.switchboard.testkit.it.responses.ResponsesIt.client;
-import static dev.switchboard.testkit.it.responses.ResponsesIt.functionOutput;
-import static dev.switchboard.testkit.it.responses.ResponsesIt.text;
-import static dev.switchboard.testkit.it.responses.ResponsesIt.tree;
-import static dev.switchboard.testkit.it.responses.ResponsesIt.userMessage;
-import static dev.switchboard.testkit.it.responses.ResponsesIt.weatherTool;
+import static dev.switchboard.testkit.it.responses.ResponsesItSupport.calls;
+import static dev.switchboard.testkit.it.responses.ResponsesItSupport.client;
+import static dev.switchboard.testkit.it.responses.ResponsesItSupport.functionOutput;
+import static dev.switchboard.testkit.it.responses.ResponsesItSupport.text;
+import static dev.switchboard.testkit.it.responses.ResponsesItSupport.tree;
+import static dev.switchboard.testkit.it.responses.ResponsesItSupport.userMessage;
+import static dev.switchboard.testkit.it.responses.ResponsesItSupport.weatherTool;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.openai.client.OpenAIClient;
@@ -37,7 +37,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  */
 class ResponsesCrossProviderIT {
     @RegisterExtension
-    static final GatewayExtension GATEWAY = new GatewayExtension(ResponsesIt.CONFIG);
+    static final GatewayExtension GATEWAY = new GatewayExtension(ResponsesItSupport.CONFIG);
 
     static Stream<Arguments> moves() {
         return UpstreamKind.moves().flatMap(a -> Stream.of(
@@ -93,7 +93,7 @@ class ResponsesCrossProviderIT {
             return sdk.responses().create(params);
         }
         ResponseAccumulator acc = ResponseAccumulator.create();
-        ResponsesIt.stream(sdk, params).events().forEach(acc::accumulate);
+        ResponsesItSupport.stream(sdk, params).events().forEach(acc::accumulate);
         Response r = acc.response();
         assertThat(r.error()).isEqualTo(Optional.empty());
         return r;

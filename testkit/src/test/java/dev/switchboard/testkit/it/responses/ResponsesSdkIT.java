@@ -1,14 +1,14 @@
 package dev.switchboard.testkit.it.responses;
 
-import static dev.switchboard.testkit.it.responses.ResponsesIt.ask;
-import static dev.switchboard.testkit.it.responses.ResponsesIt.calls;
-import static dev.switchboard.testkit.it.responses.ResponsesIt.client;
-import static dev.switchboard.testkit.it.responses.ResponsesIt.functionOutput;
-import static dev.switchboard.testkit.it.responses.ResponsesIt.reasoningItems;
-import static dev.switchboard.testkit.it.responses.ResponsesIt.stream;
-import static dev.switchboard.testkit.it.responses.ResponsesIt.text;
-import static dev.switchboard.testkit.it.responses.ResponsesIt.tree;
-import static dev.switchboard.testkit.it.responses.ResponsesIt.weatherTool;
+import static dev.switchboard.testkit.it.responses.ResponsesItSupport.ask;
+import static dev.switchboard.testkit.it.responses.ResponsesItSupport.calls;
+import static dev.switchboard.testkit.it.responses.ResponsesItSupport.client;
+import static dev.switchboard.testkit.it.responses.ResponsesItSupport.functionOutput;
+import static dev.switchboard.testkit.it.responses.ResponsesItSupport.reasoningItems;
+import static dev.switchboard.testkit.it.responses.ResponsesItSupport.stream;
+import static dev.switchboard.testkit.it.responses.ResponsesItSupport.text;
+import static dev.switchboard.testkit.it.responses.ResponsesItSupport.tree;
+import static dev.switchboard.testkit.it.responses.ResponsesItSupport.weatherTool;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -51,7 +51,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  */
 class ResponsesSdkIT {
     @RegisterExtension
-    static final GatewayExtension GATEWAY = new GatewayExtension(ResponsesIt.CONFIG);
+    static final GatewayExtension GATEWAY = new GatewayExtension(ResponsesItSupport.CONFIG);
 
     static Stream<UpstreamKind> kinds() {
         return UpstreamKind.enabled();
@@ -98,7 +98,7 @@ class ResponsesSdkIT {
     @ParameterizedTest
     @MethodSource("kinds")
     void streamsAResponseThatTheSdkAccumulatorAccepts(UpstreamKind kind) {
-        ResponsesIt.Streamed s = stream(sdk(), ask(kind.model(), "Stream please").build());
+        ResponsesItSupport.Streamed s = stream(sdk(), ask(kind.model(), "Stream please").build());
 
         assertThat(s.types()).startsWith("response.created", "response.in_progress").endsWith("response.completed");
         assertThat(s.types()).contains("response.output_item.added", "response.content_part.added",
@@ -160,7 +160,7 @@ class ResponsesSdkIT {
     @ParameterizedTest
     @MethodSource("kinds")
     void aStreamedFunctionCallArrivesWhole(UpstreamKind kind) {
-        ResponsesIt.Streamed s = stream(sdk(), ask(kind.model(), "Weather in Oslo?").addTool(weatherTool()).build());
+        ResponsesItSupport.Streamed s = stream(sdk(), ask(kind.model(), "Weather in Oslo?").addTool(weatherTool()).build());
         ResponseAccumulator acc = ResponseAccumulator.create();
         s.events().forEach(acc::accumulate);
         ResponseFunctionToolCall call = onlyCall(acc.response());
@@ -176,7 +176,7 @@ class ResponsesSdkIT {
         assertThat(deltas).isEqualTo(done.path("arguments").asText()).isEqualTo(call.arguments());
         assertThat(done.path("name").asText()).isEqualTo("get_weather");
 
-        ResponsesIt.Streamed next = stream(sdk(), ResponseCreateParams.builder().model(kind.model())
+        ResponsesItSupport.Streamed next = stream(sdk(), ResponseCreateParams.builder().model(kind.model())
                 .previousResponseId(acc.response().id()).addTool(weatherTool())
                 .inputOfResponse(List.of(functionOutput(call.callId(), "{\"temp_c\":4}"))).build());
         ResponseAccumulator acc2 = ResponseAccumulator.create();
@@ -187,7 +187,7 @@ class ResponsesSdkIT {
     @ParameterizedTest
     @MethodSource("kinds")
     void reasoningArrivesAsSummariesAndTheChainContinues(UpstreamKind kind) {
-        ResponseCreateParams params = ask(kind.model(ResponsesIt.THINK), "Think, then answer.")
+        ResponseCreateParams params = ask(kind.model(ResponsesItSupport.THINK), "Think, then answer.")
                 .reasoning(Reasoning.builder().effort(ReasoningEffort.LOW).summary(Reasoning.Summary.AUTO).build()).build();
         Response plain = sdk().responses().create(params);
         assertThat(reasoningItems(plain)).isNotEmpty();
@@ -199,11 +199,11 @@ class ResponsesSdkIT {
             assertThat(usage.outputTokensDetails().reasoningTokens()).isPositive();
         }
 
-        ResponsesIt.Streamed s = stream(sdk(), params);
+        ResponsesItSupport.Streamed s = stream(sdk(), params);
         assertThat(s.types()).contains("response.reasoning_summary_part.added", "response.reasoning_summary_text.delta",
                 "response.reasoning_summary_text.done", "response.reasoning_summary_part.done");
 
-        Response next = sdk().responses().create(ask(kind.model(ResponsesIt.THINK), "And now?")
+        Response next = sdk().responses().create(ask(kind.model(ResponsesItSupport.THINK), "And now?")
                 .previousResponseId(plain.id()).build());
         assertThat(next.status()).contains(ResponseStatus.COMPLETED);
     }
@@ -216,7 +216,7 @@ class ResponsesSdkIT {
     @ParameterizedTest
     @MethodSource("kinds")
     void aThinkingToolLoopGivesTheProviderItsSignaturesBack(UpstreamKind kind) throws Exception {
-        String model = kind.model(ResponsesIt.THINK);
+        String model = kind.model(ResponsesItSupport.THINK);
         Reasoning effort = Reasoning.builder().effort(ReasoningEffort.MEDIUM).build();
         Response first = sdk().responses().create(ask(model, "Weather in Oslo?").addTool(weatherTool())
                 .reasoning(effort).build());
@@ -228,10 +228,10 @@ class ResponsesSdkIT {
         assertThat(text(stored)).contains("{\"temp_c\":4}");
         assertSignaturesCameBack(kind);
 
-        ObjectNode replay = ResponsesIt.JSON.createObjectNode()
+        ObjectNode replay = ResponsesItSupport.JSON.createObjectNode()
                 .put("model", model).put("store", false);
         replay.putObject("reasoning").put("effort", "medium");
-        replay.set("tools", ResponsesIt.JSON.valueToTree(List.of(tree(weatherTool()))));
+        replay.set("tools", ResponsesItSupport.JSON.valueToTree(List.of(tree(weatherTool()))));
         ArrayNode input = replay.putArray("input");
         input.addObject().put("role", "user").put("content", "Weather in Oslo?");
         tree(first).path("output").forEach(input::add);
@@ -252,7 +252,7 @@ class ResponsesSdkIT {
         if (!kind.signsReasoning()) {
             return;
         }
-        List<RecordedRequest> got = gateway().upstream().received(kind.upstreamModel(ResponsesIt.THINK));
+        List<RecordedRequest> got = gateway().upstream().received(kind.upstreamModel(ResponsesItSupport.THINK));
         assertThat(Transcript.signatures(kind, got.getLast())).isNotEmpty()
                 .doesNotContain("", "skip_thought_signature_validator");
     }
@@ -277,7 +277,7 @@ class ResponsesSdkIT {
     @ParameterizedTest
     @MethodSource("recordedKinds")
     void aStreamThatBreaksEndsWithAnErrorEventAndResponseFailed(UpstreamKind kind) {
-        ResponsesIt.Streamed s = stream(sdk(), ask(kind.model(ResponsesIt.MIDFAIL), "Tell me a long story").build());
+        ResponsesItSupport.Streamed s = stream(sdk(), ask(kind.model(ResponsesItSupport.MIDFAIL), "Tell me a long story").build());
 
         assertThat(s.types()).startsWith("response.created").endsWith("error", "response.failed");
         JsonNode error = s.json().get(s.json().size() - 2);
@@ -293,7 +293,7 @@ class ResponsesSdkIT {
         assertThat(calls).hasSize(1);
         ResponseFunctionToolCall call = calls.getFirst();
         assertThat(call.name()).isEqualTo("get_weather");
-        assertThat(ResponsesIt.json(call.arguments()).has("city")).as("arguments %s", call.arguments()).isTrue();
+        assertThat(ResponsesItSupport.json(call.arguments()).has("city")).as("arguments %s", call.arguments()).isTrue();
         return call;
     }
 }

@@ -1,10 +1,10 @@
 package dev.switchboard.testkit.it.responses;
 
-import static dev.switchboard.testkit.it.responses.ResponsesIt.ask;
-import static dev.switchboard.testkit.it.responses.ResponsesIt.client;
-import static dev.switchboard.testkit.it.responses.ResponsesIt.reasoningItems;
-import static dev.switchboard.testkit.it.responses.ResponsesIt.text;
-import static dev.switchboard.testkit.it.responses.ResponsesIt.tree;
+import static dev.switchboard.testkit.it.responses.ResponsesItSupport.ask;
+import static dev.switchboard.testkit.it.responses.ResponsesItSupport.client;
+import static dev.switchboard.testkit.it.responses.ResponsesItSupport.reasoningItems;
+import static dev.switchboard.testkit.it.responses.ResponsesItSupport.text;
+import static dev.switchboard.testkit.it.responses.ResponsesItSupport.tree;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -36,7 +36,7 @@ class ResponsesSignatureIT {
     private static final String TRACE = "I reasoned about it.";
 
     @RegisterExtension
-    static final GatewayExtension GATEWAY = new GatewayExtension(ResponsesIt.CONFIG);
+    static final GatewayExtension GATEWAY = new GatewayExtension(ResponsesItSupport.CONFIG);
 
     private static TestGateway gateway() {
         return GATEWAY.gateway();
@@ -45,7 +45,7 @@ class ResponsesSignatureIT {
     @BeforeAll
     static void signingUpstream() {
         gateway().upstream().script("up-signed", (request, exchange) -> {
-            ObjectNode body = ResponsesIt.JSON.createObjectNode();
+            ObjectNode body = ResponsesItSupport.JSON.createObjectNode();
             body.put("id", "chatcmpl-signed").put("object", "chat.completion").put("created", 1).put("model", "up-signed");
             ObjectNode message = body.putArray("choices").addObject().put("index", 0).put("finish_reason", "stop")
                     .putObject("message");
@@ -60,7 +60,7 @@ class ResponsesSignatureIT {
     /** The signatures the upstream got back in earlier assistant turns of its last request. */
     private static List<String> echoedSignatures() {
         List<RecordedRequest> got = gateway().upstream().received("up-signed");
-        JsonNode messages = ResponsesIt.json(got.getLast().bodyText()).path("messages");
+        JsonNode messages = ResponsesItSupport.json(got.getLast().bodyText()).path("messages");
         return messages.findValues("signature").stream().map(JsonNode::asText).toList();
     }
 
@@ -81,7 +81,7 @@ class ResponsesSignatureIT {
     void aCallerReplayingOutputItemsWithoutStorageKeepsTheSignatureToo() throws Exception {
         Response first = client(gateway()).responses().create(ask("resp-signed", "Think about it.").store(false).build());
 
-        ObjectNode body = ResponsesIt.JSON.createObjectNode().put("model", "resp-signed").put("store", false);
+        ObjectNode body = ResponsesItSupport.JSON.createObjectNode().put("model", "resp-signed").put("store", false);
         ArrayNode input = body.putArray("input");
         input.addObject().put("role", "user").put("content", "Think about it.");
         tree(first).path("output").forEach(input::add);

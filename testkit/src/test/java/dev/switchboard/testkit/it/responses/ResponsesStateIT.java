@@ -1,10 +1,10 @@
 package dev.switchboard.testkit.it.responses;
 
-import static dev.switchboard.testkit.it.responses.ResponsesIt.ask;
-import static dev.switchboard.testkit.it.responses.ResponsesIt.client;
-import static dev.switchboard.testkit.it.responses.ResponsesIt.text;
-import static dev.switchboard.testkit.it.responses.ResponsesIt.tree;
-import static dev.switchboard.testkit.it.responses.ResponsesIt.weatherTool;
+import static dev.switchboard.testkit.it.responses.ResponsesItSupport.ask;
+import static dev.switchboard.testkit.it.responses.ResponsesItSupport.client;
+import static dev.switchboard.testkit.it.responses.ResponsesItSupport.text;
+import static dev.switchboard.testkit.it.responses.ResponsesItSupport.tree;
+import static dev.switchboard.testkit.it.responses.ResponsesItSupport.weatherTool;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -38,7 +38,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  */
 class ResponsesStateIT {
     @RegisterExtension
-    static final GatewayExtension GATEWAY = new GatewayExtension(ResponsesIt.CONFIG);
+    static final GatewayExtension GATEWAY = new GatewayExtension(ResponsesItSupport.CONFIG);
 
     private static final HttpClient HTTP = HttpClient.newHttpClient();
 
@@ -63,7 +63,7 @@ class ResponsesStateIT {
     @Test
     void aResponseIsItsOwnersAlone() {
         Response mine = sdk().responses().create(ask(model(), "Private.").build());
-        OpenAIClient stranger = client(gateway(), ResponsesIt.otherUsersKey(gateway(), "stranger"));
+        OpenAIClient stranger = client(gateway(), ResponsesItSupport.otherUsersKey(gateway(), "stranger"));
 
         assertThatThrownBy(() -> stranger.responses().retrieve(mine.id())).isInstanceOf(NotFoundException.class);
         assertThatThrownBy(() -> stranger.responses().inputItems().list(mine.id())).isInstanceOf(NotFoundException.class);
@@ -138,7 +138,7 @@ class ResponsesStateIT {
 
     @Test
     void cacheReadsOfTheUpstreamShowAsCachedTokens() {
-        Response r = sdk().responses().create(ask(UpstreamKind.OPENAI.model(ResponsesIt.CACHE),
+        Response r = sdk().responses().create(ask(UpstreamKind.OPENAI.model(ResponsesItSupport.CACHE),
                 "A prompt long enough to have a cached half.").build());
         var usage = r.usage().orElseThrow();
         assertThat(usage.inputTokensDetails().cachedTokens()).isPositive().isLessThanOrEqualTo(usage.inputTokens());
@@ -153,7 +153,7 @@ class ResponsesStateIT {
                 "{\"input\":\"x\"}", "model").entrySet()) {
             HttpResponse<String> r = post(gateway().apiKey(), c.getKey());
             assertThat(r.statusCode()).as(c.getKey()).isEqualTo(400);
-            assertThat(ResponsesIt.json(r.body()).at("/error/param").asText()).as(c.getKey()).isEqualTo(c.getValue());
+            assertThat(ResponsesItSupport.json(r.body()).at("/error/param").asText()).as(c.getKey()).isEqualTo(c.getValue());
         }
         HttpResponse<String> malformed = post(gateway().apiKey(), "{\"model\":");
         assertThat(malformed.statusCode()).isEqualTo(400);
@@ -169,7 +169,7 @@ class ResponsesStateIT {
         String chatOnly = gateway().newKey(List.of(), List.of("chat_completions"));
         HttpResponse<String> scoped = post(chatOnly, "{\"model\":\"" + model() + "\",\"input\":\"x\"}");
         assertThat(scoped.statusCode()).isEqualTo(403);
-        assertThat(ResponsesIt.json(scoped.body()).at("/error/type").asText()).isEqualTo("insufficient_scope");
+        assertThat(ResponsesItSupport.json(scoped.body()).at("/error/type").asText()).isEqualTo("insufficient_scope");
         String responsesOnly = gateway().newKey(List.of(), List.of("responses"));
         assertThat(post(responsesOnly, "{\"model\":\"" + model() + "\",\"input\":\"x\"}").statusCode()).isEqualTo(200);
     }
@@ -184,11 +184,11 @@ class ResponsesStateIT {
         events.addAll(parser.finish());
         assertThat(events).isNotEmpty().noneMatch(SseEvent::isDone);
         for (int i = 0; i < events.size(); i++) {
-            JsonNode data = ResponsesIt.json(events.get(i).data());
+            JsonNode data = ResponsesItSupport.json(events.get(i).data());
             assertThat(events.get(i).event()).as("event %d", i).contains(data.path("type").asText());
             assertThat(data.path("sequence_number").asInt()).isEqualTo(i);
         }
-        assertThat(ResponsesIt.json(events.getLast().data()).at("/response/usage/total_tokens").asInt()).isPositive();
+        assertThat(ResponsesItSupport.json(events.getLast().data()).at("/response/usage/total_tokens").asInt()).isPositive();
     }
 
     private static HttpResponse<String> post(String key, String body) throws Exception {

@@ -16,7 +16,7 @@ final class Transcript {
     }
 
     static List<String> of(UpstreamKind kind, RecordedRequest request) {
-        JsonNode body = ResponsesIt.json(request.bodyText());
+        JsonNode body = ResponsesItSupport.json(request.bodyText());
         return switch (kind) {
             case OPENAI -> openAi(body);
             case ANTHROPIC -> anthropic(body);
@@ -31,7 +31,7 @@ final class Transcript {
      * included, so a test can tell a kept signature from a placeholder).
      */
     static List<String> signatures(UpstreamKind kind, RecordedRequest request) {
-        JsonNode body = ResponsesIt.json(request.bodyText());
+        JsonNode body = ResponsesItSupport.json(request.bodyText());
         List<String> out = new ArrayList<>();
         switch (kind) {
             case OPENAI -> body.path("messages").forEach(m -> m.path("reasoning_details")

@@ -40,7 +40,7 @@ enum UpstreamKind {
      */
     String upstreamModel(String... variant) {
         String name = "up-" + type + (variant.length == 0 ? "" : "-" + String.join("-", variant));
-        return this == GEMINI && List.of(variant).contains(ResponsesIt.THINK) ? name + "-strictsig" : name;
+        return this == GEMINI && List.of(variant).contains(ResponsesItSupport.THINK) ? name + "-strictsig" : name;
     }
 
     /** Whether requests of this kind reach the fake upstream, where the test can read them. */

@@ -1,0 +1,145 @@
+package dev.switchboard.wire.anthropic;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.switchboard.model.ContentBlock;
+import dev.switchboard.model.MediaSource;
+import dev.switchboard.model.Signature;
+import dev.switchboard.wire.Json;
+import java.io.IOException;
+import java.util.Optional;
+
+/**
+ * Renders canonical blocks as Anthropic content blocks, for the two places that write them: a response to
+ * an Anthropic client and a request to an Anthropic upstream. They differ in what may be sent:
+ *
+ * <ul>
+ *   <li>a thinking block without an Anthropic signature: the client sees it with {@code signature: ""}
+ *       (the trace is shown, spec 2.4 rule 3, and an empty signature reads back as "none"); the upstream
+ *       never gets it, because Anthropic rejects unsigned or foreign-signed thinking;
+ *   <li>tool ids: the client sees the ids as they are (an empty one, which a client could not send back, as
+ *       {@link AnthropicToolIds#EMPTY}); the upstream gets them sanitised (E.1);
+ *   <li>cache markers are request-only.
+ * </ul>
+ * Blocks the target cannot take (foreign opaque or redacted blocks, an image given as plain text) give
+ * {@link Optional#empty()}.
+ */
+final class AnthropicBlockWriter {
+
+    enum Target { CLIENT, UPSTREAM }
+
+    private final Target target;
+
+    AnthropicBlockWriter(Target target) {
+        this.target = target;
+    }
+
+    Optional<ObjectNode> write(ContentBlock block) {
+        return switch (block) {
+            case ContentBlock.Text t -> Optional.of(cached(Json.object().put("type", "text").put("text", t.text()), t));
+            case ContentBlock.Image i -> imageSource(i.source()).map(source -> {
+                ObjectNode out = Json.object().put("type", "image");
+                out.set("source", source);
+                return cached(out, i);
+            });
+            case ContentBlock.Document d -> {
+                ObjectNode out = Json.object().put("type", "document");
+                out.set("source", documentSource(d.source()));
+                d.title().ifPresent(title -> out.put("title", title));
+                yield Optional.of(cached(out, d));
+            }
+            case ContentBlock.ToolCall c -> {
+                ObjectNode out = Json.object().put("type", "tool_use")
+                        .put("id", target == Target.UPSTREAM ? AnthropicToolIds.sanitize(c.id()) : AnthropicToolIds.nonEmpty(c.id()))
+                        .put("name", c.name());
+                out.set("input", arguments(c.argumentsJson()));
+                yield Optional.of(out);
+            }
+            case ContentBlock.ToolResult r -> Optional.of(toolResult(r));
+            case ContentBlock.Thinking t -> thinking(t);
+            case ContentBlock.RedactedThinking r -> r.origin().equals(Anthropic.FORMAT)
+                    ? Optional.of(Json.object().put("type", "redacted_thinking").put("data", r.data()))
+                    : Optional.empty();
+            case ContentBlock.Opaque o -> o.format().equals(Anthropic.FORMAT) && o.json().isObject()
+                    ? Optional.of((ObjectNode) o.json().deepCopy())
+                    : Optional.empty();
+        };
+    }
+
+    private Optional<ObjectNode> thinking(ContentBlock.Thinking t) {
+        Optional<String> signature = t.signature().filter(s -> s.isFrom(Anthropic.FORMAT)).map(Signature::value)
+                .filter(v -> !v.isEmpty());
+        if (signature.isEmpty() && target == Target.UPSTREAM) {
+            return Optional.empty();
+        }
+        return Optional.of(Json.object().put("type", "thinking").put("thinking", t.text())
+                .put("signature", signature.orElse("")));
+    }
+
+    /** A result that is one plain text block is sent as a string, the form most clients use. */
+    private ObjectNode toolResult(ContentBlock.ToolResult r) {
+        ObjectNode out = Json.object().put("type", "tool_result")
+                .put("tool_use_id", target == Target.UPSTREAM ? AnthropicToolIds.sanitize(r.callId()) : AnthropicToolIds.nonEmpty(r.callId()));
+        if (r.content().size() == 1 && r.content().getFirst() instanceof ContentBlock.Text t && t.cache().isEmpty()) {
+            out.put("content", t.text());
+        } else if (!r.content().isEmpty()) {
+            ArrayNode content = out.putArray("content");
+            for (ContentBlock b : r.content()) {
+                if (b instanceof ContentBlock.ToolResult || b instanceof ContentBlock.ToolCall) {
+                    continue; // not valid inside a result
+                }
+                write(b).ifPresent(content::add);
+            }
+        }
+        if (r.isError()) {
+            out.put("is_error", true);
+        }
+        return cached(out, r);
+    }
+
+    private ObjectNode cached(ObjectNode out, ContentBlock block) {
+        if (target == Target.UPSTREAM) {
+            AnthropicCacheControls.put(out, block.cache());
+        }
+        return out;
+    }
+
+    private static Optional<ObjectNode> imageSource(MediaSource source) {
+        return switch (source) {
+            case MediaSource.Base64 b -> Optional.of(Json.object().put("type", "base64")
+                    .put("media_type", b.mediaType()).put("data", b.data()));
+            case MediaSource.Url u -> Optional.of(Json.object().put("type", "url").put("url", u.url()));
+            case MediaSource.FileRef f -> Optional.of(Json.object().put("type", "file").put("file_id", f.fileId()));
+            case MediaSource.PlainText p -> Optional.empty();
+        };
+    }
+
+    private static ObjectNode documentSource(MediaSource source) {
+        return switch (source) {
+            case MediaSource.Base64 b -> Json.object().put("type", "base64")
+                    .put("media_type", b.mediaType()).put("data", b.data());
+            case MediaSource.Url u -> Json.object().put("type", "url").put("url", u.url());
+            case MediaSource.FileRef f -> Json.object().put("type", "file").put("file_id", f.fileId());
+            case MediaSource.PlainText p -> Json.object().put("type", "text")
+                    .put("media_type", "text/plain").put("data", p.text());
+        };
+    }
+
+    /**
+     * The {@code input} object of a tool call. Anthropic needs an object, never a string (E.3): an empty
+     * string is {@code {}}, and so is text that is not a JSON object (malformed arguments from another
+     * provider's model), which cannot be expressed at all.
+     */
+    static ObjectNode arguments(String json) {
+        if (json.isBlank()) {
+            return Json.object();
+        }
+        try {
+            JsonNode node = Json.MAPPER.readTree(json);
+            return node instanceof ObjectNode o ? o : Json.object();
+        } catch (IOException e) {
+            return Json.object();
+        }
+    }
+}

@@ -1,0 +1,315 @@
+package dev.switchboard.wire.openai;
+
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.switchboard.model.ChatRequest;
+import dev.switchboard.model.ContentBlock;
+import dev.switchboard.model.ContentBlock.Document;
+import dev.switchboard.model.ContentBlock.Image;
+import dev.switchboard.model.ContentBlock.Opaque;
+import dev.switchboard.model.ContentBlock.RedactedThinking;
+import dev.switchboard.model.ContentBlock.Text;
+import dev.switchboard.model.ContentBlock.Thinking;
+import dev.switchboard.model.ContentBlock.ToolCall;
+import dev.switchboard.model.ContentBlock.ToolResult;
+import dev.switchboard.model.MediaSource;
+import dev.switchboard.model.Message;
+import dev.switchboard.model.ResponseFormat;
+import dev.switchboard.model.Role;
+import dev.switchboard.model.Sampling;
+import dev.switchboard.model.ToolChoice;
+import dev.switchboard.model.ToolSpec;
+import dev.switchboard.wire.Json;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * Renders a canonical request for an OpenAI-compatible upstream.
+ *
+ * <ul>
+ *   <li>System blocks become one {@code system} message whose text is the blocks' text joined by a blank
+ *       line (a plain string, which every compatible server accepts).</li>
+ *   <li>A USER turn becomes one {@code tool} message per tool result, first (they must follow the
+ *       assistant's calls), then a {@code user} message with the rest. Tool results carry text only in
+ *       this format: their images go into that user message, and {@code isError} is not expressible.</li>
+ *   <li>An ASSISTANT turn becomes one message: text, {@code tool_calls}, and earlier reasoning as
+ *       {@code reasoning_content} when it has no foreign signature (see
+ *       {@link OpenAiUpstreamOptions#echoReasoning()}); OpenAI-issued signatures and encrypted reasoning
+ *       go back in {@code reasoning_details}.</li>
+ *   <li>Cache markers are dropped: OpenAI-compatible servers cache prefixes automatically.</li>
+ *   <li>Blocks this format cannot carry are left out: images or documents held as another provider's
+ *       file id, documents by URL (the engine fetches those into bytes first), other formats' opaque
+ *       blocks.</li>
+ *   <li>Service-only fields ({@code models}, {@code transforms}, {@code reasoning}, {@code thinking},
+ *       {@code ignore_defaults}, {@code skill(s)}) are never sent; {@code reasoning_effort} only when set.</li>
+ *   <li>Pass-through fields of the {@code openai} format are added last and never override a field
+ *       rendered from the canonical request.</li>
+ * </ul>
+ */
+final class OpenAiUpstreamRequestWriter {
+    private static final String SYSTEM_SEPARATOR = "\n\n";
+
+    private OpenAiUpstreamRequestWriter() {
+    }
+
+    static ObjectNode write(ChatRequest req, String upstreamModel, boolean stream, OpenAiUpstreamOptions opts) {
+        ObjectNode o = Json.object();
+        o.put("model", upstreamModel);
+        o.set("messages", messages(req, opts));
+        req.maxTokens().ifPresent(n -> o.put(opts.maxTokensField().wire(), n));
+        sampling(o, req.sampling(), opts);
+        if (!req.stop().isEmpty()) {
+            ArrayNode stop = o.putArray("stop");
+            req.stop().forEach(stop::add);
+        }
+        if (!req.tools().isEmpty()) {
+            ArrayNode tools = o.putArray("tools");
+            req.tools().forEach(t -> tools.add(tool(t)));
+            toolChoice(o, req.toolChoice());
+            req.parallelToolCalls().ifPresent(p -> o.put("parallel_tool_calls", p));
+        }
+        responseFormat(o, req.responseFormat());
+        req.reasoning().effort().ifPresent(e -> o.put("reasoning_effort", e.wire()));
+        if (stream) {
+            o.put("stream", true);
+            // Without it OpenAI sends no usage at all on a stream; billing needs it.
+            o.putObject("stream_options").put("include_usage", true);
+        }
+        req.user().ifPresent(u -> o.put("user", u));
+        if (!req.metadata().isEmpty()) {
+            ObjectNode md = o.putObject("metadata");
+            req.metadata().entrySet().stream().sorted(java.util.Map.Entry.comparingByKey())
+                    .forEach(e -> md.put(e.getKey(), e.getValue()));
+        }
+        req.passthrough().forFormat(OpenAi.FORMAT).forEach((k, v) -> {
+            if (!o.has(k)) {
+                o.set(k, v);
+            }
+        });
+        return o;
+    }
+
+    private static void sampling(ObjectNode o, Sampling s, OpenAiUpstreamOptions opts) {
+        s.temperature().ifPresent(v -> o.put("temperature", v));
+        s.topP().ifPresent(v -> o.put("top_p", v));
+        if (opts.sendTopK()) {
+            s.topK().ifPresent(v -> o.put("top_k", v));
+        }
+        s.presencePenalty().ifPresent(v -> o.put("presence_penalty", v));
+        s.frequencyPenalty().ifPresent(v -> o.put("frequency_penalty", v));
+        s.seed().ifPresent(v -> o.put("seed", v));
+    }
+
+    private static ArrayNode messages(ChatRequest req, OpenAiUpstreamOptions opts) {
+        ArrayNode out = Json.array();
+        List<String> system = new ArrayList<>();
+        for (ContentBlock b : req.system()) {
+            if (b instanceof Text t) {
+                system.add(t.text());
+            }
+        }
+        if (!system.isEmpty()) {
+            ObjectNode m = out.addObject();
+            m.put("role", "system");
+            m.put("content", String.join(SYSTEM_SEPARATOR, system));
+        }
+        for (Message msg : req.messages()) {
+            if (msg.role() == Role.USER) {
+                user(out, msg.content());
+            } else {
+                out.add(assistant(msg.content(), opts));
+            }
+        }
+        return out;
+    }
+
+    private static void user(ArrayNode out, List<ContentBlock> blocks) {
+        List<ObjectNode> parts = new ArrayList<>();
+        for (ContentBlock b : blocks) {
+            if (b instanceof ToolResult r) {
+                ObjectNode m = out.addObject();
+                m.put("role", "tool");
+                m.put("tool_call_id", r.callId());
+                m.put("content", r.text());
+                for (ContentBlock inner : r.content()) {
+                    if (!(inner instanceof Text)) {
+                        part(inner).ifPresent(parts::add);
+                    }
+                }
+            } else {
+                part(b).ifPresent(parts::add);
+            }
+        }
+        if (parts.isEmpty()) {
+            return;
+        }
+        ObjectNode m = out.addObject();
+        m.put("role", "user");
+        if (parts.size() == 1 && parts.get(0).path("type").asText().equals("text")) {
+            m.put("content", parts.get(0).path("text").asText());
+        } else {
+            ArrayNode content = m.putArray("content");
+            parts.forEach(content::add);
+        }
+    }
+
+    /** A user content part, when this format can carry the block. */
+    private static Optional<ObjectNode> part(ContentBlock b) {
+        ObjectNode p = Json.object();
+        switch (b) {
+            case Text t -> {
+                p.put("type", "text");
+                p.put("text", t.text());
+            }
+            case Image i -> {
+                String url = switch (i.source()) {
+                    case MediaSource.Url u -> u.url();
+                    case MediaSource.Base64 d -> d.dataUrl();
+                    default -> null;
+                };
+                if (url == null) {
+                    return Optional.empty();
+                }
+                p.put("type", "image_url");
+                ObjectNode img = p.putObject("image_url");
+                img.put("url", url);
+                i.detail().ifPresent(d -> img.put("detail", d));
+            }
+            case Document d -> {
+                switch (d.source()) {
+                    case MediaSource.Base64 data -> {
+                        p.put("type", "file");
+                        ObjectNode f = p.putObject("file");
+                        f.put("file_data", data.dataUrl());
+                        d.title().ifPresent(t -> f.put("filename", t));
+                    }
+                    case MediaSource.FileRef ref -> {
+                        p.put("type", "file");
+                        p.putObject("file").put("file_id", ref.fileId());
+                    }
+                    case MediaSource.PlainText text -> {
+                        p.put("type", "text");
+                        p.put("text", d.title().map(t -> t + "\n\n").orElse("") + text.text());
+                    }
+                    case MediaSource.Url u -> {
+                        return Optional.empty();
+                    }
+                }
+            }
+            case Opaque o -> {
+                if (!o.format().equals(OpenAi.FORMAT) || !o.json().isObject()) {
+                    return Optional.empty();
+                }
+                return Optional.of(((ObjectNode) o.json()).deepCopy());
+            }
+            default -> {
+                return Optional.empty();
+            }
+        }
+        return Optional.of(p);
+    }
+
+    private static ObjectNode assistant(List<ContentBlock> blocks, OpenAiUpstreamOptions opts) {
+        ObjectNode m = Json.object();
+        m.put("role", "assistant");
+        StringBuilder text = new StringBuilder();
+        boolean hasText = false;
+        StringBuilder reasoning = new StringBuilder();
+        List<ContentBlock> echoed = new ArrayList<>();
+        boolean signed = false;
+        ArrayNode calls = Json.array();
+        for (ContentBlock b : blocks) {
+            switch (b) {
+                case Text t -> {
+                    text.append(t.text());
+                    hasText = true;
+                }
+                case Thinking t -> {
+                    boolean foreign = t.signature().isPresent() && !t.signature().get().isFrom(OpenAi.FORMAT);
+                    if (!foreign && opts.echoReasoning()) {
+                        reasoning.append(t.text());
+                        echoed.add(t);
+                        signed |= t.signature().isPresent();
+                    }
+                }
+                case RedactedThinking r -> {
+                    if (r.origin().equals(OpenAi.FORMAT) && opts.echoReasoning()) {
+                        echoed.add(r);
+                        signed = true;
+                    }
+                }
+                case ToolCall c -> {
+                    ObjectNode call = calls.addObject();
+                    call.put("id", c.id());
+                    call.put("type", "function");
+                    ObjectNode fn = call.putObject("function");
+                    fn.put("name", c.name());
+                    fn.put("arguments", c.argumentsJson());
+                    if (opts.echoGeminiThoughtSignatures()) {
+                        OpenAiThoughtSignatures.write(call, c.signature());
+                    }
+                }
+                default -> {
+                    // Images, documents, opaque blocks have no place in an assistant message of this format.
+                }
+            }
+        }
+        if (hasText || calls.isEmpty()) {
+            m.put("content", text.toString());
+        } else {
+            m.putNull("content");
+        }
+        if (!reasoning.isEmpty()) {
+            m.put("reasoning_content", reasoning.toString());
+        }
+        if (signed) {
+            m.set("reasoning_details", OpenAiReasoningDetails.write(echoed, false));
+        }
+        if (!calls.isEmpty()) {
+            m.set("tool_calls", calls);
+        }
+        return m;
+    }
+
+    private static ObjectNode tool(ToolSpec t) {
+        ObjectNode tool = Json.object();
+        tool.put("type", "function");
+        ObjectNode fn = tool.putObject("function");
+        fn.put("name", t.name());
+        t.description().ifPresent(d -> fn.put("description", d));
+        fn.set("parameters", t.parameters());
+        t.strict().ifPresent(s -> fn.put("strict", s));
+        return tool;
+    }
+
+    /** {@code auto} is the default and is left out, so a request without tool_choice stays without it. */
+    private static void toolChoice(ObjectNode o, ToolChoice choice) {
+        switch (choice) {
+            case ToolChoice.Auto a -> { }
+            case ToolChoice.None n -> o.put("tool_choice", "none");
+            case ToolChoice.Required r -> o.put("tool_choice", "required");
+            case ToolChoice.Named n -> {
+                ObjectNode tc = o.putObject("tool_choice");
+                tc.put("type", "function");
+                tc.putObject("function").put("name", n.name());
+            }
+        }
+    }
+
+    private static void responseFormat(ObjectNode o, ResponseFormat rf) {
+        switch (rf) {
+            case ResponseFormat.Text t -> { }
+            case ResponseFormat.JsonObject j -> o.putObject("response_format").put("type", "json_object");
+            case ResponseFormat.JsonSchema s -> {
+                ObjectNode f = o.putObject("response_format");
+                f.put("type", "json_schema");
+                ObjectNode js = f.putObject("json_schema");
+                js.put("name", s.name());
+                s.description().ifPresent(d -> js.put("description", d));
+                js.set("schema", s.schema());
+                js.put("strict", s.strict());
+            }
+        }
+    }
+}

@@ -1,0 +1,111 @@
+package dev.switchboard.wire.responses;
+
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.switchboard.wire.Json;
+import java.util.List;
+
+/**
+ * Renders {@link ResponsesItem}s in the shape the OpenAI SDKs parse: every item with {@code type}, {@code id}
+ * and (except reasoning) {@code status}; output text with {@code annotations} and {@code logprobs};
+ * images with their {@code detail}. The inverse of {@link ResponsesItemReader} on everything the reader keeps.
+ */
+final class ResponsesItemWriter {
+    private ResponsesItemWriter() {
+    }
+
+    static ObjectNode write(ResponsesItem item) {
+        ObjectNode o = Json.object();
+        switch (item) {
+            case ResponsesItem.Message m -> {
+                o.put("type", "message");
+                m.id().ifPresent(id -> o.put("id", id));
+                o.put("role", m.role().wire());
+                o.put("status", m.status());
+                o.set("content", parts(m.content()));
+            }
+            case ResponsesItem.FunctionCall c -> {
+                o.put("type", "function_call");
+                c.id().ifPresent(id -> o.put("id", id));
+                o.put("call_id", c.callId());
+                o.put("name", c.name());
+                o.put("arguments", c.arguments());
+                o.put("status", c.status());
+            }
+            case ResponsesItem.FunctionCallOutput r -> {
+                o.put("type", "function_call_output");
+                r.id().ifPresent(id -> o.put("id", id));
+                o.put("call_id", r.callId());
+                switch (r.output()) {
+                    case ResponsesItem.ToolOutput.Text t -> o.put("output", t.text());
+                    case ResponsesItem.ToolOutput.Parts ps -> o.set("output", parts(ps.parts()));
+                }
+                o.put("status", r.status());
+            }
+            case ResponsesItem.Reasoning r -> {
+                o.put("type", "reasoning");
+                r.id().ifPresent(id -> o.put("id", id));
+                ArrayNode summary = o.putArray("summary");
+                r.summary().forEach(s -> summary.add(summaryText(s)));
+                if (!r.content().isEmpty()) {
+                    ArrayNode content = o.putArray("content");
+                    r.content().forEach(s -> content.addObject().put("type", "reasoning_text").put("text", s));
+                }
+                r.encryptedContent().ifPresent(e -> o.put("encrypted_content", e));
+            }
+        }
+        return o;
+    }
+
+    static ArrayNode write(List<ResponsesItem> items) {
+        ArrayNode a = Json.array();
+        items.forEach(i -> a.add(write(i)));
+        return a;
+    }
+
+    static ObjectNode summaryText(String text) {
+        ObjectNode s = Json.object();
+        s.put("type", "summary_text");
+        s.put("text", text);
+        return s;
+    }
+
+    static ArrayNode parts(List<ResponsesPart> parts) {
+        ArrayNode a = Json.array();
+        parts.forEach(p -> a.add(part(p)));
+        return a;
+    }
+
+    static ObjectNode part(ResponsesPart part) {
+        ObjectNode o = Json.object();
+        switch (part) {
+            case ResponsesPart.InputText t -> {
+                o.put("type", "input_text");
+                o.put("text", t.text());
+            }
+            case ResponsesPart.InputImage i -> {
+                o.put("type", "input_image");
+                o.put("image_url", i.imageUrl());
+                o.put("detail", i.detail());
+            }
+            case ResponsesPart.InputFile f -> {
+                o.put("type", "input_file");
+                f.fileId().ifPresent(v -> o.put("file_id", v));
+                f.fileData().ifPresent(v -> o.put("file_data", v));
+                f.fileUrl().ifPresent(v -> o.put("file_url", v));
+                f.filename().ifPresent(v -> o.put("filename", v));
+            }
+            case ResponsesPart.OutputText t -> {
+                o.put("type", "output_text");
+                o.put("text", t.text());
+                o.putArray("annotations");
+                o.putArray("logprobs");
+            }
+            case ResponsesPart.Refusal r -> {
+                o.put("type", "refusal");
+                o.put("refusal", r.refusal());
+            }
+        }
+        return o;
+    }
+}

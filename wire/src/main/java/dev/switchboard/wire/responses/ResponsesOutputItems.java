@@ -1,0 +1,68 @@
+package dev.switchboard.wire.responses;
+
+import dev.switchboard.model.ContentBlock;
+import dev.switchboard.model.ContentBlock.RedactedThinking;
+import dev.switchboard.model.ContentBlock.Text;
+import dev.switchboard.model.ContentBlock.Thinking;
+import dev.switchboard.model.ContentBlock.ToolCall;
+import dev.switchboard.model.Signature;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * Canonical answer blocks as output items, one item per block in block order: text is an assistant
+ * message, a trace a reasoning item (its text as the summary, its signature in
+ * {@code encrypted_content}), redacted reasoning a reasoning item with only {@code encrypted_content},
+ * a tool call a {@code function_call} whose {@code call_id} is the canonical call id. A signature that
+ * sat on a text or a call (Gemini) follows that item as a reasoning item of its own, the format's only
+ * carrier of opaque state. Other blocks have no output item and are left out.
+ */
+final class ResponsesOutputItems {
+    private ResponsesOutputItems() {
+    }
+
+    static List<ResponsesItem> of(List<ContentBlock> blocks, String status, ResponsesIdSource ids) {
+        List<ResponsesItem> out = new ArrayList<>();
+        for (ContentBlock b : blocks) {
+            switch (b) {
+                case Text t -> {
+                    out.add(message(ids.next("msg"), t.text(), status));
+                    t.signature().ifPresent(s -> out.add(signatureItem(ids.next("rs"), new ResponsesReasoningPayload.OnText(s))));
+                }
+                case Thinking t -> out.add(reasoning(ids.next("rs"), t));
+                case RedactedThinking r -> out.add(signatureItem(ids.next("rs"),
+                        new ResponsesReasoningPayload.Redacted(r.data(), r.origin())));
+                case ToolCall c -> {
+                    out.add(new ResponsesItem.FunctionCall(Optional.of(ids.next("fc")), c.id(), c.name(), c.argumentsJson(),
+                            "completed"));
+                    c.signature().ifPresent(s -> out.add(signatureItem(ids.next("rs"),
+                            new ResponsesReasoningPayload.OnCall(c.id(), s))));
+                }
+                default -> {
+                    // Images, documents and other formats' blocks have no output item in this format.
+                }
+            }
+        }
+        return out;
+    }
+
+    static ResponsesItem.Message message(String id, String text, String status) {
+        return new ResponsesItem.Message(Optional.of(id), ResponsesItem.Role.ASSISTANT, List.of(new ResponsesPart.OutputText(text)), status);
+    }
+
+    static ResponsesItem.Reasoning reasoning(String id, Thinking t) {
+        return new ResponsesItem.Reasoning(Optional.of(id), t.text().isEmpty() ? List.of() : List.of(t.text()), List.of(),
+                t.signature().map(ResponsesOutputItems::own));
+    }
+
+    /** A trace's own signature; one the Responses format itself issued goes back exactly as it came. */
+    static String own(Signature s) {
+        return ResponsesReasoningPayload.encode(s.isFrom(Responses.FORMAT) ? new ResponsesReasoningPayload.Foreign(s.value())
+                : new ResponsesReasoningPayload.Own(s));
+    }
+
+    static ResponsesItem.Reasoning signatureItem(String id, ResponsesReasoningPayload payload) {
+        return new ResponsesItem.Reasoning(Optional.of(id), List.of(), List.of(), Optional.of(ResponsesReasoningPayload.encode(payload)));
+    }
+}

@@ -1,0 +1,24 @@
+package dev.switchboard.wire.testing;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+/**
+ * One fixture case: its directory under {@code fixtures/<format>/} and the settings of its optional
+ * {@code case.json} (an empty object without one).
+ */
+public record FixtureCase(Path dir, JsonNode config) {
+
+    public String name() {
+        return dir.getFileName().toString();
+    }
+
+    public Path file(String name) {
+        return dir.resolve(name);
+    }
+
+    public boolean has(String name) {
+        return Files.exists(file(name));
+    }
+}
