@@ -11,6 +11,7 @@ import dev.switchboard.model.Message;
 import dev.switchboard.model.Role;
 import dev.switchboard.model.Signature;
 import dev.switchboard.wire.Json;
+import dev.switchboard.wire.internal.InlineMedia;
 import dev.switchboard.wire.internal.JsonFields;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -171,6 +172,7 @@ final class GeminiClientContentsReader {
         GeminiObjectReader d = p.requireObject("inlineData");
         String mime = d.requireNonEmptyString("mimeType");
         String data = d.requireNonEmptyString("data");
+        InlineMedia.requireBase64(data, d.at("data"));
         return media(new MediaSource.Base64(mime, data), mime, p);
     }
 

@@ -17,6 +17,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.switchboard.model.MediaSource;
+import dev.switchboard.wire.internal.InlineMedia;
 import dev.switchboard.wire.responses.ResponsesItem.Role;
 import java.util.ArrayList;
 import java.util.List;
@@ -140,8 +141,8 @@ final class ResponsesItemReader {
         }
         String up = path(p, "image_url");
         String url = requireNonEmptyString(part, "image_url", up);
-        if (url.startsWith("data:") && !(MediaSource.fromUrl(url) instanceof MediaSource.Base64)) {
-            throw invalid(up, "`" + up + "` data URLs must have the form data:<media type>;base64,<data>.");
+        if (url.startsWith("data:")) {
+            InlineMedia.imageDataUrl(url, up);
         }
         String dp = path(p, "detail");
         String detail = optString(part, "detail", dp).orElse("auto");
@@ -160,11 +161,13 @@ final class ResponsesItemReader {
         if (sources != 1) {
             throw invalid(p, "`" + p + "` needs exactly one of `file_id`, `file_data` or `file_url`.");
         }
-        if (f.fileData().filter(d -> d.startsWith("data:")).isPresent()
-                && !(MediaSource.fromUrl(f.fileData().get()) instanceof MediaSource.Base64)) {
-            throw invalid(path(p, "file_data"), "`" + path(p, "file_data")
-                    + "` must be base64 data or a data:<media type>;base64,<data> URL.");
-        }
+        f.fileData().ifPresent(d -> {
+            if (d.startsWith("data:")) {
+                InlineMedia.dataUrl(d, path(p, "file_data"));
+            } else {
+                InlineMedia.requireBase64(d, path(p, "file_data"));
+            }
+        });
         return f;
     }
 

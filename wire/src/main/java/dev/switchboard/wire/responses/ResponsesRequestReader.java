@@ -24,6 +24,7 @@ import dev.switchboard.model.Reasoning;
 import dev.switchboard.model.ResponseFormat;
 import dev.switchboard.model.Sampling;
 import dev.switchboard.wire.Json;
+import dev.switchboard.wire.internal.GatewayFields;
 import dev.switchboard.wire.internal.JsonFields;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -91,7 +92,10 @@ final class ResponsesRequestReader {
                 .stream(stream)
                 .reasoning(reasoning.canonical())
                 .responseFormat(format.canonical())
-                .transforms(truncate ? List.of("middle-out") : List.of())
+                .transforms(truncate ? List.of(GatewayFields.MIDDLE_OUT) : GatewayFields.transforms(b))
+                .fallbackModels(GatewayFields.fallbacks(b))
+                .skills(GatewayFields.skills(b))
+                .ignoreDefaults(GatewayFields.ignoreDefaults(b))
                 .user(user)
                 .metadata(metadata)
                 .passthrough(passthrough(b))
@@ -256,7 +260,7 @@ final class ResponsesRequestReader {
     private static Passthrough passthrough(ObjectNode b) {
         Map<String, JsonNode> fields = new LinkedHashMap<>();
         b.properties().forEach(e -> {
-            if (!MODELLED.contains(e.getKey()) && !e.getValue().isNull()) {
+            if (!MODELLED.contains(e.getKey()) && !GatewayFields.NAMES.contains(e.getKey()) && !e.getValue().isNull()) {
                 fields.put(e.getKey(), e.getValue());
             }
         });
