@@ -71,6 +71,17 @@ public record GatewayError(int status, String type, String message, Optional<Str
         return new GatewayError(500, "api_error", message, Optional.empty(), false);
     }
 
+    /**
+     * This error with its {@code param} spelt as a client format spells it: the pipeline names request fields
+     * by their canonical (chat-completions) names, which a format may call otherwise ({@code messages} is
+     * {@code contents} in content-parts, {@code input} in Responses). Names not in {@code names} are kept.
+     */
+    public GatewayError withParamNames(java.util.Map<String, String> names) {
+        return param.filter(names::containsKey)
+                .map(p -> new GatewayError(status, type, message, Optional.of(names.get(p)), retryable))
+                .orElse(this);
+    }
+
     /** The exception that carries this error up to the edge. */
     public GatewayException toException() {
         return new GatewayException(this);

@@ -43,6 +43,7 @@ import dev.switchboard.store.StoreException;
 import dev.switchboard.wire.Json;
 import dev.switchboard.wire.gemini.Gemini;
 import dev.switchboard.wire.openai.OpenAi;
+import dev.switchboard.wire.responses.Responses;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.time.Clock;
@@ -63,6 +64,7 @@ import java.util.function.UnaryOperator;
 public final class GatewayApp implements AutoCloseable {
     private static final ErrorRenderer OPENAI_ERRORS = e -> Json.writeBytes(OpenAi.errorBody(e));
     private static final ErrorRenderer GEMINI_ERRORS = e -> Json.writeBytes(Gemini.errorBody(e));
+    private static final ErrorRenderer RESPONSES_ERRORS = e -> Json.writeBytes(Responses.errorBody(e));
 
     private final GatewayConfig config;
     private final Accounts accounts;
@@ -127,10 +129,10 @@ public final class GatewayApp implements AutoCloseable {
 
         List<Route> routes = new ArrayList<>();
         routes.add(new Route("POST", "/v1/chat/completions", ChatCompletionsApi.ENDPOINT, OPENAI_ERRORS, completions::handle));
-        routes.add(new Route("POST", "/v1/responses", "responses", OPENAI_ERRORS, responses::create));
-        routes.add(new Route("GET", "/v1/responses/{id}", "responses_get", OPENAI_ERRORS, responses::retrieve));
-        routes.add(new Route("DELETE", "/v1/responses/{id}", "responses_delete", OPENAI_ERRORS, responses::delete));
-        routes.add(new Route("GET", "/v1/responses/{id}/input_items", "responses_input_items", OPENAI_ERRORS,
+        routes.add(new Route("POST", "/v1/responses", "responses", RESPONSES_ERRORS, responses::create));
+        routes.add(new Route("GET", "/v1/responses/{id}", "responses_get", RESPONSES_ERRORS, responses::retrieve));
+        routes.add(new Route("DELETE", "/v1/responses/{id}", "responses_delete", RESPONSES_ERRORS, responses::delete));
+        routes.add(new Route("GET", "/v1/responses/{id}/input_items", "responses_input_items", RESPONSES_ERRORS,
                 responses::inputItems));
         routes.add(new Route("POST", "/v1/messages", MessagesApi.ENDPOINT, MessagesApi.ERRORS, messages::create));
         routes.add(new Route("POST", "/v1/messages/count_tokens", MessagesApi.COUNT_TOKENS_ENDPOINT, MessagesApi.ERRORS,

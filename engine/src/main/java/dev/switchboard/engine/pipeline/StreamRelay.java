@@ -54,7 +54,7 @@ final class StreamRelay {
                 if (upstream.isEmpty()) {
                     break;
                 }
-                StreamEvent event = renamed(upstream.get(), model);
+                StreamEvent event = inBand(renamed(upstream.get(), model));
                 seen.accept(event);
                 List<StreamEvent> shown = presenter.present(event);
                 boolean ready = next < held.size() || source.hasBuffered();
@@ -77,6 +77,22 @@ final class StreamRelay {
             metrics.streamClosed();
         }
         return new Result(ending, usage(seen, answer.candidate().request()));
+    }
+
+    /**
+     * One rule for the status of an error reported inside a stream, in every client format: the status the
+     * caller would have got had the same failure happened before the stream started (CONTRACTS 1): a
+     * rate limit stays 429 and a refusal of the request (another 4xx) stays what it is; any other upstream
+     * failure, a stream cut short or malformed, an overloaded or failing provider, is 503 {@code api_error}.
+     */
+    static StreamEvent inBand(StreamEvent event) {
+        if (event instanceof StreamEvent.StreamError e) {
+            GatewayError error = e.error();
+            boolean keep = error.status() == 429 || error.status() < 500 && !error.retryable();
+            return keep || error.status() == 503 ? event
+                    : new StreamEvent.StreamError(GatewayError.upstreamUnavailable(error.message()));
+        }
+        return event;
     }
 
     private static RequestOutcome.Ending fail(StreamSink sink, StreamAccumulator seen, String message, RequestTrace trace) {

@@ -49,7 +49,7 @@ public final class MessagesApi {
     /** {@code POST /v1/messages}. */
     public void create(Exchange ex) {
         Caller caller = admit(ex, ENDPOINT);
-        ChatRequest request = Anthropic.fromClient(Json.parse(ex.body()));
+        ChatRequest request = FallbackHeader.apply(ex, Anthropic.fromClient(Json.parse(ex.body())));
         RequestTrace trace = new RequestTrace(ex.requestId(), ENDPOINT);
         ex.trace(trace);
         if (!request.stream()) {

@@ -8,6 +8,7 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.HashSet;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.regex.Pattern;
@@ -52,7 +53,20 @@ final class GeminiErrors {
         return root;
     }
 
-    private static ObjectNode common(GatewayError e) {
+    /** Canonical field names as this format spells them, for errors the pipeline raised (spec 2.9). */
+    static final Map<String, String> PARAM_NAMES = Map.of(
+            "messages", "contents",
+            "system", "systemInstruction",
+            "max_tokens", "generationConfig.maxOutputTokens",
+            "temperature", "generationConfig.temperature",
+            "top_p", "generationConfig.topP",
+            "top_k", "generationConfig.topK",
+            "stop", "generationConfig.stopSequences",
+            "response_format", "generationConfig.responseMimeType",
+            "tool_choice", "toolConfig.functionCallingConfig");
+
+    private static ObjectNode common(GatewayError error) {
+        GatewayError e = error.withParamNames(PARAM_NAMES);
         ObjectNode err = Json.object();
         err.put("message", e.message());
         err.put("type", e.type());

@@ -119,7 +119,8 @@ public final class GeminiUpstreamStreamParser {
             started = true;
             String responseId = text(c, "responseId");
             idSeed = responseId.isEmpty() ? digest(data) : sanitize(responseId);
-            out.add(new StreamEvent.MessageStart(responseId, text(c, "modelVersion"),
+            // Google may leave responseId out; an answer always has an id (the digest of its first chunk then)
+            out.add(new StreamEvent.MessageStart(responseId.isEmpty() ? "gen-" + idSeed : responseId, text(c, "modelVersion"),
                     usage.provenance() == Usage.Provenance.REPORTED ? usage : Usage.EMPTY));
         }
         if (c.path("promptFeedback").path("blockReason").isTextual()) {

@@ -12,6 +12,7 @@ import static dev.switchboard.wire.internal.JsonFields.wrongType;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.switchboard.model.ChatRequest;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
@@ -26,8 +27,7 @@ import java.util.Set;
  * <p>Not part of the wire API: formats share it, callers outside {@code wire} must not.
  */
 public final class GatewayFields {
-    /** Spec 8: fallback models, at most 3. */
-    public static final int MAX_FALLBACKS = 3;
+    public static final int MAX_FALLBACKS = ChatRequest.MAX_FALLBACK_MODELS;
     public static final String MIDDLE_OUT = "middle-out";
     /** Every field this class reads: formats keep them out of what they pass through to an upstream. */
     public static final Set<String> NAMES = Set.of("models", "fallbacks", "transforms", "skill", "skills", "ignore_defaults");
@@ -89,22 +89,6 @@ public final class GatewayFields {
 
     public static boolean ignoreDefaults(ObjectNode root) {
         return optBoolean(root, "ignore_defaults", "ignore_defaults").orElse(false);
-    }
-
-    /**
-     * Fallback models named outside the body (the {@code x-switchboard-fallbacks} header: comma-separated ids)
-     * added to those of the body, under the same limit; {@code source} names the header in the 400.
-     */
-    public static List<String> withMore(List<String> fromBody, List<String> more, String source) {
-        List<String> all = new ArrayList<>(fromBody);
-        for (String id : more) {
-            all.add(nonEmpty(id, source));
-        }
-        if (all.size() > MAX_FALLBACKS) {
-            throw invalid(source, "`" + source + "`" + (fromBody.isEmpty() ? "" : " and the body's fallbacks together")
-                    + " may name at most " + MAX_FALLBACKS + " fallback models, got " + all.size() + ".");
-        }
-        return all.stream().distinct().toList();
     }
 
     private static String nonEmpty(String id, String p) {

@@ -43,6 +43,7 @@ public final class OpenAiClientStreamWriter {
     private enum Kind { TEXT, THINKING, TOOL, OTHER }
 
     private final long created;
+    private final String fallbackId;
     private String id = "";
     private String model = "";
     private boolean started;
@@ -70,7 +71,17 @@ public final class OpenAiClientStreamWriter {
 
     /** @param created the {@code created} Unix time (seconds) every chunk of this stream carries */
     public OpenAiClientStreamWriter(long created) {
+        this(created, "chatcmpl-stream");
+    }
+
+    /**
+     * @param created    the {@code created} Unix time (seconds) every chunk of this stream carries
+     * @param fallbackId the id every chunk carries when the upstream's answer had none (spec 2.6: a stable
+     *                   completion id; some upstreams, Gemini among them, may leave theirs out)
+     */
+    public OpenAiClientStreamWriter(long created, String fallbackId) {
         this.created = created;
+        this.fallbackId = fallbackId;
     }
 
     /** True once {@code [DONE]} was written; later events produce nothing. */
@@ -120,7 +131,7 @@ public final class OpenAiClientStreamWriter {
 
     private void start(StringBuilder out, StreamEvent.MessageStart s) {
         started = true;
-        id = s.id();
+        id = s.id().isBlank() ? fallbackId : s.id();
         model = s.model();
         usage = usage.merge(s.usage());
         ObjectNode delta = Json.object();
