@@ -80,17 +80,17 @@ final class StreamRelay {
     }
 
     /**
-     * One rule for the status of an error reported inside a stream, in every client format: the status the
-     * caller would have got had the same failure happened before the stream started (CONTRACTS 1): a
-     * rate limit stays 429 and a refusal of the request (another 4xx) stays what it is; any other upstream
-     * failure, a stream cut short or malformed, an overloaded or failing provider, is 503 {@code api_error}.
+     * One rule for the status of an error reported inside a stream, in every client format, and the same as
+     * for an error answered before a stream started (CONTRACTS 1): a rate limit stays 429, a refusal of the
+     * request (a 4xx that no retry would change) stays what it is, and every other failure, whether the
+     * upstream reported it (Anthropic's 529 overloaded, a 500) or the gateway found it (a stream cut short or
+     * malformed), is 503 {@code api_error}. The upstream's own words stay in the message.
      */
     static StreamEvent inBand(StreamEvent event) {
         if (event instanceof StreamEvent.StreamError e) {
             GatewayError error = e.error();
-            boolean keep = error.status() == 429 || error.status() < 500 && !error.retryable();
-            return keep || error.status() == 503 ? event
-                    : new StreamEvent.StreamError(GatewayError.upstreamUnavailable(error.message()));
+            boolean keep = error.status() == 429 || error.status() == 503 || error.status() < 500 && !error.retryable();
+            return keep ? event : new StreamEvent.StreamError(GatewayError.upstreamUnavailable(error.message()));
         }
         return event;
     }
