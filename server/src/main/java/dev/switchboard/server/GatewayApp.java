@@ -4,6 +4,12 @@ import dev.switchboard.engine.account.DemoBootstrap;
 import dev.switchboard.engine.account.IssuedKey;
 import dev.switchboard.engine.catalog.ProviderType;
 import dev.switchboard.engine.defaults.ModelDefaults;
+import dev.switchboard.engine.extend.CatalogService;
+import dev.switchboard.engine.extend.Curation;
+import dev.switchboard.engine.extend.SkillService;
+import dev.switchboard.engine.catalog.ModelEntry;
+import dev.switchboard.engine.session.SessionPolicy;
+import dev.switchboard.engine.session.Sessions;
 import dev.switchboard.engine.media.FetchLimits;
 import dev.switchboard.engine.media.ImageFetcher;
 import dev.switchboard.engine.media.ImageInliner;
@@ -32,14 +38,25 @@ import dev.switchboard.server.api.MessagesApi;
 import dev.switchboard.server.api.ModelsApi;
 import dev.switchboard.server.api.OpsApi;
 import dev.switchboard.server.api.ResponsesApi;
+import dev.switchboard.server.auth.AuthApi;
+import dev.switchboard.server.auth.CredentialsAdminApi;
+import dev.switchboard.server.auth.SessionAuth;
 import dev.switchboard.server.config.GatewayConfig;
 import dev.switchboard.server.config.ListenAddress;
 import dev.switchboard.server.http.CorsPolicy;
+import dev.switchboard.server.extend.CatalogApi;
+import dev.switchboard.server.extend.ExtendAdminApi;
+import dev.switchboard.server.extend.ExtendRoutes;
+import dev.switchboard.server.extend.OperatorAccess;
+import dev.switchboard.server.extend.SkillsApi;
+import dev.switchboard.server.extend.StarterCatalog;
 import dev.switchboard.server.http.ErrorRenderer;
 import dev.switchboard.server.http.HttpEdge;
 import dev.switchboard.server.http.Route;
+import dev.switchboard.store.JdbcCatalogStore;
 import dev.switchboard.store.JdbcResponseStore;
 import dev.switchboard.store.StoreException;
+import dev.switchboard.store.JdbcSkillStore;
 import dev.switchboard.wire.Json;
 import dev.switchboard.wire.gemini.Gemini;
 import dev.switchboard.wire.openai.OpenAi;
@@ -74,6 +91,7 @@ public final class GatewayApp implements AutoCloseable {
     private final HttpEdge edge;
     private final Optional<String> newAdminKey;
     private final Optional<IssuedKey> newDemoKey;
+    private final SkillService skills;
 
     /**
      * Wraps the pipeline's {@link Admission} and {@link Settlement} as the composition root built them
@@ -94,7 +112,10 @@ public final class GatewayApp implements AutoCloseable {
             this.heartbeats = opened(opened, new Heartbeats(config.edge().heartbeat()));
             PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
             GatewayMetrics metrics = new GatewayMetrics(registry);
-            this.edge = listen(config, port, routes(clock, registry, metrics, ports), metrics);
+            JdbcCatalogStore catalogStore = new JdbcCatalogStore(accounts.database());
+            this.skills = new SkillService(catalogStore, new JdbcSkillStore(accounts.database()),
+                    id -> config.catalog().resolve(id).map(ModelEntry::id), clock);
+            this.edge = listen(config, port, routes(clock, registry, metrics, ports, catalogStore), metrics);
         } catch (RuntimeException | Error e) {
             opened.forEach(GatewayApp::closeQuietly);
             throw e;
@@ -105,7 +126,8 @@ public final class GatewayApp implements AutoCloseable {
         this.newDemoKey = accounts.demo().run(DemoBootstrap.DEFAULT_BALANCE_NANOS);
     }
 
-    private List<Route> routes(Clock clock, PrometheusMeterRegistry registry, GatewayMetrics metrics, PortDecorators ports) {
+    private List<Route> routes(Clock clock, PrometheusMeterRegistry registry, GatewayMetrics metrics, PortDecorators ports,
+                               JdbcCatalogStore catalogStore) {
         Map<ProviderType, ProviderAdapter> adapters = new EnumMap<>(ProviderType.class);
         adapters.put(ProviderType.OPENAI, new HttpProviderAdapter(new OpenAiDialect(), upstream));
         adapters.put(ProviderType.ANTHROPIC, new HttpProviderAdapter(new AnthropicDialect(), upstream));
@@ -126,6 +148,17 @@ public final class GatewayApp implements AutoCloseable {
         AdminApi admin = new AdminApi(accounts.admin(), accounts.adminKeys());
         DefaultsAdminApi adminDefaults = new DefaultsAdminApi(admin, defaults);
         OpsApi ops = new OpsApi(accounts.database(), registry, config.edge().metricsToken());
+
+        // The public catalog (Extend) and the dashboard sign-in it is written through.
+        CatalogService catalogService = new CatalogService(catalogStore, clock);
+        Curation curation = new Curation(catalogStore, clock);
+        if (config.starterCatalog()) {
+            StarterCatalog.loadOnce(curation, clock.instant());
+        }
+        Sessions sessions = accounts.sessions(SessionPolicy.DEFAULT
+                .withLifetimes(config.dashboard().sessionIdle(), config.dashboard().sessionMax())
+                .withOpenSignup(config.dashboard().openSignup()));
+        SessionAuth sessionAuth = new SessionAuth(sessions, config.dashboard());
 
         List<Route> routes = new ArrayList<>();
         routes.add(new Route("POST", "/v1/chat/completions", ChatCompletionsApi.ENDPOINT, OPENAI_ERRORS, completions::handle));
@@ -158,6 +191,10 @@ public final class GatewayApp implements AutoCloseable {
             GenerateContentApi generate = new GenerateContentApi(chat, auth, heartbeats, version + "/models/");
             routes.add(new Route("POST", version + "/models/*", GenerateContentApi.ENDPOINT, GEMINI_ERRORS, generate::handle));
         }
+        routes.addAll(ExtendRoutes.routes(new AuthApi(sessionAuth), new SkillsApi(skills, catalogService, sessionAuth),
+                new CatalogApi(catalogService, sessionAuth),
+                new ExtendAdminApi(curation, new OperatorAccess(admin, sessionAuth), clock),
+                new CredentialsAdminApi(admin, sessions), OPENAI_ERRORS));
         routes.add(new Route("GET", "/health", "health", OPENAI_ERRORS, ops::health));
         routes.add(new Route("GET", "/ready", "ready", OPENAI_ERRORS, ops::ready));
         routes.add(new Route("GET", "/metrics", "metrics", OPENAI_ERRORS, ops::metrics));
@@ -230,6 +267,11 @@ public final class GatewayApp implements AutoCloseable {
 
     public Accounts accounts() {
         return accounts;
+    }
+
+    /** The skills of the catalog, and the lookup the chat pipeline uses for them. */
+    public SkillService skills() {
+        return skills;
     }
 
     /** The admin key generated by this start (first start without a configured one), to show once. */

@@ -18,8 +18,8 @@ import org.slf4j.LoggerFactory;
  * candidate, is skipped and logged (spec 2.2).
  *
  * <p>Skills ({@code skill}, {@code skills}) are catalog references too, checked first (a 400 comes before a
- * 404): no skill catalog exists yet, so any skill id is unknown and refused with a 400 naming {@code skill},
- * rather than answering without the skill the caller asked for.
+ * 404): skills are not applied to chat requests yet, so any skill id is refused with a 400 naming
+ * {@code skill}, rather than answering without the skill the caller asked for.
  */
 public final class ResolveModels {
     private static final Logger LOG = LoggerFactory.getLogger(ResolveModels.class);
@@ -35,8 +35,8 @@ public final class ResolveModels {
         trace.modelAsked(request.model());
         if (!request.skills().isEmpty()) {
             String id = request.skills().getFirst();
-            throw GatewayError.invalid("skill", "Unknown skill '" + id + "': this gateway has no skills to apply yet.")
-                    .toException();
+            throw GatewayError.invalid("skill", "Skill '" + id + "' cannot be applied: this gateway does not apply "
+                    + "skills to chat requests yet, and answering without it would not be what you asked for.").toException();
         }
         ModelEntry model = catalog.resolve(request.model())
                 .orElseThrow(() -> GatewayError.modelNotFound(request.model()).toException());

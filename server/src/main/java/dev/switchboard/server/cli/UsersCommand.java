@@ -24,7 +24,7 @@ import picocli.CommandLine.ParentCommand;
 @Command(name = "users", mixinStandardHelpOptions = true,
         description = "Create, list and inspect users (works on the configured database, no server needed).",
         subcommands = {UsersCommand.ListUsers.class, UsersCommand.Create.class, UsersCommand.Show.class,
-                UsersCommand.Credit.class})
+                UsersCommand.Credit.class, UsersPasswdCommand.class, UsersRoleCommand.class})
 final class UsersCommand {
     @ParentCommand
     Cli cli;
@@ -41,6 +41,17 @@ final class UsersCommand {
      * Runs an account operation and prints its JSON answer (a JSON string is printed bare, for scripts), or
      * its refusal the way the admin API words it (exit status 1).
      */
+    /** The accounts of the configured database, which must already exist (for commands that change users). */
+    static Accounts open(Cli cli) {
+        cli.quietLogs();
+        GatewayConfig config = cli.loadConfig();
+        try {
+            return Accounts.existing(config.database(), config.adminKey(), Clock.systemUTC());
+        } catch (StoreException | IllegalArgumentException e) {
+            throw new StartupException(StartupException.DATABASE, e.getMessage(), e);
+        }
+    }
+
     static int run(Cli cli, Access access, Function<Accounts, JsonNode> op) {
         cli.quietLogs();
         GatewayConfig config = cli.loadConfig();

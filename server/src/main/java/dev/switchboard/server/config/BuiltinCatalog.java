@@ -62,8 +62,7 @@ final class BuiltinCatalog {
                     .filter(a -> names.claimAlias(a.text(), m.id(), a.pos()).isEmpty())
                     .map(YamlNode.Scalar::text)
                     .toList();
-            out.add(new ModelEntry(m.id(), aliases, m.displayName(), m.ownedBy(), m.contextLength(), m.maxOutputTokens(),
-                    m.capabilities(), m.reasoning(), m.pricing(), m.plans(), m.route()));
+            out.add(m.withAliases(aliases));
         }
         return out;
     }

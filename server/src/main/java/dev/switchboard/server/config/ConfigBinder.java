@@ -23,7 +23,7 @@ import java.util.Set;
  */
 final class ConfigBinder {
     static final List<String> TOP_KEYS = List.of("listen", "database", "redis", "admin_key", "http", "cors", "metrics",
-            "include", "providers", "models");
+            "include", "providers", "models", "dashboard", "extend");
     /** The largest {@code http.max_body}: bodies are held in memory whole. */
     static final long MAX_BODY_LIMIT = 1L << 30;
     static final List<String> INCLUDES = List.of(BuiltinCatalog.INCLUDE_NAME);
@@ -52,6 +52,8 @@ final class ConfigBinder {
                 .filter(k -> !k.isEmpty());
         EdgeSettings edge = edge(top);
         Optional<Pos> includeCatalog = includes(top);
+        DashboardConfig dashboard = DashboardBinder.dashboard(top);
+        boolean starterCatalog = DashboardBinder.starterCatalog(top);
 
         List<ProviderConfig> providers = new ArrayList<>();
         Set<String> providerIds = new LinkedHashSet<>();
@@ -77,7 +79,8 @@ final class ConfigBinder {
             problems.add(root.pos(), "no model is configured (add models: or include: " + BuiltinCatalog.INCLUDE_NAME + ")");
         }
         problems.throwIfAny();
-        return new GatewayConfig(listen, database, redis, adminKey, edge, new Catalog(providers, models), source);
+        return new GatewayConfig(listen, database, redis, adminKey, edge, new Catalog(providers, models), source, dashboard,
+                starterCatalog);
     }
 
     private List<ModelEntry> ownModels(YamlFields top, Set<String> providerIds, Namespace names) {

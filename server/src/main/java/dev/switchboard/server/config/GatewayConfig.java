@@ -16,9 +16,13 @@ import java.util.Optional;
  * @param edge     how the HTTP edge treats clients: body limit, heartbeat, CORS, metrics token
  * @param catalog  the providers and the models they serve
  * @param source   where this came from: the config file's path, or {@link #EMBEDDED_DEFAULT}
+ * @param dashboard sign-in sessions and sign-up
+ * @param starterCatalog whether the starter catalog of skills, MCP servers, characters, marketplaces and plugins
+ *                 is loaded on first start ({@code extend: {starter_catalog: false}} to start empty)
  */
 public record GatewayConfig(ListenAddress listen, String database, Optional<URI> redis, Optional<String> adminKey,
-                            EdgeSettings edge, Catalog catalog, String source) {
+                            EdgeSettings edge, Catalog catalog, String source, DashboardConfig dashboard,
+                            boolean starterCatalog) {
     /** The {@link #source()} of {@link ConfigLoader#embeddedDefault}. */
     public static final String EMBEDDED_DEFAULT = "embedded default";
     public static final String DEFAULT_DATABASE = "sqlite:data/switchboard.db";
@@ -32,6 +36,7 @@ public record GatewayConfig(ListenAddress listen, String database, Optional<URI>
         Objects.requireNonNull(edge, "edge");
         Objects.requireNonNull(catalog, "catalog");
         Objects.requireNonNull(source, "source");
+        Objects.requireNonNull(dashboard, "dashboard");
     }
 
     /**
@@ -43,7 +48,7 @@ public record GatewayConfig(ListenAddress listen, String database, Optional<URI>
             String path = database.substring(SQLITE.length());
             String options = path.substring(path.indexOf('?') < 0 ? path.length() : path.indexOf('?'));
             String resolved = SQLITE + home.toAbsolutePath().resolve(f).normalize() + options;
-            return new GatewayConfig(listen, resolved, redis, adminKey, edge, catalog, source);
+            return new GatewayConfig(listen, resolved, redis, adminKey, edge, catalog, source, dashboard, starterCatalog);
         }).orElse(this);
     }
 
