@@ -19,7 +19,7 @@ public record GatewayError(int status, String type, String message, Optional<Str
         }
     }
 
-    /** HTTP statuses after which another attempt (another provider or key) may succeed (CONTRACTS.md §1). */
+    /** HTTP statuses after which another attempt (another provider or key) may succeed (docs/contracts.md §1). */
     public static final Set<Integer> RETRYABLE_STATUSES = Set.of(408, 409, 425, 429, 500, 502, 503, 504, 529);
 
     /** Whether an upstream answering {@code status} is worth another attempt elsewhere. */

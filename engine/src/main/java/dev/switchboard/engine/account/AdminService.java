@@ -11,7 +11,7 @@ import java.util.OptionalInt;
 import java.util.OptionalLong;
 
 /**
- * The operations behind the admin API and its CLI twins (OPERATIONS.md). Takes request values as
+ * The operations behind the admin API and its CLI twins (docs/admin.md). Takes request values as
  * they arrive (optional fields, decimal dollar strings, ISO-8601 instants), applies defaults,
  * validates, and calls the account services. Every refusal is an {@link AccountException} naming
  * the admin API field at fault.

@@ -81,7 +81,7 @@ final class StreamRelay {
 
     /**
      * One rule for the status of an error reported inside a stream, in every client format, and the same as
-     * for an error answered before a stream started (CONTRACTS 1): a rate limit stays 429, a refusal of the
+     * for an error answered before a stream started (docs/contracts.md §1): a rate limit stays 429, a refusal of the
      * request (a 4xx that no retry would change) stays what it is, and every other failure, whether the
      * upstream reported it (Anthropic's 529 overloaded, a 500) or the gateway found it (a stream cut short or
      * malformed), is 503 {@code api_error}. The upstream's own words stay in the message.

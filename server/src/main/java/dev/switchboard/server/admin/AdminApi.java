@@ -23,7 +23,7 @@ import java.util.OptionalLong;
 import java.util.Set;
 
 /**
- * The admin API of OPERATIONS.md (Bearer admin key): users, credits and keys. Bodies are checked strictly:
+ * The admin API (docs/admin.md) (Bearer admin key): users, credits and keys. Bodies are checked strictly:
  * an unknown field or a wrong type is a 400 naming the field, so a typo never silently creates the wrong
  * thing. Secrets appear in exactly one place: the {@code key} of a key-creation answer.
  */

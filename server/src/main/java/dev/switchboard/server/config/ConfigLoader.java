@@ -11,7 +11,7 @@ import java.nio.file.Path;
 import java.util.Map;
 
 /**
- * Turns a YAML config file (format: {@code docs/config.example.yaml}, the contract in OPERATIONS.md) or
+ * Turns a YAML config file (format: {@code docs/config.example.yaml}) or
  * the embedded default into a validated {@link GatewayConfig}.
  *
  * <p>Contract: either a complete configuration is returned, or a {@link ConfigException} lists every

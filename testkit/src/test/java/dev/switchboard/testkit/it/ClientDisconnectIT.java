@@ -20,7 +20,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
- * A client that leaves mid-stream cancels the upstream request (CONTRACTS.md §2): at its next event when
+ * A client that leaves mid-stream cancels the upstream request (docs/contracts.md §2): at its next event when
  * the upstream is talking, and within one heartbeat interval when the upstream is silent. The assertions are
  * on what the upstream saw (its connection closed, how much it had sent), with generous outer bounds on time.
  */

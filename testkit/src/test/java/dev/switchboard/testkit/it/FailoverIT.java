@@ -28,7 +28,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
- * Failover as a caller sees it (CONTRACTS.md §1, §2): pools tried in order, timeouts, caller fallbacks, the
+ * Failover as a caller sees it (docs/contracts.md §1, §2): pools tried in order, timeouts, caller fallbacks, the
  * final error when everything failed, failures before and after the first stream event, key rotation.
  */
 class FailoverIT {

@@ -18,7 +18,7 @@ import java.util.Optional;
 import java.util.Set;
 
 /**
- * Reads the content blocks of a client's messages (wire-formats B.2) into canonical blocks, validating
+ * Reads the content blocks of a client's messages into canonical blocks, validating
  * as it goes. One instance per request: it remembers tool names by call id so that a later
  * {@code tool_result} carries the name Gemini needs, and it counts cache breakpoints.
  *

@@ -27,7 +27,7 @@ import java.util.OptionalLong;
 import java.util.Set;
 
 /**
- * Reads a client's {@code POST /v1/messages} body (spec 2.7, wire-formats B.1-B.4) into a canonical
+ * Reads a client's {@code POST /v1/messages} body (spec 2.7) into a canonical
  * {@link ChatRequest}, or throws a 400 whose {@code param} is the JSON path of the offending field.
  *
  * <p>Also read, although spec 2.7 does not list them, because the official SDK sends them or the service
@@ -55,7 +55,7 @@ final class AnthropicClientRequestReader {
     }
 
     /**
-     * A {@code count_tokens} body (wire-formats B.7): the same fields, but {@code max_tokens} is not part
+     * A {@code count_tokens} body: the same fields, but {@code max_tokens} is not part
      * of it, so it is optional here (still checked when present).
      */
     static ChatRequest readForCounting(JsonNode body) {

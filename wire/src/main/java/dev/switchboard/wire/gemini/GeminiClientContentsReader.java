@@ -40,7 +40,7 @@ import java.util.stream.Stream;
  * when it has an {@code error} key) its JSON text; {@code GeminiUpstreamContentsWriter} inverts this.
  */
 final class GeminiClientContentsReader {
-    /** The part fields that carry data; a part has exactly one (wire-formats C.1). */
+    /** The part fields that carry data; a part has exactly one. */
     private static final List<String> DATA_FIELDS = List.of("text", "inlineData", "fileData", "functionCall",
             "functionResponse", "executableCode", "codeExecutionResult");
 

@@ -15,7 +15,7 @@ import java.util.Set;
 /**
  * Error envelopes of the content-parts format both ways.
  *
- * <p>To clients: the spec's envelope (spec 7, CONTRACTS.md section 4) {@code {"error": {message, type,
+ * <p>To clients: the spec's envelope (spec 7, docs/contracts.md §4) {@code {"error": {message, type,
  * param, code}}} with {@code code} the HTTP status as a string, plus Google's {@code status} word so the
  * GenAI SDKs find what they read. The official Java SDK (google-genai 1.70.0, {@code ApiException.
  * throwFromResponse}) takes the code of an HTTP error from the status line and reads only
@@ -24,7 +24,7 @@ import java.util.Set;
  * {@code error.code} only when it is a JSON integer and otherwise reports 500 for every error, so the
  * in-band element carries the status as a number (the spec does not define in-stream errors).
  *
- * <p>From Google: {@code {"error": {code, message, status, details: [{reason}]}}} (wire-formats C.5).
+ * <p>From Google: {@code {"error": {code, message, status, details: [{reason}]}}}.
  */
 final class GeminiErrors {
     private GeminiErrors() {

@@ -81,7 +81,7 @@ public final class OpenAi {
         return OpenAiUpstreamResponseReader.read(body);
     }
 
-    /** The error of a failed upstream call, keeping its message; retryable per CONTRACTS.md section 1. */
+    /** The error of a failed upstream call, keeping its message; retryable per docs/contracts.md §1. */
     public static GatewayError errorFromUpstream(int status, byte[] body) {
         return OpenAiErrors.fromUpstream(status, body);
     }

@@ -20,7 +20,7 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * Renders one canonical event stream as a chat-completions SSE stream (spec 6.1, CONTRACTS.md section 2).
+ * Renders one canonical event stream as a chat-completions SSE stream (spec 6.1, docs/contracts.md §2).
  * Create one per client stream; not thread-safe.
  *
  * <p>Output: a first chunk with {@code delta: {role: assistant, content: ""}}; text as

@@ -25,7 +25,7 @@ import java.util.Optional;
 import java.util.Set;
 
 /**
- * Reads Responses items (D.2) from JSON, validating as it goes: every refusal is a 400 whose
+ * Reads Responses items from JSON, validating as it goes: every refusal is a 400 whose
  * {@code param} is the item's JSON path. A message without {@code type} is accepted (the "easy" input
  * message the SDKs send); string content becomes one text part. Item kinds the gateway cannot run on
  * any provider (hosted-tool calls, {@code item_reference}) are refused by name rather than dropped.

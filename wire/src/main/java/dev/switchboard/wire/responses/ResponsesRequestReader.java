@@ -34,7 +34,7 @@ import java.util.OptionalInt;
 import java.util.Set;
 
 /**
- * Reads a {@code POST /v1/responses} body (D.1) into a {@link ResponsesRequest}, validating every field
+ * Reads a {@code POST /v1/responses} body into a {@link ResponsesRequest}, validating every field
  * it models; a refusal is a 400 naming the field. Fields that only OpenAI itself could honour and whose
  * silent loss would change the answer ({@code background}, {@code conversation}, {@code prompt}) are
  * refused; other unmodelled fields ({@code service_tier}, {@code prompt_cache_key}...) are kept as a
@@ -210,7 +210,7 @@ final class ResponsesRequestReader {
     private record FormatRead(ResponseFormat canonical, ObjectNode echo) {
     }
 
-    /** {@code text.format}: in this format {@code name} and {@code schema} sit directly in {@code format} (E.14). */
+    /** {@code text.format}: in this format {@code name} and {@code schema} sit directly in {@code format}. */
     private static FormatRead text(ObjectNode b) {
         ObjectNode echo = Json.object();
         Optional<ObjectNode> text = optObject(b, "text", "text");
