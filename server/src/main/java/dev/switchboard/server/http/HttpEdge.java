@@ -135,7 +135,8 @@ public final class HttpEdge implements AutoCloseable {
     }
 
     private void refuse(Exchange ex, Set<String> methods) {
-        if (methods.isEmpty()) {
+        // a path whose route takes this very method was refused by the server's own matching (a dot segment...)
+        if (methods.isEmpty() || methods.contains(ex.method())) {
             throw GatewayError.notFound("No route for " + ex.method() + " " + ex.path() + ".").toException();
         }
         Set<String> allow = new LinkedHashSet<>(methods);

@@ -48,6 +48,9 @@ final class RouteTable {
     }
 
     static boolean matches(List<String> pattern, List<String> path) {
+        if (path.contains(".") || path.contains("..")) {
+            return false; // never a route of ours, whatever the server makes of it
+        }
         for (int i = 0; i < pattern.size(); i++) {
             String p = pattern.get(i);
             if (p.equals("*") && i == pattern.size() - 1) {
