@@ -41,11 +41,12 @@ public final class ResponsesApi {
     /** {@code POST /v1/responses}. */
     public void create(Exchange ex) {
         Caller caller = auth.authenticate(ex, Credentials.BEARER, ENDPOINT);
-        ResponsesRequest request = Responses.fromClient(ex.body());
-        if (!request.droppedTools().isEmpty()) {
+        ResponsesRequest read = Responses.fromClient(ex.body());
+        if (!read.droppedTools().isEmpty()) {
             // hosted tools no upstream runs and whose policy is to leave them out (web search): say which
-            ex.header(DROPPED_TOOLS_HEADER, String.join(", ", request.droppedTools()));
+            ex.header(DROPPED_TOOLS_HEADER, String.join(", ", read.droppedTools()));
         }
+        ResponsesRequest request = read.withSettings(FallbackHeader.apply(ex, read.settings()));
         RequestTrace trace = new RequestTrace(ex.requestId(), ENDPOINT);
         ex.trace(trace);
         ResponseTurn turn = responses.begin(caller, request, trace);

@@ -27,7 +27,7 @@ import java.util.Set;
 
 /**
  * Reads the {@code tools} of a Responses request, plus those of its {@code additional_tools} input items, and
- * its {@code tool_choice} (E.14: the function's fields sit directly on the tool, not under {@code function}).
+ * its {@code tool_choice} (the function's fields sit directly on the tool, not under {@code function}).
  *
  * <ul>
  *   <li>{@code function}: a canonical tool as it is.
