@@ -174,6 +174,12 @@ class AgentsIT {
         Path dir = Path.of("target", "agent-runs", agent.name().toLowerCase(Locale.ROOT) + "-" + kind.name().toLowerCase(Locale.ROOT));
         try {
             Files.createDirectories(dir);
+            // A longer earlier run of the same pair would otherwise leave files that read as part of this one.
+            try (Stream<Path> old = Files.list(dir)) {
+                for (Path f : old.toList()) {
+                    Files.delete(f);
+                }
+            }
             for (int i = 0; i < sent.size(); i++) {
                 RecordingProxy.Exchange e = sent.get(i);
                 Files.writeString(dir.resolve("client-%02d.txt".formatted(i)), e.method() + " " + e.pathAndQuery() + " -> "
