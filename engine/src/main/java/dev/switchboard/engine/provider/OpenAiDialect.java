@@ -56,12 +56,12 @@ public final class OpenAiDialect implements Dialect {
     }
 
     @Override
-    public ChatResponse response(byte[] body) {
+    public ChatResponse response(Attempt attempt, byte[] body) {
         return OpenAi.fromUpstream(Json.parse(body));
     }
 
     @Override
-    public StreamParser streamParser() {
+    public StreamParser streamParser(Attempt attempt) {
         OpenAiUpstreamStreamParser parser = new OpenAiUpstreamStreamParser();
         return StreamParser.of((event, data) -> parser.onData(data), parser::onEnd);
     }

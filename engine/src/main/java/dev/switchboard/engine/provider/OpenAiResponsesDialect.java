@@ -1,0 +1,69 @@
+package dev.switchboard.engine.provider;
+
+import dev.switchboard.engine.catalog.ModelEntry;
+import dev.switchboard.engine.catalog.ProviderConfig;
+import dev.switchboard.engine.catalog.ReasoningProfile;
+import dev.switchboard.engine.upstream.HttpCall;
+import dev.switchboard.model.ChatResponse;
+import dev.switchboard.model.GatewayError;
+import dev.switchboard.wire.Json;
+import dev.switchboard.wire.responses.Responses;
+import dev.switchboard.wire.responses.ResponsesUpstreamOptions;
+import dev.switchboard.wire.responses.ResponsesUpstreamStreamParser;
+import java.net.URI;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * Upstreams of {@code type: openai-responses}: OpenAI's Responses API, {@code POST {base_url}/responses}
+ * (the base URL given as for {@code type: openai}, e.g. {@code https://api.openai.com/v1}) with
+ * {@code Authorization: Bearer <provider key>}. Stateless: nothing is stored at the provider, every turn is
+ * sent whole, and a reasoning model's encrypted reasoning comes back with the answer and goes back with the
+ * next turn. The caller's own key is never sent: only the provider's, plus the provider's static headers.
+ *
+ * <p>What the model accepts comes from its record: reasoning controls and encrypted reasoning only for
+ * models flagged {@code supports_reasoning}, {@code temperature}/{@code top_p} only for models that do not
+ * always reason (OpenAI refuses each otherwise). The format has no stop sequences; the gateway applies the
+ * request's own to the answer.
+ */
+public final class OpenAiResponsesDialect implements Dialect {
+
+    @Override
+    public HttpCall call(Attempt attempt, boolean stream) {
+        ProviderConfig provider = attempt.provider();
+        Map<String, String> headers = new LinkedHashMap<>(provider.headers());
+        if (!attempt.apiKey().isEmpty()) {
+            headers.put("authorization", "Bearer " + attempt.apiKey());
+        }
+        byte[] body = Json.writeBytes(Responses.toUpstream(attempt.request(), attempt.upstreamModel(), stream,
+                options(attempt.model())));
+        return new HttpCall(endpoint(provider.baseUrl()), headers, body, stream);
+    }
+
+    static ResponsesUpstreamOptions options(ModelEntry model) {
+        boolean reasoning = model.capabilities().supportsReasoning();
+        boolean alwaysReasons = reasoning && model.reasoning().family() == ReasoningProfile.Family.ALWAYS;
+        return new ResponsesUpstreamOptions(reasoning, !alwaysReasons);
+    }
+
+    static URI endpoint(URI base) {
+        String s = base.toString();
+        return URI.create((s.endsWith("/") ? s.substring(0, s.length() - 1) : s) + "/responses");
+    }
+
+    @Override
+    public ChatResponse response(Attempt attempt, byte[] body) {
+        return Responses.fromUpstream(Json.parse(body), attempt.request().stop());
+    }
+
+    @Override
+    public StreamParser streamParser(Attempt attempt) {
+        ResponsesUpstreamStreamParser parser = Responses.upstreamStreamParser(attempt.request().stop());
+        return StreamParser.of(parser::onEvent, parser::onEnd);
+    }
+
+    @Override
+    public GatewayError error(int status, byte[] body) {
+        return Responses.errorFromUpstream(status, body);
+    }
+}
