@@ -56,7 +56,7 @@ public final class GeminiClientStreamWriter {
 
         TextBlock(boolean thought, Optional<Signature> signature) {
             this.thought = thought;
-            this.pending = signature.filter(s -> s.isFrom(Gemini.FORMAT));
+            this.pending = GeminiSignatures.forClient(signature);
         }
     }
 
@@ -70,7 +70,7 @@ public final class GeminiClientStreamWriter {
             id = call.id();
             name = call.name();
             arguments = new StringBuilder(call.argumentsJson());
-            signature = call.signature();
+            signature = GeminiSignatures.forClient(call.signature());
         }
     }
 
@@ -207,10 +207,10 @@ public final class GeminiClientStreamWriter {
                 }
             }
             case Delta.SignatureDelta s -> {
-                if (b instanceof TextBlock tb && s.signature().isFrom(Gemini.FORMAT)) {
-                    tb.pending = Optional.of(s.signature());
+                if (b instanceof TextBlock tb) {
+                    tb.pending = GeminiSignatures.forClient(Optional.of(s.signature()));
                 } else if (b instanceof CallBlock cb) {
-                    cb.signature = Optional.of(s.signature());
+                    cb.signature = GeminiSignatures.forClient(Optional.of(s.signature()));
                 }
             }
         }
