@@ -329,14 +329,14 @@ final class ResponsesUpstreamRequestWriter {
     }
 
     /**
-     * The reasoning controls: the effort ({@code max}, which no OpenAI model knows, as {@code xhigh}; the
-     * switch turned off as {@code none}) and a summary. A summary is asked for when the caller asked for
+     * The reasoning controls: the effort (already clamped to the model's levels; the switch turned off as
+     * {@code none}) and a summary. A summary is asked for when the caller asked for
      * reasoning and did not exclude it (the caller's own {@code summary} when its format has one): it is
      * the only text of the trace this format shows.
      */
     private static Optional<ObjectNode> reasoning(Reasoning r) {
         ObjectNode o = Json.object();
-        Optional<String> effort = r.effort().map(e -> e == Reasoning.Effort.MAX ? "xhigh" : e.wire())
+        Optional<String> effort = r.effort().map(Reasoning.Effort::wire)
                 .or(() -> r.mode().filter(m -> m == Reasoning.Mode.OFF).map(m -> "none"));
         effort.ifPresent(e -> o.put("effort", e));
         boolean off = effort.filter(e -> e.equals("none")).isPresent();
