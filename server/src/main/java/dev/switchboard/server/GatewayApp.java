@@ -8,7 +8,9 @@ import dev.switchboard.engine.media.FetchLimits;
 import dev.switchboard.engine.media.ImageFetcher;
 import dev.switchboard.engine.media.ImageInliner;
 import dev.switchboard.engine.metrics.GatewayMetrics;
-import dev.switchboard.engine.pipeline.ChatService;
+import dev.switchboard.engine.pipeline.Admission;
+import dev.switchboard.engine.pipeline.ChatPipeline;
+import dev.switchboard.engine.pipeline.Settlement;
 import dev.switchboard.engine.provider.AnthropicDialect;
 import dev.switchboard.engine.provider.GeminiDialect;
 import dev.switchboard.engine.provider.HttpProviderAdapter;
@@ -48,6 +50,7 @@ import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.UnaryOperator;
 
 /**
  * The running gateway: wires config, database, accounts, providers, the pipeline and the routes, and
@@ -66,7 +69,15 @@ public final class GatewayApp implements AutoCloseable {
     private final Optional<String> newAdminKey;
     private final Optional<IssuedKey> newDemoKey;
 
-    private GatewayApp(GatewayConfig config, int port) {
+    /**
+     * Wraps the pipeline's {@link Admission} and {@link Settlement} as the composition root built them
+     * (tests count calls through it); {@link #NONE} keeps them as they are.
+     */
+    public record PortDecorators(UnaryOperator<Admission> admission, UnaryOperator<Settlement> settlement) {
+        public static final PortDecorators NONE = new PortDecorators(UnaryOperator.identity(), UnaryOperator.identity());
+    }
+
+    private GatewayApp(GatewayConfig config, int port, PortDecorators ports) {
         this.config = config;
         Clock clock = Clock.systemUTC();
         this.accounts = new Accounts(config.database(), config.adminKey(), clock);
@@ -83,10 +94,11 @@ public final class GatewayApp implements AutoCloseable {
         adapters.put(ProviderType.ANTHROPIC, new HttpProviderAdapter(new AnthropicDialect(), upstream));
         adapters.put(ProviderType.SIMULATOR, new SimulatorAdapter());
         adapters.put(ProviderType.GEMINI, new HttpProviderAdapter(new GeminiDialect(), upstream));
-        FailoverRouter router = new FailoverRouter(config.catalog(), adapters, metrics);
-        ModelDefaults defaults = new ModelDefaults(accounts.defaults(), accounts::userExists, config.catalog(), clock);
         ImageInliner images = new ImageInliner(new ImageFetcher(FetchLimits.DEFAULT));
-        ChatService chat = new ChatService(config.catalog(), router, metrics, defaults.lookup(), images);
+        FailoverRouter router = new FailoverRouter(config.catalog(), adapters, metrics, images);
+        ModelDefaults defaults = new ModelDefaults(accounts.defaults(), accounts::userExists, config.catalog(), clock);
+        ChatPipeline chat = new ChatPipeline(config.catalog(), defaults.lookup(), ports.admission().apply(Admission.ADMIT_ALL),
+                router, ports.settlement().apply(Settlement.RECORD_NOTHING), metrics);
 
         Authenticator auth = new Authenticator(accounts.apiKeys());
         this.heartbeats = new Heartbeats(Duration.ofSeconds(10));
@@ -136,12 +148,17 @@ public final class GatewayApp implements AutoCloseable {
 
     /** Starts on the configured address. */
     public static GatewayApp start(GatewayConfig config) {
-        return new GatewayApp(config, config.listen().port());
+        return new GatewayApp(config, config.listen().port(), PortDecorators.NONE);
     }
 
     /** Starts on {@code port} instead of the configured one (0: any free port; tests). */
     public static GatewayApp start(GatewayConfig config, int port) {
-        return new GatewayApp(config, port);
+        return new GatewayApp(config, port, PortDecorators.NONE);
+    }
+
+    /** Starts on {@code port} with the pipeline's ports wrapped by {@code ports} (tests). */
+    public static GatewayApp start(GatewayConfig config, int port, PortDecorators ports) {
+        return new GatewayApp(config, port, ports);
     }
 
     public int port() {

@@ -34,51 +34,25 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.stream.LongStream;
 import org.assertj.core.api.ThrowableAssert.ThrowingCallable;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
  * Every {@link dev.switchboard.engine.account.AccountStore} and
  * {@link dev.switchboard.engine.account.AdminKeyStore} contract, run against a real database.
- * A subclass supplies a fresh, empty database per test and removes it afterwards.
+ * A subclass says on which database engine.
  */
-abstract class AccountStoreContract {
+abstract class AccountStoreContract extends StoreContract {
 
     private static final Instant T0 = Instant.parse("2026-03-01T10:00:00.123Z");
 
-    private final List<Database> opened = new ArrayList<>();
-    private String url;
     protected Database database;
     protected JdbcAccountStore store;
 
-    /** Creates an empty database and returns the URL {@link Database#open} takes for it. */
-    protected abstract String createDatabase() throws Exception;
-
-    /** Removes what {@link #createDatabase()} made; every handle on it is closed by then. */
-    protected abstract void dropDatabase() throws Exception;
-
-    /** Makes every later insert into {@code ledger} fail, to prove the transactions around it. */
-    protected abstract void failLedgerInserts(Connection c) throws SQLException;
-
     @BeforeEach
     final void openDatabase() throws Exception {
-        url = createDatabase();
         database = open();
         store = new JdbcAccountStore(database);
-    }
-
-    @AfterEach
-    final void closeDatabase() throws Exception {
-        opened.forEach(Database::close);
-        dropDatabase();
-    }
-
-    /** Another handle on the same database, as a second gateway instance would have. */
-    protected final Database open() {
-        Database d = Database.open(url);
-        opened.add(d);
-        return d;
     }
 
     private static User user(String id, String name, Optional<String> email, long balance) {
@@ -232,7 +206,7 @@ abstract class AccountStoreContract {
     void aFailedLedgerWriteUndoesTheBalanceChange() throws Exception {
         store.createUser(user("usr_a", "alice", Optional.empty(), 500), Optional.empty());
         try (Connection c = database.dataSource().getConnection()) {
-            failLedgerInserts(c);
+            testDatabase.failLedgerInserts(c);
         }
 
         assertThatThrownBy(() -> store.addCredit("usr_a", 1, Optional.empty(), T0)).isInstanceOf(StoreException.class);

@@ -13,48 +13,26 @@ import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * Every {@link dev.switchboard.engine.defaults.DefaultsStore} contract, run against a real database. A
- * subclass supplies a fresh, empty database per test and removes it afterwards.
+ * Every {@link dev.switchboard.engine.defaults.DefaultsStore} contract, run against a real database.
+ * A subclass says on which database engine.
  */
-abstract class DefaultsStoreContract {
+abstract class DefaultsStoreContract extends StoreContract {
     private static final Instant T0 = Instant.parse("2026-04-01T08:00:00.250Z");
 
-    private final List<Database> opened = new ArrayList<>();
-    private String url;
     private JdbcDefaultsStore store;
-
-    /** Creates an empty database and returns the URL {@link Database#open} takes for it. */
-    protected abstract String createDatabase() throws Exception;
-
-    /** Removes what {@link #createDatabase()} made; every handle on it is closed by then. */
-    protected abstract void dropDatabase() throws Exception;
 
     @BeforeEach
     final void openDatabase() throws Exception {
-        url = createDatabase();
         Database database = open();
         JdbcAccountStore accounts = new JdbcAccountStore(database);
         for (String id : List.of("usr_a", "usr_b")) {
             accounts.createUser(new User(id, "name-" + id, Optional.empty(), "payg", 0, T0), Optional.empty());
         }
         store = new JdbcDefaultsStore(database);
-    }
-
-    @AfterEach
-    final void closeDatabase() throws Exception {
-        opened.forEach(Database::close);
-        dropDatabase();
-    }
-
-    private Database open() {
-        Database d = Database.open(url);
-        opened.add(d);
-        return d;
     }
 
     private static SavedDefaults saved(String user, String model, String json, Instant at) {

@@ -19,7 +19,6 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
@@ -27,43 +26,22 @@ import org.junit.jupiter.api.Test;
  * Every {@link dev.switchboard.engine.responses.ResponseStore} contract, run against a real database:
  * round trips of items and response objects, owner-only visibility, conversations read oldest first,
  * and deletion that hides at once but erases only what no later response continues. A subclass
- * supplies a fresh, empty database per test and removes it afterwards.
+ * says on which database engine.
  */
-abstract class ResponseStoreContract {
+abstract class ResponseStoreContract extends StoreContract {
     private static final Instant T0 = Instant.parse("2026-03-01T10:00:00.123Z");
 
-    private final List<Database> opened = new ArrayList<>();
-    private String url;
     protected Database database;
     protected JdbcResponseStore store;
 
-    /** Creates an empty database and returns the URL {@link Database#open} takes for it. */
-    protected abstract String createDatabase() throws Exception;
-
-    /** Removes what {@link #createDatabase()} made; every handle on it is closed by then. */
-    protected abstract void dropDatabase() throws Exception;
-
     @BeforeEach
     final void openDatabase() throws Exception {
-        url = createDatabase();
         database = open();
         store = new JdbcResponseStore(database);
         JdbcAccountStore accounts = new JdbcAccountStore(database);
         for (String user : List.of("usr_alice", "usr_bob")) {
             accounts.createUser(new User(user, user, Optional.empty(), "default", 0, T0), Optional.empty());
         }
-    }
-
-    @AfterEach
-    final void closeDatabase() throws Exception {
-        opened.forEach(Database::close);
-        dropDatabase();
-    }
-
-    private Database open() {
-        Database d = Database.open(url);
-        opened.add(d);
-        return d;
     }
 
     private static int counter;

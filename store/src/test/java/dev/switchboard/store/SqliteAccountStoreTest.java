@@ -1,9 +1,6 @@
 package dev.switchboard.store;
 
 import java.nio.file.Path;
-import java.sql.Connection;
-import java.sql.SQLException;
-import java.sql.Statement;
 import org.junit.jupiter.api.io.TempDir;
 
 /** The account store contracts on SQLite, one fresh file per test. */
@@ -13,19 +10,7 @@ class SqliteAccountStoreTest extends AccountStoreContract {
     Path dir;
 
     @Override
-    protected String createDatabase() {
-        return "sqlite:" + dir.resolve("nested/dir/switchboard.db");
-    }
-
-    @Override
-    protected void dropDatabase() {
-        // @TempDir removes the file.
-    }
-
-    @Override
-    protected void failLedgerInserts(Connection c) throws SQLException {
-        try (Statement s = c.createStatement()) {
-            s.execute("CREATE TRIGGER fail_ledger BEFORE INSERT ON ledger BEGIN SELECT RAISE(ABORT, 'ledger disabled by test'); END");
-        }
+    protected TestDatabase createDatabase() {
+        return TestDatabase.sqlite(dir.resolve("nested/dir/switchboard.db"));
     }
 }

@@ -10,12 +10,7 @@ class SqliteDefaultsStoreTest extends DefaultsStoreContract {
     Path dir;
 
     @Override
-    protected String createDatabase() {
-        return "sqlite:" + dir.resolve("switchboard.db");
-    }
-
-    @Override
-    protected void dropDatabase() {
-        // @TempDir removes the file.
+    protected TestDatabase createDatabase() {
+        return TestDatabase.sqlite(dir.resolve("nested/dir/switchboard.db"));
     }
 }

@@ -33,7 +33,7 @@ public final class TestGateway implements AutoCloseable {
     private final String apiKey;
     private final String userId;
 
-    private TestGateway(String yaml, Map<String, String> extraEnv) {
+    private TestGateway(String yaml, Map<String, String> extraEnv, GatewayApp.PortDecorators ports) {
         this.upstream = FakeUpstream.start();
         try {
             this.dir = Files.createTempDirectory("switchboard-it");
@@ -46,7 +46,7 @@ public final class TestGateway implements AutoCloseable {
         env.put("DATABASE", "sqlite:" + dir.resolve("switchboard.db"));
         env.put("ADMIN_KEY", ADMIN_KEY);
         GatewayConfig config = ConfigLoader.parse(yaml, "test config", env);
-        this.app = GatewayApp.start(config, 0);
+        this.app = GatewayApp.start(config, 0, ports);
         User user = app.accounts().admin().createUser(new AdminService.CreateUser(Optional.of("it-user"),
                 Optional.empty(), Optional.empty(), Optional.empty(), Optional.of("100")));
         IssuedKey key = app.accounts().admin().createKey(user.id(), AdminService.CreateKey.defaults());
@@ -59,11 +59,16 @@ public final class TestGateway implements AutoCloseable {
      * {@code admin_key: ${ADMIN_KEY}}; {@link #DEFAULT_HEADER} provides both.
      */
     public static TestGateway start(String yaml) {
-        return new TestGateway(yaml, Map.of());
+        return new TestGateway(yaml, Map.of(), GatewayApp.PortDecorators.NONE);
     }
 
     public static TestGateway start(String yaml, Map<String, String> env) {
-        return new TestGateway(yaml, env);
+        return new TestGateway(yaml, env, GatewayApp.PortDecorators.NONE);
+    }
+
+    /** A gateway whose pipeline ports (admission, settlement) are wrapped by {@code ports}, e.g. to count calls. */
+    public static TestGateway start(String yaml, GatewayApp.PortDecorators ports) {
+        return new TestGateway(yaml, Map.of(), ports);
     }
 
     /** The first lines every test config needs. */

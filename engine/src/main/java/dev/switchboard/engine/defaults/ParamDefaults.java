@@ -8,7 +8,6 @@ import dev.switchboard.model.Reasoning;
 import dev.switchboard.model.ResponseFormat;
 import dev.switchboard.model.Sampling;
 import dev.switchboard.wire.Json;
-import dev.switchboard.wire.openai.OpenAi;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Objects;
@@ -21,8 +20,9 @@ import java.util.TreeSet;
  * A user's saved default parameters for one model, and how they fill in what a request left unset.
  *
  * <p>They are written with the chat-completions names, whatever format the requests later arrive in:
- * {@value #NAMES_TEXT}. {@link #parse} validates them exactly as a chat-completions request body would be
- * validated (same ranges, same messages, a 400 naming the field), plus a 400 for any other name.
+ * {@value #NAMES_TEXT}. {@link #parse} reads them into canonical values and checks those against the
+ * ranges a request's values must keep (a 400 naming the field), plus a 400 for any other name. No client
+ * format's reader is involved: saved defaults apply to requests of every format.
  *
  * <p>{@link #applyTo} fills only what the request did not set itself:
  * <ul>
@@ -47,6 +47,10 @@ public record ParamDefaults(Sampling sampling, OptionalInt maxTokens, List<Strin
             "reasoning_effort", "thinking", "thinking_budget", "response_format", "transforms")));
     static final String NAMES_TEXT = "temperature, top_p, top_k, presence_penalty, frequency_penalty, seed, max_tokens, "
             + "max_completion_tokens, stop, reasoning_effort, thinking, thinking_budget, response_format, transforms";
+
+    static final String EFFORTS = "none, minimal, low, medium, high, xhigh, max";
+    private static final int MAX_STOP = 4;
+    private static final Set<String> TRANSFORMS = Set.of("middle-out");
 
     public static final ParamDefaults NONE = new ParamDefaults(Sampling.DEFAULT, OptionalInt.empty(), List.of(),
             Reasoning.NONE, Optional.empty(), List.of());
@@ -77,14 +81,51 @@ public record ParamDefaults(Sampling sampling, OptionalInt maxTokens, List<Strin
                         + "are " + NAMES_TEXT + ".").toException();
             }
         }
-        // validated by the chat-completions reader itself, so a saved default is exactly as valid as a request value
-        ObjectNode body = object.deepCopy();
-        body.put("model", "defaults");
-        body.putArray("messages").addObject().put("role", "user").put("content", ".");
-        ChatRequest r = OpenAi.fromClient(body);
-        Optional<ResponseFormat> format = r.responseFormat() instanceof ResponseFormat.Text
-                ? Optional.empty() : Optional.of(r.responseFormat());
-        return new ParamDefaults(r.sampling(), r.maxTokens(), r.stop(), r.reasoning(), format, r.transforms());
+        return new SavedParamsReader(object).read().validated();
+    }
+
+    /**
+     * These values, checked against the ranges a request's own values must keep (the chat-completions
+     * format's: temperature 0 to 2, top_p 0 to 1, penalties -2 to 2, at least one output token, at most
+     * four stop sequences, only known transforms).
+     *
+     * @throws dev.switchboard.model.GatewayException 400 naming the parameter out of range
+     */
+    ParamDefaults validated() {
+        within("temperature", sampling.temperature(), 0, 2);
+        within("top_p", sampling.topP(), 0, 1);
+        within("presence_penalty", sampling.presencePenalty(), -2, 2);
+        within("frequency_penalty", sampling.frequencyPenalty(), -2, 2);
+        if (sampling.topK().isPresent() && sampling.topK().getAsInt() < 0) {
+            throw SavedParamsReader.invalid("top_k", "`top_k` must be at least 0, got " + sampling.topK().getAsInt() + ".");
+        }
+        if (maxTokens.isPresent() && maxTokens.getAsInt() < 1) {
+            throw SavedParamsReader.invalid("max_tokens", "`max_tokens` must be at least 1, got " + maxTokens.getAsInt() + ".");
+        }
+        if (reasoning.budgetTokens().isPresent() && reasoning.budgetTokens().getAsInt() < 0) {
+            throw SavedParamsReader.invalid("thinking_budget", "`thinking_budget` must be at least 0, got "
+                    + reasoning.budgetTokens().getAsInt() + ".");
+        }
+        if (stop.size() > MAX_STOP) {
+            throw SavedParamsReader.invalid("stop", "`stop` takes at most " + MAX_STOP + " sequences, got " + stop.size() + ".");
+        }
+        for (String t : transforms) {
+            if (!TRANSFORMS.contains(t)) {
+                throw SavedParamsReader.invalid("transforms", "`transforms` supports only \"middle-out\"; got \"" + t + "\".");
+            }
+        }
+        return this;
+    }
+
+    private static void within(String name, Optional<Double> value, double min, double max) {
+        if (value.isPresent() && !(value.get() >= min && value.get() <= max)) {
+            throw SavedParamsReader.invalid(name, "`" + name + "` must be between " + fmt(min) + " and " + fmt(max)
+                    + ", got " + value.get() + ".");
+        }
+    }
+
+    private static String fmt(double d) {
+        return d == Math.rint(d) ? Long.toString((long) d) : Double.toString(d);
     }
 
     /** Parses stored JSON text that was validated when it was saved. */

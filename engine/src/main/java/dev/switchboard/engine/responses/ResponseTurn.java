@@ -2,23 +2,22 @@ package dev.switchboard.engine.responses;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.switchboard.engine.pipeline.Caller;
-import dev.switchboard.engine.pipeline.ChatService;
+import dev.switchboard.engine.pipeline.ChatPipeline;
 import dev.switchboard.engine.pipeline.RequestTrace;
 import dev.switchboard.engine.pipeline.StreamSink;
 import dev.switchboard.model.ChatRequest;
 import dev.switchboard.model.ChatResponse;
-import dev.switchboard.model.StreamEvent;
 import dev.switchboard.wire.responses.ResponsesIdSource;
 import dev.switchboard.wire.responses.ResponsesHeader;
-import dev.switchboard.wire.responses.Responses;
 import dev.switchboard.wire.responses.ResponsesRequest;
-import dev.switchboard.wire.responses.ResponsesStreamWriter;
 import java.time.Instant;
 
 /**
  * One prepared turn of a Responses conversation ({@link ResponsesService#begin}): run it once, plainly
- * with {@link #complete()} or streamed with {@link #stream}, and it stores what the caller was shown
- * (unless the request said {@code store: false}). Not thread-safe; one per request.
+ * with {@link #complete()} or streamed with {@link #stream}, then {@link #store} the response object the
+ * caller was shown (a no-op when the request said {@code store: false}). Rendering that object is the
+ * edge's job, with {@link #header()} and {@link #ids()}; the turn only runs and stores. Not thread-safe;
+ * one per request.
  *
  * <p>A streamed turn stores its terminal response: {@code completed}/{@code incomplete}, or
  * {@code failed} after a mid-stream failure; a stream whose client went away is stored as
@@ -26,7 +25,7 @@ import java.time.Instant;
  * nothing (the caller got a plain error and no response id).
  */
 public final class ResponseTurn {
-    private final ChatService chat;
+    private final ChatPipeline chat;
     private final ResponseStore store;
     private final Caller caller;
     private final ResponsesRequest request;
@@ -35,9 +34,8 @@ public final class ResponseTurn {
     private final ResponsesIdSource ids;
     private final RequestTrace trace;
     private final Instant createdAt;
-    private final ResponsesStreamWriter writer;
 
-    ResponseTurn(ChatService chat, ResponseStore store, Caller caller, ResponsesRequest request, ChatRequest canonical,
+    ResponseTurn(ChatPipeline chat, ResponseStore store, Caller caller, ResponsesRequest request, ChatRequest canonical,
                  ResponsesHeader header, ResponsesIdSource ids, RequestTrace trace, Instant createdAt) {
         this.chat = chat;
         this.store = store;
@@ -48,7 +46,6 @@ public final class ResponseTurn {
         this.ids = ids;
         this.trace = trace;
         this.createdAt = createdAt;
-        this.writer = Responses.streamWriter(header, ids);
     }
 
     /** The response id ({@code resp_...}) this turn will have. */
@@ -56,41 +53,42 @@ public final class ResponseTurn {
         return header.id();
     }
 
+    /** What the response object of this turn carries besides the answer: id, creation time, the request's echo. */
+    public ResponsesHeader header() {
+        return header;
+    }
+
+    /** Where the ids of this turn's output items come from. */
+    public ResponsesIdSource ids() {
+        return ids;
+    }
+
     /** The canonical request the turn sends through the chat pipeline. */
     public ChatRequest canonical() {
         return canonical;
     }
 
-    /** Runs the turn to a complete answer, stores it and returns the response object. */
-    public ObjectNode complete() {
-        ChatResponse answer = chat.complete(caller, canonical.toBuilder().stream(false).build(), trace);
-        ObjectNode response = Responses.toClient(answer, header, ids);
-        save(response);
-        return response;
+    /** Runs the turn to a complete answer (named after the model that answered). */
+    public ChatResponse complete() {
+        return chat.complete(caller, canonical.toBuilder().stream(false).build(), trace);
     }
 
     /**
-     * Streams the turn to {@code sink}, whose events the caller renders with {@link #render}; stores
-     * the outcome when the stream is over. Failures before the first event are thrown (see
-     * {@link ChatService#stream}).
+     * Streams the turn to {@code sink}. Failures before the first event are thrown (see
+     * {@link ChatPipeline#stream}); nothing is to be stored then.
      */
     public void stream(StreamSink sink) {
         chat.stream(caller, canonical.toBuilder().stream(true).build(), trace, sink);
-        save(writer.terminalResponse().orElseGet(writer::cancelled));
     }
 
-    /** The Responses SSE frames for one canonical event of this turn's stream. */
-    public byte[] render(StreamEvent event) {
-        return writer.writeBytes(event);
-    }
-
-    private void save(ObjectNode response) {
+    /** Stores the response object as the caller was shown it, unless the request said {@code store: false}. */
+    public void store(ObjectNode shown) {
         if (!request.store()) {
             return;
         }
         store.save(new StoredResponse(header.id(), caller.userId(), request.previousResponseId(),
-                response.path("model").asText(request.model()), response.path("status").asText(), createdAt,
-                request.input(), response));
+                shown.path("model").asText(request.model()), shown.path("status").asText(), createdAt,
+                request.input(), shown));
     }
 
     @Override

@@ -3,7 +3,7 @@ package dev.switchboard.engine.responses;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.switchboard.engine.account.Ids;
 import dev.switchboard.engine.pipeline.Caller;
-import dev.switchboard.engine.pipeline.ChatService;
+import dev.switchboard.engine.pipeline.ChatPipeline;
 import dev.switchboard.engine.pipeline.RequestTrace;
 import dev.switchboard.model.ChatRequest;
 import dev.switchboard.model.GatewayError;
@@ -19,20 +19,20 @@ import java.util.List;
 /**
  * The Responses format's state on top of the chat pipeline: a request's conversation is the stored
  * chain behind its {@code previous_response_id} (whatever providers answered it) followed by its own
- * input, translated into one canonical request that {@link ChatService} runs on any provider; the
+ * input, translated into one canonical request that {@link ChatPipeline} runs on any provider; the
  * answer is stored, unless {@code store} is false, under the caller's user id. Response and item ids
- * are made here (the wire layer may not invent them).
+ * are made here (the wire layer may not invent them). Rendering answers for the client is the edge's.
  *
  * <p>Visibility follows {@link ResponseStore}: another user's response is exactly as missing as an
  * unknown one. A missing {@code previous_response_id} is the caller's mistake, a 400 naming the field;
  * a missing response in a path is a 404.
  */
 public final class ResponsesService {
-    private final ChatService chat;
+    private final ChatPipeline chat;
     private final ResponseStore store;
     private final Clock clock;
 
-    public ResponsesService(ChatService chat, ResponseStore store, Clock clock) {
+    public ResponsesService(ChatPipeline chat, ResponseStore store, Clock clock) {
         this.chat = chat;
         this.store = store;
         this.clock = clock;
@@ -75,11 +75,17 @@ public final class ResponsesService {
     }
 
     /** {@code DELETE /v1/responses/{id}}. @throws dev.switchboard.model.GatewayException 404 when not the caller's */
-    public ObjectNode delete(Caller caller, String id) {
+    public void delete(Caller caller, String id) {
         if (!store.delete(caller.userId(), id, clock.instant())) {
             throw notFound(id).toException();
         }
-        return Responses.deleted(id);
+    }
+
+    /** One page of a response's input items, in the order asked for, and whether more follow. */
+    public record ItemPage(List<ResponsesItem> items, boolean hasMore) {
+        public ItemPage {
+            items = List.copyOf(items);
+        }
     }
 
     /**
@@ -89,7 +95,7 @@ public final class ResponsesService {
      * @throws dev.switchboard.model.GatewayException 404 when not the caller's; 400 naming {@code after}
      *     when that item is not among them
      */
-    public ObjectNode inputItems(Caller caller, String id, InputItemPage page) {
+    public ItemPage inputItems(Caller caller, String id, InputItemPage page) {
         List<StoredResponse> chain = store.chain(caller.userId(), id);
         if (chain.isEmpty()) {
             throw notFound(id).toException();
@@ -120,7 +126,7 @@ public final class ResponsesService {
             }
         }
         int to = Math.min(items.size(), from + page.limit());
-        return Responses.itemList(items.subList(from, to), to < items.size());
+        return new ItemPage(items.subList(from, to), to < items.size());
     }
 
     private StoredResponse visible(Caller caller, String id) {

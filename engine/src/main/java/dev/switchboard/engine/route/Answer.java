@@ -4,11 +4,19 @@ import dev.switchboard.engine.catalog.ModelEntry;
 import dev.switchboard.engine.catalog.RouteTarget;
 import java.util.Objects;
 
-/** What the failover loop produced ({@code value}) and who produced it: the answering model and route target. */
-public record Answer<T>(ModelEntry model, RouteTarget target, T value) {
+/**
+ * What the failover loop produced ({@code value}) and who produced it: the answering candidate (its model
+ * and the request as sent to it) and route target (the provider and its model name).
+ */
+public record Answer<T>(Candidate candidate, RouteTarget target, T value) {
     public Answer {
-        Objects.requireNonNull(model, "model");
+        Objects.requireNonNull(candidate, "candidate");
         Objects.requireNonNull(target, "target");
         Objects.requireNonNull(value, "value");
+    }
+
+    /** The model that answered. */
+    public ModelEntry model() {
+        return candidate.model();
     }
 }

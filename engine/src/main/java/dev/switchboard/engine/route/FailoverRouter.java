@@ -5,38 +5,41 @@ import dev.switchboard.engine.catalog.ModelEntry;
 import dev.switchboard.engine.catalog.ProviderConfig;
 import dev.switchboard.engine.catalog.ProviderType;
 import dev.switchboard.engine.catalog.RouteTarget;
+import dev.switchboard.engine.media.FetchLimits;
+import dev.switchboard.engine.media.ImageFetcher;
+import dev.switchboard.engine.media.ImageInliner;
 import dev.switchboard.engine.metrics.GatewayMetrics;
 import dev.switchboard.engine.provider.Attempt;
-import dev.switchboard.engine.provider.EventSource;
 import dev.switchboard.engine.provider.ProviderAdapter;
 import dev.switchboard.engine.upstream.UpstreamFailure;
 import dev.switchboard.model.ChatRequest;
 import dev.switchboard.model.ChatResponse;
 import dev.switchboard.model.GatewayError;
 import dev.switchboard.model.GatewayException;
-import dev.switchboard.model.StreamEvent;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.function.Function;
 import java.util.function.UnaryOperator;
 import java.util.regex.Pattern;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The one failover loop (CONTRACTS.md §1). For each candidate model in order (the requested model, then
- * the caller's fallbacks), for each route target of its pool, for each usable key of that provider, one
- * attempt; the first success wins. A refused key (401/403/429) moves to the provider's next key; any other
- * retryable failure moves to the next target; a non-retryable 4xx is the caller's fault and ends the loop
- * with the provider's message. When everything failed, the caller gets 429 if every attempt was rate
- * limited and 503 otherwise, with a summary naming each attempt. Two refusals get exactly one retry on
- * the same target with a compatible rewrite instead: a refused prefill ({@link PrefillRewrite}) and
- * encrypted reasoning a Responses upstream cannot read ({@link ReasoningReplayRewrite}).
+ * The one failover loop (CONTRACTS.md §1). For each candidate in order (the requested model, then the
+ * caller's fallbacks, each with the request already prepared for it) that the {@link CandidateGate} lets
+ * through, for each route target of its pool, for each usable key of that provider, one attempt; the
+ * first success wins. A refused key (401/403/429) moves to the provider's next key; any other retryable
+ * failure moves to the next target; a non-retryable 4xx is the caller's fault and ends the loop with the
+ * provider's message. When everything failed, the caller gets 429 if every attempt was rate limited and
+ * 503 otherwise, with a summary naming each attempt. Two refusals get exactly one retry on the same target
+ * with a compatible rewrite instead: a refused prefill ({@link PrefillRewrite}) and encrypted reasoning a
+ * Responses upstream cannot read ({@link ReasoningReplayRewrite}).
  *
- * <p>For streams an attempt succeeds only when its first event has arrived: until then the client has
- * seen nothing and failover is invisible.
+ * <p>Image URLs a provider cannot take are fetched as bytes just before an attempt on it, once per
+ * request. A stream attempt succeeds only at its first content ({@link FirstContent}): until then the
+ * client has seen nothing and failover is invisible.
  */
 public final class FailoverRouter {
     private static final Logger LOG = LoggerFactory.getLogger(FailoverRouter.class);
@@ -47,55 +50,29 @@ public final class FailoverRouter {
     private final Map<ProviderType, ProviderAdapter> adapters;
     private final KeyRing keys = new KeyRing();
     private final GatewayMetrics metrics;
+    private final ImageInliner images;
 
-    public FailoverRouter(Catalog catalog, Map<ProviderType, ProviderAdapter> adapters, GatewayMetrics metrics) {
+    public FailoverRouter(Catalog catalog, Map<ProviderType, ProviderAdapter> adapters, GatewayMetrics metrics,
+                          ImageInliner images) {
         this.catalog = catalog;
         this.adapters = Map.copyOf(adapters);
         this.metrics = metrics;
+        this.images = images;
+    }
+
+    /** A router fetching images with the production guard and limits. */
+    public FailoverRouter(Catalog catalog, Map<ProviderType, ProviderAdapter> adapters, GatewayMetrics metrics) {
+        this(catalog, adapters, metrics, new ImageInliner(new ImageFetcher(FetchLimits.DEFAULT)));
     }
 
     /** A complete answer from the first candidate that gives one. */
-    public Answer<ChatResponse> complete(List<ModelEntry> candidates, Function<ModelEntry, ChatRequest> shape,
-                                         AttemptLog log) {
-        return complete(candidates, shape, UnaryOperator.identity(), log);
+    public Answer<ChatResponse> complete(List<Candidate> candidates, CandidateGate gate, AttemptLog log) {
+        return run(candidates, gate, log, ProviderAdapter::complete);
     }
 
-    /**
-     * As {@link #complete(List, Function, AttemptLog)}, with {@code prepare} applied to each attempt just
-     * before its upstream call (e.g. fetching image bytes for a provider that needs them). A
-     * {@link GatewayException} from it ends the loop and reaches the caller.
-     */
-    public Answer<ChatResponse> complete(List<ModelEntry> candidates, Function<ModelEntry, ChatRequest> shape,
-                                         UnaryOperator<Attempt> prepare, AttemptLog log) {
-        return run(candidates, shape, prepare, log,
-                (adapter, attempt) -> adapter.complete(attempt));
-    }
-
-    /** A stream from the first candidate whose first event arrives. */
-    public Answer<OpenStream> stream(List<ModelEntry> candidates, Function<ModelEntry, ChatRequest> shape,
-                                     AttemptLog log) {
-        return stream(candidates, shape, UnaryOperator.identity(), log);
-    }
-
-    /** As {@link #stream(List, Function, AttemptLog)}, with {@code prepare} applied to each attempt first. */
-    public Answer<OpenStream> stream(List<ModelEntry> candidates, Function<ModelEntry, ChatRequest> shape,
-                                     UnaryOperator<Attempt> prepare, AttemptLog log) {
-        return run(candidates, shape, prepare, log, (adapter, attempt) -> {
-            EventSource source = adapter.stream(attempt);
-            try {
-                Optional<StreamEvent> first = source.next();
-                if (first.isEmpty()) {
-                    throw UpstreamFailure.of(UpstreamFailure.Kind.EMPTY_STREAM, "the stream ended before its first event");
-                }
-                if (first.get() instanceof StreamEvent.StreamError e) {
-                    throw UpstreamFailure.http(e.error().status(), e.error(), Optional.empty());
-                }
-                return new OpenStream(first.get(), source);
-            } catch (RuntimeException e) {
-                source.close();
-                throw e;
-            }
-        });
+    /** A stream from the first candidate whose first content arrives. */
+    public Answer<OpenStream> stream(List<Candidate> candidates, CandidateGate gate, AttemptLog log) {
+        return run(candidates, gate, log, (adapter, attempt) -> FirstContent.open(adapter.stream(attempt)));
     }
 
     @FunctionalInterface
@@ -103,17 +80,23 @@ public final class FailoverRouter {
         T attempt(ProviderAdapter adapter, Attempt attempt);
     }
 
-    private <T> Answer<T> run(List<ModelEntry> candidates, Function<ModelEntry, ChatRequest> shape,
-                              UnaryOperator<Attempt> prepare, AttemptLog log, Call<T> call) {
+    private <T> Answer<T> run(List<Candidate> candidates, CandidateGate gate, AttemptLog log, Call<T> call) {
+        UnaryOperator<Attempt> inlineImages = images.forRequest();
         boolean allRateLimited = true;
         Optional<Duration> retryAfter = Optional.empty();
-        for (ModelEntry model : candidates) {
-            ChatRequest request = shape.apply(model);
+        for (Candidate candidate : candidates) {
+            Optional<String> refused = gate.refusal(candidate);
+            if (refused.isPresent()) {
+                LOG.atInfo().addKeyValue("model", candidate.modelId()).log("candidate skipped: {}", refused.get());
+                continue;
+            }
+            ModelEntry model = candidate.model();
+            ChatRequest request = candidate.request();
             boolean prefillRewritten = false;
             for (RouteTarget target : model.route()) {
                 ProviderConfig provider = catalog.provider(target.providerId()).orElseThrow();
                 ProviderAdapter adapter = adapters.get(provider.type());
-                List<Integer> slots = new java.util.ArrayList<>(keys.order(provider));
+                List<Integer> slots = new ArrayList<>(keys.order(provider));
                 boolean reasoningDropped = false;
                 for (int i = 0; i < slots.size(); i++) {
                     int slot = slots.get(i);
@@ -129,9 +112,9 @@ public final class FailoverRouter {
                                     "provider type " + provider.type().wire() + " is not available in this build");
                         }
                         T value = call.attempt(adapter,
-                                prepare.apply(new Attempt(forTarget, model, provider, target, KeyRing.key(provider, slot))));
+                                inlineImages.apply(new Attempt(forTarget, model, provider, target, KeyRing.key(provider, slot))));
                         record(log, model, provider, target, slot, true, "ok", start);
-                        return new Answer<>(model, target, value);
+                        return new Answer<>(candidate, target, value);
                     } catch (UpstreamFailure f) {
                         record(log, model, provider, target, slot, false, f.label(), start);
                         LOG.atInfo().addKeyValue("provider", provider.id()).addKeyValue("upstream_model", target.upstreamModel())

@@ -16,7 +16,7 @@ import dev.switchboard.engine.catalog.RouteTarget;
 import dev.switchboard.engine.catalog.Timeouts;
 import dev.switchboard.engine.metrics.GatewayMetrics;
 import dev.switchboard.engine.pipeline.Caller;
-import dev.switchboard.engine.pipeline.ChatService;
+import dev.switchboard.engine.pipeline.ChatPipeline;
 import dev.switchboard.engine.pipeline.ClientGoneException;
 import dev.switchboard.engine.pipeline.RequestTrace;
 import dev.switchboard.engine.route.FailoverRouter;
@@ -32,6 +32,7 @@ import dev.switchboard.model.Usage;
 import dev.switchboard.wire.Json;
 import dev.switchboard.wire.responses.Responses;
 import dev.switchboard.wire.responses.ResponsesRequest;
+import dev.switchboard.wire.responses.ResponsesStreamWriter;
 import dev.switchboard.wire.sse.SseEvent;
 import dev.switchboard.wire.sse.SseParser;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
@@ -70,7 +71,7 @@ class ResponsesServiceTest {
         GatewayMetrics metrics = new GatewayMetrics(new SimpleMeterRegistry());
         FailoverRouter router = new FailoverRouter(catalog,
                 Map.of(ProviderType.ANTHROPIC, claude, ProviderType.GEMINI, gemini), metrics);
-        service = new ResponsesService(new ChatService(catalog, router, metrics), store, Clock.systemUTC());
+        service = new ResponsesService(new ChatPipeline(catalog, router, metrics), store, Clock.systemUTC());
     }
 
     private static ProviderConfig provider(String id, ProviderType type) {
@@ -92,8 +93,12 @@ class ResponsesServiceTest {
         return Responses.fromClient(json.getBytes(StandardCharsets.UTF_8));
     }
 
+    /** Runs a plain turn the way the edge does: render the answer, store what was shown. */
     private ObjectNode create(Caller caller, String json) {
-        return service.begin(caller, request(json), new RequestTrace("req_t", "responses")).complete();
+        ResponseTurn turn = service.begin(caller, request(json), new RequestTrace("req_t", "responses"));
+        ObjectNode shown = Responses.toClient(turn.complete(), turn.header(), turn.ids());
+        turn.store(shown);
+        return shown;
     }
 
     private static final String TOOLS = "\"tools\": [{\"type\": \"function\", \"name\": \"get_weather\", "
@@ -198,7 +203,7 @@ class ResponsesServiceTest {
         String r2 = create(alice, "{\"model\": \"claude-x\", \"input\": \"q2\", \"previous_response_id\": \"" + r1 + "\"}")
                 .path("id").asText();
 
-        assertThat(service.delete(alice, r1).path("deleted").asBoolean()).isTrue();
+        service.delete(alice, r1);
         assertThatThrownBy(() -> service.retrieve(alice, r1)).isInstanceOf(GatewayException.class);
         assertThatThrownBy(() -> service.delete(alice, r1)).isInstanceOf(GatewayException.class);
         assertThatThrownBy(() -> service.begin(alice, request("{\"model\": \"claude-x\", \"input\": \"x\", "
@@ -221,15 +226,15 @@ class ResponsesServiceTest {
                 + "{\"role\": \"user\", \"content\": \"q2b\"}], \"previous_response_id\": \"" + r1.path("id").asText() + "\"}");
         String id = r2.path("id").asText();
 
-        JsonNode all = service.inputItems(alice, id, InputItemPage.of(Optional.empty(), Optional.empty(), Optional.empty()));
+        JsonNode all = items(alice, id, InputItemPage.of(Optional.empty(), Optional.empty(), Optional.empty()));
         assertThat(texts(all)).containsExactly("q2b", "q2a", "a1", "q1");
         assertThat(all.path("has_more").asBoolean()).isFalse();
         assertThat(all.at("/data/2/id").asText()).isEqualTo(r1.at("/output/0/id").asText());
 
-        JsonNode page1 = service.inputItems(alice, id, InputItemPage.of(Optional.empty(), Optional.of("2"), Optional.of("asc")));
+        JsonNode page1 = items(alice, id, InputItemPage.of(Optional.empty(), Optional.of("2"), Optional.of("asc")));
         assertThat(texts(page1)).containsExactly("q1", "a1");
         assertThat(page1.path("has_more").asBoolean()).isTrue();
-        JsonNode page2 = service.inputItems(alice, id, InputItemPage.of(Optional.of(page1.path("last_id").asText()),
+        JsonNode page2 = items(alice, id, InputItemPage.of(Optional.of(page1.path("last_id").asText()),
                 Optional.of("2"), Optional.of("asc")));
         assertThat(texts(page2)).containsExactly("q2a", "q2b");
         assertThat(page2.path("has_more").asBoolean()).isFalse();
@@ -241,6 +246,11 @@ class ResponsesServiceTest {
                 .isInstanceOfSatisfying(GatewayException.class, e -> assertThat(e.error().param()).contains("limit"));
         assertThatThrownBy(() -> InputItemPage.of(Optional.empty(), Optional.empty(), Optional.of("up")))
                 .isInstanceOfSatisfying(GatewayException.class, e -> assertThat(e.error().param()).contains("order"));
+    }
+
+    private JsonNode items(Caller caller, String id, InputItemPage page) {
+        ResponsesService.ItemPage items = service.inputItems(caller, id, page);
+        return Responses.itemList(items.items(), items.hasMore());
     }
 
     /** Parsed back from text, so number node kinds (int or long) cannot make equal JSON differ. */
@@ -292,16 +302,21 @@ class ResponsesServiceTest {
         assertThat(service.retrieve(alice, turn.id()).path("status").asText()).isEqualTo("cancelled");
     }
 
-    /** Runs the turn's stream into a client that goes away after {@code keep} events; returns the parsed frames. */
+    /**
+     * Runs the turn's stream the way the edge does into a client that goes away after {@code keep} events,
+     * and stores what it showed; returns the parsed frames.
+     */
     private static List<JsonNode> stream(ResponseTurn turn, int keep) {
         ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        ResponsesStreamWriter writer = Responses.streamWriter(turn.header(), turn.ids());
         int[] sent = {0};
         turn.stream(event -> {
             if (sent[0]++ >= keep) {
                 throw new ClientGoneException(new java.io.IOException("gone"));
             }
-            bytes.writeBytes(turn.render(event));
+            bytes.writeBytes(writer.writeBytes(event));
         });
+        turn.store(writer.terminalResponse().orElseGet(writer::cancelled));
         SseParser parser = new SseParser();
         List<SseEvent> frames = new ArrayList<>(parser.feed(bytes.toByteArray()));
         frames.addAll(parser.finish());

@@ -19,6 +19,7 @@ import dev.switchboard.engine.provider.ProviderAdapter;
 import dev.switchboard.engine.upstream.UpstreamFailure;
 import dev.switchboard.model.ChatRequest;
 import dev.switchboard.model.ChatResponse;
+import dev.switchboard.model.ContentBlock;
 import dev.switchboard.model.GatewayError;
 import dev.switchboard.model.GatewayException;
 import dev.switchboard.model.Message;
@@ -61,6 +62,15 @@ class FailoverRouterTest {
             List<StreamEvent> events = new ArrayList<>();
             if (!upstreamModel.endsWith("-empty")) {
                 events.add(new StreamEvent.MessageStart("id", upstreamModel, Usage.EMPTY));
+                events.add(new StreamEvent.BlockStart(0, ContentBlock.Text.of("")));
+                if (upstreamModel.endsWith("-startonly")) {
+                    // Anthropic's message_start and an empty block, then the provider fails
+                    events.add(new StreamEvent.StreamError(GatewayError.upstreamUnavailable("Overloaded")));
+                }
+                events.add(new StreamEvent.BlockDelta(0, new StreamEvent.Delta.TextDelta("hi")));
+                events.add(new StreamEvent.BlockStop(0));
+                events.add(new StreamEvent.MessageDelta(StopReason.END_TURN, Optional.empty(), Usage.of(1, 1)));
+                events.add(new StreamEvent.MessageStop());
             }
             return new EventSource() {
                 @Override
@@ -97,13 +107,17 @@ class FailoverRouterTest {
             new GatewayMetrics(new SimpleMeterRegistry()));
     private final ChatRequest request = ChatRequest.builder("m").addMessage(Message.user("hi")).build();
 
+    private static List<Candidate> candidates(ChatRequest request, ModelEntry... models) {
+        return java.util.Arrays.stream(models).map(m -> new Candidate(m, request)).toList();
+    }
+
     private static UpstreamFailure status(int s) {
         return UpstreamFailure.http(s, new GatewayError(s, "x", "upstream said " + s, Optional.empty(), false), Optional.empty());
     }
 
     @Test
     void firstSuccessWinsAndIsTheAnsweringModel() {
-        Answer<ChatResponse> a = router.complete(List.of(primary), m -> request, new AttemptLog());
+        Answer<ChatResponse> a = router.complete(candidates(request, primary), CandidateGate.OPEN, new AttemptLog());
         assertThat(a.model().id()).isEqualTo("m");
         assertThat(a.target().providerId()).isEqualTo("a");
         assertThat(calls).hasSize(1);
@@ -115,7 +129,7 @@ class FailoverRouterTest {
         failures.put("a/up-a/ka2", UpstreamFailure.of(UpstreamFailure.Kind.RESET, "reset"));
         failures.put("b/up-b/kb", status(500));
         AttemptLog log = new AttemptLog();
-        Answer<ChatResponse> a = router.complete(List.of(primary, fallback), m -> request, log);
+        Answer<ChatResponse> a = router.complete(candidates(request, primary, fallback), CandidateGate.OPEN, log);
         assertThat(a.model().id()).isEqualTo("f");
         // a reset is not a key problem: the next target is tried, not the next key
         assertThat(calls).hasSize(3);
@@ -128,9 +142,9 @@ class FailoverRouterTest {
     void refusedKeyTriesTheProvidersNextKeyFirst() {
         failures.put("a/up-a/ka1", status(429));
         failures.put("a/up-a/ka2", status(429));
-        router.complete(List.of(primary), m -> request, new AttemptLog());
+        router.complete(candidates(request, primary), CandidateGate.OPEN, new AttemptLog());
         calls.clear();
-        Answer<ChatResponse> a = router.complete(List.of(primary), m -> request, new AttemptLog());
+        Answer<ChatResponse> a = router.complete(candidates(request, primary), CandidateGate.OPEN, new AttemptLog());
         assertThat(a.target().providerId()).isEqualTo("b");
         assertThat(calls).hasSize(3);
         assertThat(calls.subList(0, 2)).containsExactlyInAnyOrder("a/up-a/ka1", "a/up-a/ka2");
@@ -140,7 +154,7 @@ class FailoverRouterTest {
     void nonRetryableClientErrorEndsTheLoopWithTheProvidersMessage() {
         failures.put("a/up-a/ka1", status(400));
         failures.put("a/up-a/ka2", status(400));
-        assertThatThrownBy(() -> router.complete(List.of(primary, fallback), m -> request, new AttemptLog()))
+        assertThatThrownBy(() -> router.complete(candidates(request, primary, fallback), CandidateGate.OPEN, new AttemptLog()))
                 .isInstanceOfSatisfying(GatewayException.class, e -> {
                     assertThat(e.error().status()).isEqualTo(400);
                     assertThat(e.error().message()).contains("upstream said 400");
@@ -153,13 +167,13 @@ class FailoverRouterTest {
         for (String k : List.of("a/up-a/ka1", "a/up-a/ka2", "b/up-b/kb")) {
             failures.put(k, UpstreamFailure.http(429, GatewayError.rateLimited("slow down"), Optional.of(Duration.ofSeconds(7))));
         }
-        assertThatThrownBy(() -> router.complete(List.of(primary), m -> request, new AttemptLog()))
+        assertThatThrownBy(() -> router.complete(candidates(request, primary), CandidateGate.OPEN, new AttemptLog()))
                 .isInstanceOfSatisfying(GatewayException.class, e -> {
                     assertThat(e.error().status()).isEqualTo(429);
                     assertThat(e.retryAfter()).contains(Duration.ofSeconds(7));
                 });
         failures.put("b/up-b/kb", status(503));
-        assertThatThrownBy(() -> router.complete(List.of(primary), m -> request, new AttemptLog()))
+        assertThatThrownBy(() -> router.complete(candidates(request, primary), CandidateGate.OPEN, new AttemptLog()))
                 .isInstanceOfSatisfying(GatewayException.class, e -> {
                     assertThat(e.error().status()).isEqualTo(503);
                     assertThat(e.error().type()).isEqualTo("api_error");
@@ -173,11 +187,48 @@ class FailoverRouterTest {
         Catalog c = new Catalog(List.of(provider("a"), provider("b")), List.of(m));
         FailoverRouter r = new FailoverRouter(c, Map.of(ProviderType.OPENAI, adapter), new GatewayMetrics(new SimpleMeterRegistry()));
         AttemptLog log = new AttemptLog();
-        Answer<OpenStream> a = r.stream(List.of(m), x -> request, log);
+        Answer<OpenStream> a = r.stream(candidates(request, m), CandidateGate.OPEN, log);
         assertThat(a.target().providerId()).isEqualTo("b");
-        assertThat(a.value().first()).isInstanceOf(StreamEvent.MessageStart.class);
+        assertThat(a.value().held().getFirst()).isInstanceOf(StreamEvent.MessageStart.class);
         assertThat(calls).contains("closed a/x-empty/");
         assertThat(log.attempts()).extracting(AttemptRecord::outcome).containsExactly("empty stream", "ok");
+    }
+
+    @Test
+    void aStreamIsCommittedAtItsFirstContentWithTheContentFreeEventsBeforeItHeld() {
+        Answer<OpenStream> a = router.stream(candidates(request, primary), CandidateGate.OPEN, new AttemptLog());
+        assertThat(a.value().held()).containsExactly(new StreamEvent.MessageStart("id", "up-a", Usage.EMPTY),
+                new StreamEvent.BlockStart(0, ContentBlock.Text.of("")),
+                new StreamEvent.BlockDelta(0, new StreamEvent.Delta.TextDelta("hi")));
+        assertThat(a.value().source().next()).contains(new StreamEvent.BlockStop(0));
+    }
+
+    @Test
+    void aStreamThatFailsAfterMessageStartButBeforeContentFailsOverToTheNextTarget() {
+        ModelEntry m = model("s", new RouteTarget("a", "x-startonly"), new RouteTarget("b", "ok"));
+        Catalog c = new Catalog(List.of(provider("a"), provider("b")), List.of(m));
+        FailoverRouter r = new FailoverRouter(c, Map.of(ProviderType.OPENAI, adapter), new GatewayMetrics(new SimpleMeterRegistry()));
+        AttemptLog log = new AttemptLog();
+        Answer<OpenStream> a = r.stream(candidates(request, m), CandidateGate.OPEN, log);
+        assertThat(a.target().providerId()).isEqualTo("b");
+        assertThat(calls).containsExactly("a/x-startonly/", "closed a/x-startonly/", "b/ok/");
+        assertThat(log.attempts()).extracting(AttemptRecord::outcome).containsExactly("503", "ok");
+    }
+
+    @Test
+    void theGateIsAskedBeforeEachCandidateAndARefusedOneIsSkipped() {
+        failures.put("a/up-a/ka1", status(500));
+        failures.put("a/up-a/ka2", status(500));
+        failures.put("b/up-b/kb", status(500));
+        List<String> asked = new ArrayList<>();
+        CandidateGate refuseFallback = candidate -> {
+            asked.add(candidate.modelId());
+            return candidate.modelId().equals("f") ? Optional.of("costs more than the balance holds") : Optional.empty();
+        };
+        assertThatThrownBy(() -> router.complete(candidates(request, primary, fallback), refuseFallback, new AttemptLog()))
+                .isInstanceOfSatisfying(GatewayException.class, e -> assertThat(e.error().status()).isEqualTo(503));
+        assertThat(asked).containsExactly("m", "f");
+        assertThat(calls).noneMatch(k -> k.startsWith("b/up-f"));
     }
 
     @Test
@@ -203,7 +254,7 @@ class FailoverRouterTest {
         };
         FailoverRouter r = new FailoverRouter(catalog, Map.of(ProviderType.OPENAI, refusesPrefill),
                 new GatewayMetrics(new SimpleMeterRegistry()));
-        Answer<ChatResponse> a = r.complete(List.of(primary), m -> prefill, new AttemptLog());
+        Answer<ChatResponse> a = r.complete(candidates(prefill, primary), CandidateGate.OPEN, new AttemptLog());
         assertThat(a.target().providerId()).isEqualTo("a");
         assertThat(seen).hasSize(2);
         assertThat(seen.get(1).messages().getLast().text()).contains("The colour is").contains("Continue it");
@@ -227,7 +278,7 @@ class FailoverRouterTest {
                 .addMessage(Message.assistant("Hello")).build();
         FailoverRouter r = new FailoverRouter(catalog, Map.of(ProviderType.OPENAI, alwaysRefuses),
                 new GatewayMetrics(new SimpleMeterRegistry()));
-        assertThatThrownBy(() -> r.complete(List.of(primary), m -> prefill, new AttemptLog()))
+        assertThatThrownBy(() -> r.complete(candidates(prefill, primary), CandidateGate.OPEN, new AttemptLog()))
                 .isInstanceOfSatisfying(GatewayException.class, e -> assertThat(e.error().status()).isEqualTo(400));
         assertThat(calls).hasSize(2);
     }
@@ -275,8 +326,8 @@ class FailoverRouterTest {
             }
         };
         ModelEntry mr = model("mr", new RouteTarget("r", "up-r"));
-        Answer<ChatResponse> a = responsesRouter(refusesForeignReasoning, mr).complete(List.of(mr), m -> withReplayedReasoning(),
-                new AttemptLog());
+        Answer<ChatResponse> a = responsesRouter(refusesForeignReasoning, mr).complete(candidates(withReplayedReasoning(), mr),
+                CandidateGate.OPEN, new AttemptLog());
 
         assertThat(a.target().providerId()).isEqualTo("r");
         assertThat(seen).hasSize(2);
@@ -299,8 +350,8 @@ class FailoverRouterTest {
             }
         };
         ModelEntry mr = model("mr", new RouteTarget("r", "up-r"));
-        assertThatThrownBy(() -> responsesRouter(alwaysRefuses, mr).complete(List.of(mr), m -> withReplayedReasoning(),
-                new AttemptLog()))
+        assertThatThrownBy(() -> responsesRouter(alwaysRefuses, mr).complete(candidates(withReplayedReasoning(), mr),
+                CandidateGate.OPEN, new AttemptLog()))
                 .isInstanceOfSatisfying(GatewayException.class, e -> assertThat(e.error().status()).isEqualTo(400));
         assertThat(calls).hasSize(2);
     }
@@ -323,7 +374,7 @@ class FailoverRouterTest {
         ModelEntry mr = model("mr", new RouteTarget("r", "up-r"));
         ChatRequest prefill = ChatRequest.builder("mr").addMessage(Message.user("Name a colour"))
                 .addMessage(Message.assistant("The colour is")).build();
-        responsesRouter(recording, mr).complete(List.of(mr), m -> prefill, new AttemptLog());
+        responsesRouter(recording, mr).complete(candidates(prefill, mr), CandidateGate.OPEN, new AttemptLog());
 
         assertThat(seen).singleElement().satisfies(r -> {
             assertThat(r.endsWithPrefill()).isFalse();

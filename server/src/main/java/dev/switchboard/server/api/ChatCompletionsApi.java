@@ -1,7 +1,7 @@
 package dev.switchboard.server.api;
 
 import dev.switchboard.engine.pipeline.Caller;
-import dev.switchboard.engine.pipeline.ChatService;
+import dev.switchboard.engine.pipeline.ChatPipeline;
 import dev.switchboard.engine.pipeline.RequestTrace;
 import dev.switchboard.model.ChatRequest;
 import dev.switchboard.model.ChatResponse;
@@ -16,12 +16,12 @@ import java.util.Optional;
 public final class ChatCompletionsApi {
     public static final String ENDPOINT = "chat_completions";
 
-    private final ChatService chat;
+    private final ChatPipeline chat;
     private final Authenticator auth;
     private final Clock clock;
     private final Heartbeats heartbeats;
 
-    public ChatCompletionsApi(ChatService chat, Authenticator auth, Clock clock, Heartbeats heartbeats) {
+    public ChatCompletionsApi(ChatPipeline chat, Authenticator auth, Clock clock, Heartbeats heartbeats) {
         this.chat = chat;
         this.auth = auth;
         this.clock = clock;

@@ -2,7 +2,7 @@ package dev.switchboard.server.api;
 
 import dev.switchboard.engine.account.KeyScope;
 import dev.switchboard.engine.pipeline.Caller;
-import dev.switchboard.engine.pipeline.ChatService;
+import dev.switchboard.engine.pipeline.ChatPipeline;
 import dev.switchboard.engine.pipeline.RequestTrace;
 import dev.switchboard.model.ChatRequest;
 import dev.switchboard.model.ChatResponse;
@@ -29,13 +29,13 @@ public final class GenerateContentApi {
     /** JSON allows whitespace between any two tokens, so a newline between array elements is harmless. */
     static final byte[] JSON_HEARTBEAT = "\n".getBytes(StandardCharsets.UTF_8);
 
-    private final ChatService chat;
+    private final ChatPipeline chat;
     private final Authenticator auth;
     private final Heartbeats heartbeats;
     private final String prefix;
 
     /** {@code prefix} is the path up to the model, e.g. {@code /v1beta/models/}. */
-    public GenerateContentApi(ChatService chat, Authenticator auth, Heartbeats heartbeats, String prefix) {
+    public GenerateContentApi(ChatPipeline chat, Authenticator auth, Heartbeats heartbeats, String prefix) {
         this.chat = chat;
         this.auth = auth;
         this.heartbeats = heartbeats;

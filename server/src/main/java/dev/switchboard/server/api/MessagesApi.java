@@ -1,7 +1,7 @@
 package dev.switchboard.server.api;
 
 import dev.switchboard.engine.pipeline.Caller;
-import dev.switchboard.engine.pipeline.ChatService;
+import dev.switchboard.engine.pipeline.ChatPipeline;
 import dev.switchboard.engine.pipeline.RequestTrace;
 import dev.switchboard.model.ChatRequest;
 import dev.switchboard.model.ChatResponse;
@@ -36,11 +36,11 @@ public final class MessagesApi {
     /** Anthropic's own keep-alive, which its SDKs know and skip, rather than an SSE comment. */
     static final String HEARTBEAT = AnthropicClientStreamWriter.ping();
 
-    private final ChatService chat;
+    private final ChatPipeline chat;
     private final Authenticator auth;
     private final Heartbeats heartbeats;
 
-    public MessagesApi(ChatService chat, Authenticator auth, Heartbeats heartbeats) {
+    public MessagesApi(ChatPipeline chat, Authenticator auth, Heartbeats heartbeats) {
         this.chat = chat;
         this.auth = auth;
         this.heartbeats = heartbeats;

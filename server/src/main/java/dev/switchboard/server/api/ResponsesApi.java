@@ -12,6 +12,7 @@ import dev.switchboard.server.http.Exchange;
 import dev.switchboard.wire.Json;
 import dev.switchboard.wire.responses.Responses;
 import dev.switchboard.wire.responses.ResponsesRequest;
+import dev.switchboard.wire.responses.ResponsesStreamWriter;
 import java.util.Optional;
 
 /**
@@ -42,13 +43,18 @@ public final class ResponsesApi {
         ex.trace(trace);
         ResponseTurn turn = responses.begin(caller, request, trace);
         if (!request.stream()) {
-            json(ex, turn.complete());
+            ObjectNode shown = Responses.toClient(turn.complete(), turn.header(), turn.ids());
+            turn.store(shown);
+            json(ex, shown);
             return;
         }
+        ResponsesStreamWriter writer = Responses.streamWriter(turn.header(), turn.ids());
         // SSE comments keep idle proxies from closing a quiet stream; event parsers skip them.
-        try (SseSink sink = new SseSink(ex, turn::render, Optional.of(heartbeats), SseSink.COMMENT_HEARTBEAT)) {
+        try (SseSink sink = new SseSink(ex, writer::writeBytes, Optional.of(heartbeats), SseSink.COMMENT_HEARTBEAT)) {
             turn.stream(sink);
         }
+        // what the stream showed: its terminal response, or what was generated before the client left
+        turn.store(writer.terminalResponse().orElseGet(writer::cancelled));
     }
 
     /** {@code GET /v1/responses/{id}}; resuming a background stream ({@code ?stream=true}) is not offered. */
@@ -64,14 +70,17 @@ public final class ResponsesApi {
     /** {@code DELETE /v1/responses/{id}}. */
     public void delete(Exchange ex) {
         Caller caller = auth.authenticate(ex, Credentials.BEARER, ENDPOINT);
-        json(ex, responses.delete(caller, ex.pathParam("id")));
+        String id = ex.pathParam("id");
+        responses.delete(caller, id);
+        json(ex, Responses.deleted(id));
     }
 
     /** {@code GET /v1/responses/{id}/input_items?after=&limit=&order=}. */
     public void inputItems(Exchange ex) {
         Caller caller = auth.authenticate(ex, Credentials.BEARER, ENDPOINT);
         InputItemPage page = InputItemPage.of(ex.query("after"), ex.query("limit"), ex.query("order"));
-        json(ex, responses.inputItems(caller, ex.pathParam("id"), page));
+        ResponsesService.ItemPage items = responses.inputItems(caller, ex.pathParam("id"), page);
+        json(ex, Responses.itemList(items.items(), items.hasMore()));
     }
 
     private static void json(Exchange ex, ObjectNode body) {

@@ -37,7 +37,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * <p>The SSRF guard's refusal (an image URL into the network, 400, never connected to) needs a provider
  * type that takes images only as bytes; no such provider is wired into the gateway yet (Gemini is the
  * first), so it is proven on the engine components: {@code ImageFetcherTest}, {@code ImageInlinerTest}
- * and {@code ChatServiceFeaturesTest} in the engine module.
+ * and {@code ChatPipelineFeaturesTest} in the engine module.
  */
 class RequestFeaturesIT {
     private static final String JSON_ANSWER = "Here you go:\n```json\n{\"answer\": 42, \"unit\": \"{braces}\"}\n```\nAnything else?";

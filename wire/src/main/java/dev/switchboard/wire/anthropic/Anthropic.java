@@ -15,7 +15,8 @@ import java.util.List;
  * <p>Client side ({@code POST /v1/messages} of the gateway): {@link #fromClient}, {@link #toClient},
  * {@link #errorBody}, and {@link #fromClientCountTokens} for {@code POST /v1/messages/count_tokens}.
  * Upstream side (toward an api.anthropic.com-style provider): {@link #toUpstream}, {@link #requiredBetas},
- * {@link #fromUpstream}, {@link #errorFromUpstream}, {@link #isPrefillRejection}.
+ * {@link #fromUpstream}, {@link #errorFromUpstream}. Whether an error refuses assistant prefill is the
+ * engine's rule, the same for every provider.
  */
 public final class Anthropic {
     /** The format name used for {@code Signature}, {@code Opaque}, {@code Passthrough} and {@code RedactedThinking} origins. */
@@ -89,13 +90,5 @@ public final class Anthropic {
      */
     public static GatewayError errorFromUpstream(int status, byte[] body) {
         return AnthropicErrors.fromUpstream(status, body);
-    }
-
-    /**
-     * True when an upstream refused an assistant prefill (400 "This model does not support assistant
-     * message prefill."): the engine retries once with its compatible rewrite (spec 2.2, CONTRACTS 1).
-     */
-    public static boolean isPrefillRejection(int status, GatewayError error) {
-        return AnthropicErrors.isPrefillRejection(status, error);
     }
 }

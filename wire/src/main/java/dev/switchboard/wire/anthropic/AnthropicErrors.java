@@ -5,9 +5,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.switchboard.model.GatewayError;
 import dev.switchboard.wire.Json;
 import java.io.IOException;
-import java.util.Locale;
 import java.util.Optional;
-import java.util.regex.Pattern;
 
 /**
  * Errors both ways. Toward the client: the spec's envelope ({@code error.message/type/param/code}, spec 7)
@@ -21,9 +19,6 @@ import java.util.regex.Pattern;
  * kept verbatim, the type translated to the spec's slug by status, retryable per CONTRACTS 1.
  */
 final class AnthropicErrors {
-
-    /** A refusal that names prefill: "does not support assistant message prefill", "prefill ... not allowed". */
-    private static final Pattern REFUSAL = Pattern.compile("does not support|not supported|not allowed|unsupported");
 
     private AnthropicErrors() {
     }
@@ -91,10 +86,5 @@ final class AnthropicErrors {
             case 429 -> "rate_limit_error";
             default -> status >= 500 ? "api_error" : "invalid_request_error";
         };
-    }
-
-    static boolean isPrefillRejection(int status, GatewayError error) {
-        String message = error.message().toLowerCase(Locale.ROOT);
-        return status == 400 && message.contains("prefill") && REFUSAL.matcher(message).find();
     }
 }

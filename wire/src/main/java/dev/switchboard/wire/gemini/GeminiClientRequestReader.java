@@ -35,7 +35,7 @@ final class GeminiClientRequestReader {
                     .toException();
         }
         GeminiObjectReader root = new GeminiObjectReader((ObjectNode) body, "");
-        GenerationConfigReader.Settings settings = GenerationConfigReader.read(root);
+        GeminiGenerationConfigReader.Settings settings = GeminiGenerationConfigReader.read(root);
         GeminiClientToolsReader.Tools tools = GeminiClientToolsReader.read(root);
         Map<String, JsonNode> extras = new LinkedHashMap<>();
         if (!settings.extras().isEmpty()) {

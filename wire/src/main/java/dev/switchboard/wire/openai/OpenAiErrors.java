@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.switchboard.model.GatewayError;
 import dev.switchboard.wire.Json;
+import dev.switchboard.wire.internal.ErrorEnvelope;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.Optional;
@@ -24,23 +25,12 @@ final class OpenAiErrors {
     }
 
     static ObjectNode body(GatewayError e) {
-        ObjectNode root = Json.object();
-        root.set("error", error(e));
-        return root;
+        return ErrorEnvelope.body(e);
     }
 
     /** The inner {@code error} object (also used in-band on a failed stream). */
     static ObjectNode error(GatewayError e) {
-        ObjectNode err = Json.object();
-        err.put("message", e.message());
-        err.put("type", e.type());
-        if (e.param().isPresent()) {
-            err.put("param", e.param().get());
-        } else {
-            err.putNull("param");
-        }
-        err.put("code", Integer.toString(e.status()));
-        return err;
+        return ErrorEnvelope.error(e);
     }
 
     /**

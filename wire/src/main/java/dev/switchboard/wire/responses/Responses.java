@@ -8,7 +8,7 @@ import dev.switchboard.model.ChatResponse;
 import dev.switchboard.model.ContentBlock;
 import dev.switchboard.model.GatewayError;
 import dev.switchboard.wire.Json;
-import dev.switchboard.wire.openai.OpenAi;
+import dev.switchboard.wire.internal.ErrorEnvelope;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -121,7 +121,7 @@ public final class Responses {
 
     /** The error envelope, the same as chat completions' ({@code code} is the status as text). */
     public static ObjectNode errorBody(GatewayError error) {
-        return OpenAi.errorBody(error);
+        return ErrorEnvelope.body(error);
     }
 
     /**

@@ -141,15 +141,4 @@ class AnthropicResponseTest {
         assertThat(html.retryable()).isTrue();
         assertThat(odd.status()).isEqualTo(502);
     }
-
-    @Test
-    void prefillRejectionIsRecognisedOnlyAsA400SayingSo() {
-        GatewayError prefill = GatewayError.invalidRequest("This model does not support assistant message prefill.");
-
-        assertThat(Anthropic.isPrefillRejection(400, prefill)).isTrue();
-        assertThat(Anthropic.isPrefillRejection(400,
-                GatewayError.invalidRequest("Prefilling assistant messages is not supported for this model."))).isTrue();
-        assertThat(Anthropic.isPrefillRejection(500, prefill)).isFalse();
-        assertThat(Anthropic.isPrefillRejection(400, GatewayError.invalidRequest("messages: roles must alternate"))).isFalse();
-    }
 }

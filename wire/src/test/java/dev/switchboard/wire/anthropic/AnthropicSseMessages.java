@@ -7,8 +7,6 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.switchboard.wire.Json;
 import dev.switchboard.wire.sse.SseEvent;
-import dev.switchboard.wire.sse.SseParser;
-import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -21,13 +19,6 @@ import java.util.Map;
  */
 final class AnthropicSseMessages {
     private AnthropicSseMessages() {
-    }
-
-    static List<SseEvent> parse(String text) {
-        SseParser parser = new SseParser();
-        List<SseEvent> out = new ArrayList<>(parser.feed(text));
-        out.addAll(parser.finish());
-        return out;
     }
 
     /** The message the stream describes; an {@code error} event adds {@code "error": {...}}. */

@@ -18,6 +18,7 @@ import dev.switchboard.model.Usage;
 import dev.switchboard.wire.Json;
 import dev.switchboard.wire.internal.ForeignSignatures;
 import dev.switchboard.wire.sse.SseEvent;
+import dev.switchboard.wire.testing.Golden;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -36,7 +37,7 @@ class AnthropicStreamTest {
     }
 
     private static List<JsonNode> payloads(String sse) {
-        return AnthropicSseMessages.parse(sse).stream().map(e -> Json.parse(e.data())).toList();
+        return Golden.events(sse).stream().map(e -> Json.parse(e.data())).toList();
     }
 
     @Test
@@ -55,7 +56,7 @@ class AnthropicStreamTest {
                 new StreamEvent.MessageDelta(StopReason.END_TURN, Optional.empty(), Usage.of(10, 3)),
                 new StreamEvent.MessageStop()));
 
-        List<SseEvent> events = AnthropicSseMessages.parse(sse);
+        List<SseEvent> events = Golden.events(sse);
         AnthropicSseMessages.assertWellFormed(events);
         JsonNode message = AnthropicSseMessages.accumulate(events);
         assertThat(Json.write(message.get("content"))).isEqualTo("[{\"type\":\"redacted_thinking\",\"data\":\""
@@ -76,7 +77,7 @@ class AnthropicStreamTest {
                 new StreamEvent.MessageDelta(StopReason.END_TURN, Optional.empty(), Usage.of(10, 3)),
                 new StreamEvent.MessageStop()));
 
-        List<SseEvent> events = AnthropicSseMessages.parse(sse);
+        List<SseEvent> events = Golden.events(sse);
         AnthropicSseMessages.assertWellFormed(events);
         assertThat(sse).doesNotContain("early").doesNotContain("\"g\"")
                 .doesNotContain(ForeignSignatures.encode(new Signature("gemini", "not for claude")));
@@ -93,7 +94,7 @@ class AnthropicStreamTest {
                 new BlockDelta(0, new Delta.ArgumentsDelta("1}")),
                 new StreamEvent.MessageStop()));
 
-        List<SseEvent> events = AnthropicSseMessages.parse(sse);
+        List<SseEvent> events = Golden.events(sse);
         AnthropicSseMessages.assertWellFormed(events);
         JsonNode message = AnthropicSseMessages.accumulate(events);
         assertThat(message.at("/content/0/input")).isEqualTo(Json.parse("{\"a\":1}"));

@@ -36,6 +36,7 @@ import dev.switchboard.model.ToolChoice;
 import dev.switchboard.wire.Json;
 import dev.switchboard.wire.sse.SseEvent;
 import dev.switchboard.wire.testing.CanonicalJson;
+import dev.switchboard.wire.testing.FixtureRunner;
 import dev.switchboard.wire.testing.Golden;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -156,8 +157,7 @@ class OpenAiSdkCompatibilityTest {
 
         // What the canonical events said, minus what a Java SDK client cannot keep (unsigned reasoning
         // rides only on message-level fields, which its toParam() drops).
-        List<StreamEvent> canonical = Golden.read(dir.resolve("canonical-events.jsonl")).lines()
-                .filter(l -> !l.isBlank()).map(l -> CanonicalJson.event(Json.parse(l))).toList();
+        List<StreamEvent> canonical = FixtureRunner.readEvents(dir.resolve("canonical-events.jsonl"));
         StreamAccumulator expected = new StreamAccumulator();
         canonical.forEach(expected::accept);
         boolean signed = OpenAiReasoningDetails.needed(expected.response().content());

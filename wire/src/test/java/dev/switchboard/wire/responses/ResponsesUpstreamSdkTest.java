@@ -13,6 +13,7 @@ import dev.switchboard.model.ChatResponse;
 import dev.switchboard.wire.Json;
 import dev.switchboard.wire.sse.SseEvent;
 import dev.switchboard.wire.testing.CanonicalJson;
+import dev.switchboard.wire.testing.FixtureCase;
 import dev.switchboard.wire.testing.Golden;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -33,7 +34,7 @@ import org.junit.jupiter.params.provider.MethodSource;
 class ResponsesUpstreamSdkTest {
 
     static Stream<Arguments> cases() {
-        return Golden.cases(ResponsesUpstreamFixtureTest.DIR).stream()
+        return Golden.cases("responses").stream()
                 .map(p -> Arguments.of(Named.of(p.getFileName().toString(), p)));
     }
 
@@ -88,8 +89,9 @@ class ResponsesUpstreamSdkTest {
                 || events.getLast().data().contains("\"response.incomplete\"");
         if (terminal && Files.exists(whole)) {
             Response accumulated = accumulator.response();
+            JsonNode config = Files.exists(dir.resolve("case.json")) ? Golden.readJson(dir.resolve("case.json")) : Json.object();
             ChatResponse read = Responses.fromUpstream(Json.parse(ObjectMappers.jsonMapper().writeValueAsString(accumulated)),
-                    ResponsesUpstreamFixtureTest.stops(ResponsesUpstreamFixtureTest.config(dir)));
+                    ResponsesFixturesTest.stops(new FixtureCase(dir, config)));
             assertThat(read).isEqualTo(CanonicalJson.response(Golden.readJson(whole)));
         }
     }

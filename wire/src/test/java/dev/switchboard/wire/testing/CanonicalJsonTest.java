@@ -38,13 +38,17 @@ class CanonicalJsonTest {
                                 ContentBlock.Image.of(new MediaSource.Base64("image/png", "AAA")),
                                 new ContentBlock.Document(new MediaSource.FileRef("f", "application/pdf"),
                                         Optional.of("t"), Optional.empty()),
+                                new ContentBlock.Document(new MediaSource.PlainText("doc"), Optional.of("t"), Optional.empty()),
+                                ContentBlock.Image.of(new MediaSource.Url("https://example.com/a.png")),
                                 new ContentBlock.Opaque("openai", Json.parse("{\"type\":\"input_audio\"}")))),
                         new Message(Role.ASSISTANT, List.of(
                                 new ContentBlock.Thinking("", Optional.of(new Signature("anthropic", "s"))),
                                 new ContentBlock.RedactedThinking("d", "anthropic"),
                                 new ContentBlock.ToolCall("c", "f", "", Optional.empty()))),
                         new Message(Role.USER, List.of(new ContentBlock.ToolResult("c", Optional.of("f"),
-                                List.of(ContentBlock.Text.of("")), false, Optional.empty())))))
+                                List.of(ContentBlock.Text.of("")), false, Optional.empty()),
+                                new ContentBlock.ToolResult("c2", Optional.empty(), List.of(ContentBlock.Text.of("failed")),
+                                        true, Optional.empty())))))
                 .tools(List.of(new ToolSpec("f", Optional.empty(), Json.parse("{\"type\":\"object\"}"),
                         Optional.of(true), Optional.empty())))
                 .toolChoice(new ToolChoice.Named("f"))
@@ -69,6 +73,9 @@ class CanonicalJsonTest {
                 new StreamEvent.BlockStart(0, ContentBlock.Thinking.of("")),
                 new StreamEvent.BlockDelta(0, new StreamEvent.Delta.SignatureDelta(new Signature("o", "v"))),
                 new StreamEvent.BlockStop(0),
+                new StreamEvent.BlockDelta(1, new StreamEvent.Delta.TextDelta("hi")),
+                new StreamEvent.BlockDelta(2, new StreamEvent.Delta.ArgumentsDelta("{\"a\":")),
+                new StreamEvent.BlockDelta(3, new StreamEvent.Delta.ThinkingDelta("hmm")),
                 new StreamEvent.MessageDelta(StopReason.END_TURN, Optional.empty(), Usage.of(1, 2)),
                 new StreamEvent.MessageStop(),
                 new StreamEvent.StreamError(GatewayError.invalid("p", "m")));

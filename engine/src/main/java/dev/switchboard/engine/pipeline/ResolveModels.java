@@ -1,0 +1,65 @@
+package dev.switchboard.engine.pipeline;
+
+import dev.switchboard.engine.catalog.Catalog;
+import dev.switchboard.engine.catalog.ModelEntry;
+import dev.switchboard.model.ChatRequest;
+import dev.switchboard.model.GatewayError;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The resolve stage: the request's model (id or alias) and its caller fallbacks ({@code models} /
+ * {@code fallbacks}) become catalog entries, once per request. The requested model must exist (404
+ * {@code model_not_found}), be within the key's scope (403 {@code insufficient_scope}) and the caller's
+ * plan (403 {@code model_access_denied}); a fallback that fails any of these, or repeats an earlier
+ * candidate, is skipped and logged (spec 2.2).
+ */
+public final class ResolveModels {
+    private static final Logger LOG = LoggerFactory.getLogger(ResolveModels.class);
+
+    private final Catalog catalog;
+
+    public ResolveModels(Catalog catalog) {
+        this.catalog = catalog;
+    }
+
+    /** The requested model only (for {@code count_tokens}). */
+    public ModelEntry requested(Caller caller, ChatRequest request, RequestTrace trace) {
+        trace.modelAsked(request.model());
+        ModelEntry model = catalog.resolve(request.model())
+                .orElseThrow(() -> GatewayError.modelNotFound(request.model()).toException());
+        if (!caller.mayUseModel(model.id()) && !caller.mayUseModel(request.model())) {
+            throw GatewayError.forbidden("insufficient_scope",
+                    "This API key may not use the model '" + request.model() + "'.").toException();
+        }
+        if (!model.availableOn(caller.plan())) {
+            throw GatewayError.forbidden("model_access_denied",
+                    "The model '" + request.model() + "' is not included in your plan (" + caller.plan() + ").").toException();
+        }
+        return model;
+    }
+
+    /** The requested model and the usable fallbacks. */
+    public ResolvedModels models(Caller caller, ChatRequest request, RequestTrace trace) {
+        ModelEntry requested = requested(caller, request, trace);
+        List<ModelEntry> fallbacks = new ArrayList<>();
+        for (String id : request.fallbackModels()) {
+            Optional<ModelEntry> m = catalog.resolve(id);
+            String why = m.isEmpty() ? "unknown model"
+                    : !m.get().availableOn(caller.plan()) ? "not in the caller's plan"
+                    : !caller.mayUseModel(m.get().id()) ? "outside the key's scope"
+                    : m.get().id().equals(requested.id()) || fallbacks.contains(m.get()) ? "already a candidate"
+                    : "";
+            if (why.isEmpty()) {
+                fallbacks.add(m.get());
+            } else {
+                LOG.atInfo().addKeyValue("request_id", trace.requestId()).addKeyValue("fallback", id)
+                        .log("fallback skipped: {}", why);
+            }
+        }
+        return new ResolvedModels(requested, fallbacks);
+    }
+}
