@@ -9,9 +9,13 @@ import java.util.Objects;
  * One configured upstream provider. {@code baseUrl} is what one would give the vendor's own SDK (e.g.
  * {@code https://api.openai.com/v1}); {@code keys} are tried in order (rotation on 401/403/429);
  * {@code headers} are extra static headers sent on every call (e.g. OpenRouter's attribution headers).
+ * {@code streaming} says the provider can stream: then every call to it is streamed, also for callers
+ * that want the whole answer, so the first-byte and idle deadlines apply to every attempt; a provider
+ * that cannot stream is called for whole answers only (a hung one is left only after {@code total}) and
+ * a streamed caller gets the answer as a stream once it is complete.
  */
 public record ProviderConfig(String id, ProviderType type, URI baseUrl, List<String> keys, Timeouts timeouts,
-                             Map<String, String> headers) {
+                             Map<String, String> headers, boolean streaming) {
     public ProviderConfig {
         Objects.requireNonNull(id, "id");
         Objects.requireNonNull(type, "type");
@@ -19,6 +23,12 @@ public record ProviderConfig(String id, ProviderType type, URI baseUrl, List<Str
         keys = List.copyOf(keys);
         Objects.requireNonNull(timeouts, "timeouts");
         headers = Map.copyOf(headers);
+    }
+
+    /** A provider that can stream (the default). */
+    public ProviderConfig(String id, ProviderType type, URI baseUrl, List<String> keys, Timeouts timeouts,
+                          Map<String, String> headers) {
+        this(id, type, baseUrl, keys, timeouts, headers, true);
     }
 
     /** Never prints the keys. */

@@ -74,7 +74,8 @@ public final class HttpProviderAdapter implements ProviderAdapter {
             body = new byte[0];
         }
         GatewayError error = dialect.error(status, body);
-        throw UpstreamFailure.http(status, error, retryAfter(response));
+        // The translated status decides failover: Google refuses a bad key with a 400 its reader calls 401.
+        throw UpstreamFailure.http(error.status(), error, retryAfter(response));
     }
 
     private static Optional<Duration> retryAfter(UpstreamResponse response) {

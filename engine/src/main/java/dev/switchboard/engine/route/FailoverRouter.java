@@ -39,12 +39,13 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Image URLs a provider cannot take are fetched as bytes just before an attempt on it, once per
  * request. A stream attempt succeeds only at its first content ({@link FirstContent}): until then the
- * client has seen nothing and failover is invisible.
+ * client has seen nothing and failover is invisible. A complete answer is streamed from the upstream too
+ * (unless its provider says {@code streaming: false}), so the same deadlines bound every attempt.
  */
 public final class FailoverRouter {
     private static final Logger LOG = LoggerFactory.getLogger(FailoverRouter.class);
     /** Secrets a provider might echo in an error message (keys, bearer tokens). */
-    private static final Pattern SECRET = Pattern.compile("(?i)(sk|key|token)[-_][A-Za-z0-9_\\-]{6,}|Bearer\\s+\\S+");
+    private static final Pattern SECRET = dev.switchboard.wire.Redaction.SECRET;
 
     private final Catalog catalog;
     private final Map<ProviderType, ProviderAdapter> adapters;
@@ -65,14 +66,24 @@ public final class FailoverRouter {
         this(catalog, adapters, metrics, new ImageInliner(new ImageFetcher(FetchLimits.DEFAULT)));
     }
 
-    /** A complete answer from the first candidate that gives one. */
+    /**
+     * A complete answer from the first candidate that gives one. Providers that can stream are called
+     * streamed and the answer is assembled from the events ({@link WholeAnswer}), so a silent provider is
+     * left after its first-byte deadline and a stalled one after its idle deadline; nothing has reached the
+     * caller, so any failure before the answer is complete moves on to the next target.
+     */
     public Answer<ChatResponse> complete(List<Candidate> candidates, CandidateGate gate, AttemptLog log) {
-        return run(candidates, gate, log, ProviderAdapter::complete);
+        return run(candidates, gate, log, (adapter, attempt) -> attempt.provider().streaming()
+                ? WholeAnswer.read(adapter.stream(attempt)) : adapter.complete(attempt));
     }
 
-    /** A stream from the first candidate whose first content arrives. */
+    /**
+     * A stream from the first candidate whose first content arrives. A provider that cannot stream is
+     * asked for the whole answer, which then reaches the caller as a stream.
+     */
     public Answer<OpenStream> stream(List<Candidate> candidates, CandidateGate gate, AttemptLog log) {
-        return run(candidates, gate, log, (adapter, attempt) -> FirstContent.open(adapter.stream(attempt)));
+        return run(candidates, gate, log, (adapter, attempt) -> FirstContent.open(attempt.provider().streaming()
+                ? adapter.stream(attempt) : new ReplayedAnswer(adapter.complete(attempt))));
     }
 
     @FunctionalInterface

@@ -15,7 +15,7 @@ import java.util.Set;
 public final class UpstreamFailure extends RuntimeException {
 
     /** The class of failure. */
-    public enum Kind { CONNECT, FIRST_BYTE_TIMEOUT, IDLE_TIMEOUT, TOTAL_TIMEOUT, RESET, HTTP_STATUS, EMPTY_STREAM, PROTOCOL }
+    public enum Kind { CONNECT, FIRST_BYTE_TIMEOUT, IDLE_TIMEOUT, TOTAL_TIMEOUT, RESET, HTTP_STATUS, EMPTY_STREAM, TRUNCATED, PROTOCOL }
 
     /** HTTP statuses worth another target: the next provider may well succeed. */
     public static final Set<Integer> RETRYABLE_STATUSES = GatewayError.RETRYABLE_STATUSES;
@@ -82,6 +82,7 @@ public final class UpstreamFailure extends RuntimeException {
             case TOTAL_TIMEOUT -> "total timeout";
             case RESET -> "connection reset";
             case EMPTY_STREAM -> "empty stream";
+            case TRUNCATED -> "truncated stream";
             case PROTOCOL -> "bad response";
         };
     }

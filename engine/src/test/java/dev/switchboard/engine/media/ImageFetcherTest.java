@@ -25,6 +25,11 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 class ImageFetcherTest {
+    @org.junit.jupiter.api.BeforeAll
+    static void warmUp() {
+        LocalHttpServer.warmUpHttpClient();
+    }
+
     private static final byte[] PNG = {(byte) 0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n', 0, 0, 0, 13, 'I', 'H', 'D', 'R'};
     private static final InetAddress LOOPBACK = InetAddress.getLoopbackAddress();
     private static final FetchLimits QUICK = new FetchLimits(3, 1024, Duration.ofMillis(800));
@@ -144,10 +149,40 @@ class ImageFetcherTest {
     }
 
     @Test
+    void aNameThatRebindsAfterTheCheckCannotMoveTheConnection() throws Exception {
+        // 127.0.0.2 stands for a public address (the guard allows it); 127.0.0.1 for the internal one a
+        // rebinding DNS server would answer next. Both listen on the same port.
+        InetAddress allowed = InetAddress.getByName("127.0.0.2");
+        LocalHttpServer vetted = new LocalHttpServer((head, out) -> respond(out, "200 OK\r\nContent-Type: image/png", PNG),
+                allowed, 0);
+        toClose.add(vetted);
+        LocalHttpServer internal = new LocalHttpServer((head, out) -> respond(out, "200 OK\r\nContent-Type: image/gif", PNG),
+                LOOPBACK, vetted.port());
+        toClose.add(internal);
+        List<InetAddress> answers = new ArrayList<>(List.of(allowed, LOOPBACK, LOOPBACK, LOOPBACK));
+        ImageFetcher fetcher = new ImageFetcher(QUICK, host -> {
+            lookups.incrementAndGet();
+            return List.of(answers.removeFirst());
+        }, AddressGuard.allowingForTests(Set.of(allowed)));
+
+        MediaSource.Base64 image = fetcher.fetch("http://rebind.test:" + vetted.port() + "/cat.png");
+
+        assertThat(image.mediaType()).isEqualTo("image/png");
+        assertThat(lookups).as("resolved once, by the fetcher, never again by the client").hasValue(1);
+        assertThat(vetted.heads()).singleElement().satisfies(h -> assertThat(h).contains("\r\nHost: rebind.test:" + vetted.port()));
+        assertThat(internal.accepted()).as("the rebound address was never connected to").isZero();
+    }
+
+    @Test
     void readsChunkedAndUnframedBodies() throws Exception {
         LocalHttpServer chunked = server((head, out) -> {
             out.write(ascii("HTTP/1.1 200 OK\r\nContent-Type: image/gif\r\nTransfer-Encoding: chunked\r\n\r\n"));
-            out.write(ascii("6;ext=1\r\nGIF89a\r\n3\r\nxyz\r\n0\r\nX-Trailer: 1\r\n\r\n"));
+            out.write(ascii("6\r\nGIF89a\r\n3\r\nxyz\r\n0\r\nX-Trailer: 1\r\n\r\n"));
+        });
+        // chunk extensions are legal HTTP but unused by image servers, and the HTTP client refuses them
+        LocalHttpServer extended = server((head, out) -> {
+            out.write(ascii("HTTP/1.1 200 OK\r\nContent-Type: image/gif\r\nTransfer-Encoding: chunked\r\n\r\n"));
+            out.write(ascii("6;ext=1\r\nGIF89a\r\n0\r\n\r\n"));
         });
         LocalHttpServer unframed = server((head, out) -> {
             out.write(ascii("HTTP/1.0 200 OK\r\nContent-Type: image/webp\r\n\r\n"));
@@ -160,6 +195,7 @@ class ImageFetcherTest {
         assertThat(new String(Base64.getDecoder().decode(gif.data()))).isEqualTo("GIF89axyz");
         assertThat(webp.mediaType()).isEqualTo("image/webp");
         assertThat(new String(Base64.getDecoder().decode(webp.data()))).isEqualTo("RIFFwebp");
+        assertThat(reasonOf(testFetcher(), "http://images.test:" + extended.port() + "/a.gif")).isEqualTo(Reason.PROTOCOL);
     }
 
     @Test

@@ -33,6 +33,11 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 class ImageInlinerTest {
+    @org.junit.jupiter.api.BeforeAll
+    static void warmUp() {
+        LocalHttpServer.warmUpHttpClient();
+    }
+
     private static final InetAddress LOOPBACK = InetAddress.getLoopbackAddress();
     private final LocalHttpServer server = new LocalHttpServer((head, out) ->
             respond(out, "200 OK\r\nContent-Type: image/jpeg", new byte[] {1, 2, 3}));

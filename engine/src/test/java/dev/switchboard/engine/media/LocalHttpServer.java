@@ -15,7 +15,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * A raw HTTP/1.1 server on 127.0.0.1 for the fetcher's tests: records each request head and lets the test
+ * A raw HTTP/1.1 server on 127.0.0.1 (or another loopback address) for the fetcher's tests: records each request head and lets the test
  * write whatever bytes it likes back, including broken or slow answers. Counts accepted connections.
  */
 final class LocalHttpServer implements AutoCloseable {
@@ -32,9 +32,14 @@ final class LocalHttpServer implements AutoCloseable {
     private final List<Socket> open = new CopyOnWriteArrayList<>();
 
     LocalHttpServer(Handler handler) {
+        this(handler, InetAddress.getLoopbackAddress(), 0);
+    }
+
+    /** A server on one address of 127.0.0.0/8 and a given port (0: any free one). */
+    LocalHttpServer(Handler handler, InetAddress address, int port) {
         this.handler = handler;
         try {
-            socket = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
+            socket = new ServerSocket(port, 50, address);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
@@ -43,6 +48,21 @@ final class LocalHttpServer implements AutoCloseable {
 
     int port() {
         return socket.getLocalPort();
+    }
+
+    /**
+     * One fetch through the HTTP client with a generous limit, so that loading its classes on a cold JVM
+     * (seconds on a busy machine) is not charged to the short deadlines the tests measure.
+     */
+    static void warmUpHttpClient() {
+        try (LocalHttpServer s = new LocalHttpServer((head, out) -> respond(out, "200 OK\r\nContent-Type: image/png",
+                new byte[] {1}))) {
+            InetAddress loopback = InetAddress.getLoopbackAddress();
+            new ImageFetcher(new FetchLimits(0, 1024, java.time.Duration.ofSeconds(60)), host -> List.of(loopback),
+                    AddressGuard.allowingForTests(java.util.Set.of(loopback))).fetch("http://warm.test:" + s.port() + "/");
+        } catch (IOException | ImageFetchException e) {
+            throw new IllegalStateException("the HTTP client could not be warmed up", e);
+        }
     }
 
     /** Request heads (request line and headers) in arrival order. */

@@ -95,7 +95,8 @@ class ChatPipelineFeaturesTest {
             Settlement.RECORD_NOTHING, new GatewayMetrics(new SimpleMeterRegistry()));
 
     private static ProviderConfig provider(String id, ProviderType type) {
-        return new ProviderConfig(id, type, URI.create("http://127.0.0.1:1"), List.of("k"), Timeouts.DEFAULT, Map.of());
+        // the scripted provider answers whole answers only
+        return new ProviderConfig(id, type, URI.create("http://127.0.0.1:1"), List.of("k"), Timeouts.DEFAULT, Map.of(), false);
     }
 
     private ChatResponse complete(ChatRequest request) {

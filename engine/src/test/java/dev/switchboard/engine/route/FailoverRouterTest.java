@@ -89,9 +89,21 @@ class FailoverRouterTest {
         }
     };
 
+    /** A provider configured not to stream: whole answers come from the adapter's {@code complete}. */
     private static ProviderConfig provider(String id, String... keys) {
         return new ProviderConfig(id, ProviderType.OPENAI, URI.create("http://127.0.0.1:1/v1"), List.of(keys),
+                Timeouts.DEFAULT, Map.of(), false);
+    }
+
+    /** A provider that streams every call, whole answers included (the default). */
+    private static ProviderConfig streamingProvider(String id) {
+        return new ProviderConfig(id, ProviderType.OPENAI, URI.create("http://127.0.0.1:1/v1"), List.of(),
                 Timeouts.DEFAULT, Map.of());
+    }
+
+    private FailoverRouter streamingRouter(ModelEntry m) {
+        Catalog c = new Catalog(List.of(streamingProvider("a"), streamingProvider("b")), List.of(m));
+        return new FailoverRouter(c, Map.of(ProviderType.OPENAI, adapter), new GatewayMetrics(new SimpleMeterRegistry()));
     }
 
     private static ModelEntry model(String id, RouteTarget... route) {
@@ -184,8 +196,7 @@ class FailoverRouterTest {
     @Test
     void streamFailsOverUntilAFirstEventArrives() {
         ModelEntry m = model("s", new RouteTarget("a", "x-empty"), new RouteTarget("b", "ok"));
-        Catalog c = new Catalog(List.of(provider("a"), provider("b")), List.of(m));
-        FailoverRouter r = new FailoverRouter(c, Map.of(ProviderType.OPENAI, adapter), new GatewayMetrics(new SimpleMeterRegistry()));
+        FailoverRouter r = streamingRouter(m);
         AttemptLog log = new AttemptLog();
         Answer<OpenStream> a = r.stream(candidates(request, m), CandidateGate.OPEN, log);
         assertThat(a.target().providerId()).isEqualTo("b");
@@ -196,7 +207,8 @@ class FailoverRouterTest {
 
     @Test
     void aStreamIsCommittedAtItsFirstContentWithTheContentFreeEventsBeforeItHeld() {
-        Answer<OpenStream> a = router.stream(candidates(request, primary), CandidateGate.OPEN, new AttemptLog());
+        ModelEntry m = model("s", new RouteTarget("a", "up-a"));
+        Answer<OpenStream> a = streamingRouter(m).stream(candidates(request, m), CandidateGate.OPEN, new AttemptLog());
         assertThat(a.value().held()).containsExactly(new StreamEvent.MessageStart("id", "up-a", Usage.EMPTY),
                 new StreamEvent.BlockStart(0, ContentBlock.Text.of("")),
                 new StreamEvent.BlockDelta(0, new StreamEvent.Delta.TextDelta("hi")));
@@ -206,13 +218,57 @@ class FailoverRouterTest {
     @Test
     void aStreamThatFailsAfterMessageStartButBeforeContentFailsOverToTheNextTarget() {
         ModelEntry m = model("s", new RouteTarget("a", "x-startonly"), new RouteTarget("b", "ok"));
-        Catalog c = new Catalog(List.of(provider("a"), provider("b")), List.of(m));
-        FailoverRouter r = new FailoverRouter(c, Map.of(ProviderType.OPENAI, adapter), new GatewayMetrics(new SimpleMeterRegistry()));
+        FailoverRouter r = streamingRouter(m);
         AttemptLog log = new AttemptLog();
         Answer<OpenStream> a = r.stream(candidates(request, m), CandidateGate.OPEN, log);
         assertThat(a.target().providerId()).isEqualTo("b");
         assertThat(calls).containsExactly("a/x-startonly/", "closed a/x-startonly/", "b/ok/");
         assertThat(log.attempts()).extracting(AttemptRecord::outcome).containsExactly("503", "ok");
+    }
+
+    @Test
+    void aWholeAnswerFromAStreamingProviderIsAssembledFromItsEvents() {
+        ModelEntry m = model("s", new RouteTarget("a", "up-a"));
+        Answer<ChatResponse> a = streamingRouter(m).complete(candidates(request, m), CandidateGate.OPEN, new AttemptLog());
+        assertThat(a.value().text()).isEqualTo("hi");
+        assertThat(a.value().usage()).isEqualTo(Usage.of(1, 1));
+        assertThat(calls).containsExactly("a/up-a/", "closed a/up-a/");
+    }
+
+    @Test
+    void aWholeAnswerWhoseStreamBreaksAfterContentStillFailsOverForTheCallerHasSeenNothing() {
+        ModelEntry m = model("s", new RouteTarget("a", "x-startonly"), new RouteTarget("b", "up-b"));
+        AttemptLog log = new AttemptLog();
+        Answer<ChatResponse> a = streamingRouter(m).complete(candidates(request, m), CandidateGate.OPEN, log);
+        assertThat(a.target().providerId()).isEqualTo("b");
+        assertThat(log.attempts()).extracting(AttemptRecord::outcome).containsExactly("503", "ok");
+    }
+
+    @Test
+    void aStreamFromAProviderThatCannotStreamIsTheWholeAnswerToldAsEvents() {
+        ProviderAdapter wholeOnly = new ProviderAdapter() {
+            @Override
+            public ChatResponse complete(Attempt a) {
+                return new ChatResponse("id", a.upstreamModel(), List.of(ContentBlock.Text.of("whole")), StopReason.END_TURN,
+                        Optional.empty(), Usage.of(3, 2));
+            }
+
+            @Override
+            public EventSource stream(Attempt a) {
+                throw new AssertionError("a provider with streaming: false is never asked to stream");
+            }
+        };
+        FailoverRouter r = new FailoverRouter(catalog, Map.of(ProviderType.OPENAI, wholeOnly),
+                new GatewayMetrics(new SimpleMeterRegistry()));
+        Answer<OpenStream> a = r.stream(candidates(request, primary), CandidateGate.OPEN, new AttemptLog());
+        dev.switchboard.model.StreamAccumulator seen = new dev.switchboard.model.StreamAccumulator();
+        a.value().held().forEach(seen::accept);
+        for (Optional<StreamEvent> e = a.value().source().next(); e.isPresent(); e = a.value().source().next()) {
+            seen.accept(e.get());
+        }
+        assertThat(seen.complete()).isTrue();
+        assertThat(seen.response().text()).isEqualTo("whole");
+        assertThat(seen.usage()).isEqualTo(Usage.of(3, 2));
     }
 
     @Test

@@ -25,7 +25,7 @@ import java.util.Set;
  * base URL nor keys.
  */
 final class ProviderBinder {
-    static final List<String> KEYS = List.of("type", "base_url", "keys", "timeouts", "headers");
+    static final List<String> KEYS = List.of("type", "base_url", "keys", "timeouts", "headers", "streaming");
     static final List<String> TIMEOUT_KEYS = List.of("connect", "first_byte", "idle", "total");
 
     /** The simulator runs in-process; this placeholder only satisfies {@link ProviderConfig}'s non-null URL. */
@@ -68,10 +68,11 @@ final class ProviderBinder {
         List<String> keys = keys(fields, type);
         Timeouts timeouts = timeouts(fields);
         Map<String, String> headers = headers(fields);
+        boolean streaming = fields.bool("streaming").orElse(true);
         if (type.isEmpty() || problems.size() > before) {
             return Optional.empty();
         }
-        return Optional.of(new ProviderConfig(id, type.get(), baseUrl, keys, timeouts, headers));
+        return Optional.of(new ProviderConfig(id, type.get(), baseUrl, keys, timeouts, headers, streaming));
     }
 
     private static Optional<ProviderType> type(YamlFields fields) {

@@ -64,6 +64,13 @@ final class GeminiItSupport {
                 base_url: ${UPSTREAM}
                 keys: ["%1$s"]
                 timeouts: {connect: 1s, first_byte: 3s, idle: 3s, total: 10s}
+              google-whole:
+                # the scripted answers of some tests are whole JSON bodies: a Gemini provider that does not stream
+                type: gemini
+                base_url: ${UPSTREAM}
+                keys: ["%1$s"]
+                timeouts: {connect: 1s, first_byte: 3s, idle: 3s, total: 10s}
+                streaming: false
               fake:
                 type: openai
                 base_url: ${UPSTREAM_OPENAI}
@@ -106,7 +113,7 @@ final class GeminiItSupport {
                 route: [{provider: claude, model: c-basic}]
               an-tools: {<<: *tools, route: [{provider: claude, model: c-tools}]}
               an-think: {<<: *tools, route: [{provider: claude, model: c-think-reasoning}]}
-              gm-idless: {<<: *tools, route: [{provider: google, model: g-idless}]}
+              gm-idless: {<<: *tools, route: [{provider: google-whole, model: g-idless}]}
               vendor/gm-slash:
                 context_length: 8192
                 max_output_tokens: 1024

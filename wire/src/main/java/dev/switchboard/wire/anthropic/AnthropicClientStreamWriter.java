@@ -8,6 +8,7 @@ import dev.switchboard.model.StreamEvent;
 import dev.switchboard.model.StreamEvent.Delta;
 import dev.switchboard.model.Usage;
 import dev.switchboard.wire.Json;
+import dev.switchboard.wire.internal.StreamOpening;
 import dev.switchboard.wire.sse.SseFrames;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -53,27 +54,24 @@ public final class AnthropicClientStreamWriter {
     private final Map<Integer, Open> open = new HashMap<>();
     private final Set<Integer> hidden = new HashSet<>();
     private int nextIndex;
-    private boolean started;
+    private final StreamOpening opening = new StreamOpening();
     private boolean messageDeltaSent;
     private boolean finished;
     private Usage usage = Usage.EMPTY;
 
     /**
      * The frames for one event (concatenated, each ending in its blank line); empty when there are none.
-     *
-     * @throws IllegalStateException when a block or message event comes before {@code MessageStart}: that
-     *         is a bug upstream of this writer, not something to paper over
+     * The stream opens as {@link StreamOpening} says, so even events out of the canonical order give the
+     * client a well-formed stream.
      */
     public String write(StreamEvent event) {
         if (finished) {
             return "";
         }
-        if (!started && !(event instanceof StreamEvent.MessageStart) && !(event instanceof StreamEvent.StreamError)) {
-            throw new IllegalStateException("stream event before MessageStart: " + event.getClass().getSimpleName());
-        }
         StringBuilder out = new StringBuilder();
+        opening.before(event).ifPresent(s -> start(s, out));
         switch (event) {
-            case StreamEvent.MessageStart s -> start(s, out);
+            case StreamEvent.MessageStart s -> { }
             case StreamEvent.BlockStart s -> blockStart(s, out);
             case StreamEvent.BlockDelta d -> blockDelta(d, out);
             case StreamEvent.BlockStop s -> blockStop(s.index(), out);
@@ -109,10 +107,6 @@ public final class AnthropicClientStreamWriter {
     }
 
     private void start(StreamEvent.MessageStart s, StringBuilder out) {
-        if (started) {
-            return;
-        }
-        started = true;
         usage = s.usage();
         ObjectNode message = Json.object()
                 .put("id", s.id())

@@ -4,7 +4,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.switchboard.model.GatewayError;
 import dev.switchboard.wire.Json;
-import java.io.IOException;
+import dev.switchboard.wire.internal.ErrorEnvelope;
+import dev.switchboard.wire.internal.UpstreamErrors;
 import java.util.Optional;
 
 /**
@@ -16,7 +17,7 @@ import java.util.Optional;
  * SDK depends on Anthropic's own type words.
  *
  * <p>From an upstream: the B.8 envelope {@code {"type":"error","error":{"type","message"}}}, the message
- * kept verbatim, the type translated to the spec's slug by status, retryable per CONTRACTS 1.
+ * kept (as {@link UpstreamErrors} cleans it), the type the spec's for the status, retryable per CONTRACTS 1.
  */
 final class AnthropicErrors {
 
@@ -25,29 +26,18 @@ final class AnthropicErrors {
 
     static ObjectNode body(GatewayError error) {
         ObjectNode body = Json.object().put("type", "error");
-        ObjectNode e = body.putObject("error").put("message", error.message()).put("type", error.type());
-        error.param().ifPresentOrElse(p -> e.put("param", p), () -> e.putNull("param"));
-        e.put("code", Integer.toString(error.status()));
+        body.set("error", ErrorEnvelope.error(error));
         return body;
     }
 
     static GatewayError fromUpstream(int status, byte[] body) {
-        int shown = status >= 400 && status <= 599 ? status : 502;
-        Optional<String> message = Optional.empty();
-        try {
-            JsonNode json = Json.MAPPER.readTree(body);
-            if (json != null) {
-                JsonNode m = json.path("error").path("message");
-                if (m.isTextual() && !m.textValue().isBlank()) {
-                    message = Optional.of(m.textValue());
-                }
-            }
-        } catch (IOException | RuntimeException e) {
-            // Not the B.8 envelope (a proxy's HTML page, a cut body): fall back to a message naming the status.
-        }
-        return new GatewayError(shown, slug(shown),
+        int shown = UpstreamErrors.status(status);
+        Optional<String> message = UpstreamErrors.json(body).map(j -> j.path("error").path("message"))
+                .filter(m -> m.isTextual() && !m.textValue().isBlank()).map(JsonNode::textValue);
+        // Not the B.8 envelope (a proxy's HTML page, a cut body): a message naming the status instead.
+        return UpstreamErrors.error(shown,
                 message.orElse("The Anthropic upstream answered HTTP " + status + " without an error message."),
-                Optional.empty(), GatewayError.retryableStatus(shown));
+                Optional.empty());
     }
 
     /** An in-band {@code event: error} payload; its status comes from Anthropic's error type. */
@@ -57,7 +47,7 @@ final class AnthropicErrors {
         String message = error.path("message").isTextual() && !error.path("message").textValue().isBlank()
                 ? error.path("message").textValue()
                 : "The Anthropic upstream reported an error mid-stream.";
-        return new GatewayError(status, slug(status), message, Optional.empty(), GatewayError.retryableStatus(status));
+        return UpstreamErrors.error(status, message, Optional.empty());
     }
 
     /** The HTTP status Anthropic uses for each of its error types (wire-formats B.8). */
@@ -73,18 +63,6 @@ final class AnthropicErrors {
             case "timeout_error" -> 504;
             case "overloaded_error" -> 529;
             default -> 500; // api_error and anything new
-        };
-    }
-
-    /** The spec's error slug for a status (spec 7). */
-    static String slug(int status) {
-        return switch (status) {
-            case 401 -> "auth_required";
-            case 402 -> "insufficient_quota";
-            case 403 -> "model_access_denied";
-            case 404 -> "model_not_found";
-            case 429 -> "rate_limit_error";
-            default -> status >= 500 ? "api_error" : "invalid_request_error";
         };
     }
 }

@@ -9,6 +9,7 @@ import dev.switchboard.model.StreamEvent.Delta;
 import dev.switchboard.model.StreamEvent;
 import dev.switchboard.model.Usage;
 import dev.switchboard.wire.Json;
+import dev.switchboard.wire.internal.StreamOpening;
 import dev.switchboard.wire.sse.SseFrames;
 import java.nio.charset.StandardCharsets;
 import java.util.HashMap;
@@ -81,7 +82,7 @@ public final class GeminiClientStreamWriter {
     private final String model;
     private final Map<Integer, Open> open = new HashMap<>();
     private String responseId = "";
-    private boolean started;
+    private final StreamOpening opening = new StreamOpening();
     private boolean finished;
     private boolean arrayOpened;
     private boolean anyElement;
@@ -113,9 +114,7 @@ public final class GeminiClientStreamWriter {
             return "";
         }
         StringBuilder out = new StringBuilder();
-        if (!started) {
-            start(out, event instanceof StreamEvent.MessageStart s ? s : new StreamEvent.MessageStart("", "", Usage.EMPTY));
-        }
+        opening.before(event).ifPresent(s -> start(out, s));
         switch (event) {
             case StreamEvent.MessageStart s -> { }
             case StreamEvent.BlockStart s -> blockStart(out, s.index(), s.block());
@@ -159,7 +158,6 @@ public final class GeminiClientStreamWriter {
     }
 
     private void start(StringBuilder out, StreamEvent.MessageStart s) {
-        started = true;
         responseId = s.id();
         usage = usage.merge(s.usage());
         if (mode == Mode.JSON_ARRAY) {

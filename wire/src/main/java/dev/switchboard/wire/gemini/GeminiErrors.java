@@ -3,14 +3,13 @@ package dev.switchboard.wire.gemini;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.switchboard.model.GatewayError;
-import dev.switchboard.wire.Json;
-import java.io.IOException;
+import dev.switchboard.wire.internal.ErrorEnvelope;
+import dev.switchboard.wire.internal.UpstreamErrors;
 import java.nio.charset.StandardCharsets;
 import java.util.HashSet;
 import java.util.Locale;
 import java.util.Optional;
 import java.util.Set;
-import java.util.regex.Pattern;
 
 /**
  * Error envelopes of the content-parts format both ways.
@@ -27,42 +26,21 @@ import java.util.regex.Pattern;
  * <p>From Google: {@code {"error": {code, message, status, details: [{reason}]}}} (wire-formats C.5).
  */
 final class GeminiErrors {
-    private static final int MAX_MESSAGE = 1000;
-    /** Google API keys (AIza...) must never travel on in a message. */
-    private static final Pattern KEY_LIKE = Pattern.compile("AIza[0-9A-Za-z_\\-]{20,}");
-
     private GeminiErrors() {
     }
 
     /** The HTTP error body for a client. */
     static ObjectNode body(GatewayError e) {
-        ObjectNode err = common(e);
-        err.put("code", Integer.toString(e.status()));
-        ObjectNode root = Json.object();
-        root.set("error", err);
+        ObjectNode root = ErrorEnvelope.body(e);
+        ((ObjectNode) root.get("error")).put("status", statusWord(e.status()));
         return root;
     }
 
     /** The in-band error element of a stream: as {@link #body} but with a numeric {@code code}. */
     static ObjectNode streamElement(GatewayError e) {
-        ObjectNode err = common(e);
-        err.put("code", e.status());
-        ObjectNode root = Json.object();
-        root.set("error", err);
+        ObjectNode root = body(e);
+        ((ObjectNode) root.get("error")).put("code", e.status());
         return root;
-    }
-
-    private static ObjectNode common(GatewayError e) {
-        ObjectNode err = Json.object();
-        err.put("message", e.message());
-        err.put("type", e.type());
-        if (e.param().isPresent()) {
-            err.put("param", e.param().get());
-        } else {
-            err.putNull("param");
-        }
-        err.put("status", statusWord(e.status()));
-        return err;
     }
 
     /** Google's RPC status word for an HTTP status (google.rpc.Code's HTTP mapping). */
@@ -90,13 +68,13 @@ final class GeminiErrors {
      * problem of that provider account, reported as a retryable 403 so another provider is tried.
      */
     static GatewayError fromUpstream(int status, byte[] body) {
-        int s = status >= 400 && status <= 599 ? status : 502;
-        Optional<JsonNode> error = parse(body).map(j -> j.isArray() && !j.isEmpty() ? j.get(0) : j)
+        int s = UpstreamErrors.status(status);
+        Optional<JsonNode> error = UpstreamErrors.json(body).map(j -> j.isArray() && !j.isEmpty() ? j.get(0) : j)
                 .map(j -> j.path("error")).filter(JsonNode::isObject);
         String raw = new String(body, StandardCharsets.UTF_8).strip();
         String message = error.map(e -> e.path("message")).filter(JsonNode::isTextual).map(JsonNode::textValue)
                 .filter(m -> !m.isBlank())
-                .orElse(raw.isEmpty() ? "The upstream answered HTTP " + status + " without a message." : raw);
+                .orElse(raw.isEmpty() ? UpstreamErrors.withoutMessage(status) : raw);
         String word = error.map(e -> e.path("status")).filter(JsonNode::isTextual).map(JsonNode::textValue).orElse("");
         return translate(s, word, error.map(GeminiErrors::reasons).orElse(Set.of()), message);
     }
@@ -118,12 +96,12 @@ final class GeminiErrors {
 
     private static GatewayError translate(int status, String word, Set<String> reasons, String message) {
         if (reasons.contains("API_KEY_INVALID") || status == 400 && message.contains("API key not valid")) {
-            return new GatewayError(401, "authentication_error", clean(message), Optional.empty(), false);
+            return UpstreamErrors.error(401, message, Optional.empty());
         }
         if (word.equals("FAILED_PRECONDITION") && status == 400) {
-            return new GatewayError(403, "permission_error", clean(message), Optional.empty(), true);
+            return UpstreamErrors.error(403, message, Optional.empty(), true);
         }
-        return new GatewayError(status, defaultType(status), clean(message), Optional.empty(), GatewayError.retryableStatus(status));
+        return UpstreamErrors.error(status, message, Optional.empty());
     }
 
     private static Set<String> reasons(JsonNode error) {
@@ -150,29 +128,6 @@ final class GeminiErrors {
             case "UNAVAILABLE" -> 503;
             case "DEADLINE_EXCEEDED" -> 504;
             default -> 500;
-        };
-    }
-
-    private static Optional<JsonNode> parse(byte[] body) {
-        try {
-            return Optional.ofNullable(Json.MAPPER.readTree(body)).filter(n -> !n.isMissingNode());
-        } catch (IOException e) {
-            return Optional.empty();
-        }
-    }
-
-    private static String clean(String message) {
-        String m = KEY_LIKE.matcher(message).replaceAll("[redacted]");
-        return m.length() > MAX_MESSAGE ? m.substring(0, MAX_MESSAGE) + "..." : m;
-    }
-
-    private static String defaultType(int status) {
-        return switch (status) {
-            case 400, 404, 409, 413, 422 -> "invalid_request_error";
-            case 401 -> "authentication_error";
-            case 403 -> "permission_error";
-            case 429 -> "rate_limit_error";
-            default -> status >= 500 ? "api_error" : "invalid_request_error";
         };
     }
 }

@@ -14,6 +14,7 @@ import dev.switchboard.model.StreamEvent;
 import dev.switchboard.model.StreamEvent.Delta;
 import dev.switchboard.model.Usage;
 import dev.switchboard.wire.Json;
+import dev.switchboard.wire.internal.StreamOpening;
 import dev.switchboard.wire.sse.SseFrames;
 import java.nio.charset.StandardCharsets;
 import java.util.HashMap;
@@ -45,7 +46,7 @@ public final class OpenAiClientStreamWriter {
     private final long created;
     private String id = "";
     private String model = "";
-    private boolean started;
+    private final StreamOpening opening = new StreamOpening();
     private boolean finished;
     private final Map<Integer, Kind> kinds = new HashMap<>();
     private final Map<Integer, Integer> toolIndex = new HashMap<>();
@@ -84,16 +85,9 @@ public final class OpenAiClientStreamWriter {
             return "";
         }
         StringBuilder out = new StringBuilder();
-        if (!started && !(event instanceof StreamEvent.MessageStart)) {
-            // Events before MessageStart violate the canonical order; still give the client a well-formed stream.
-            start(out, new StreamEvent.MessageStart("", "", Usage.EMPTY));
-        }
+        opening.before(event).ifPresent(s -> start(out, s));
         switch (event) {
-            case StreamEvent.MessageStart s -> {
-                if (!started) {
-                    start(out, s);
-                }
-            }
+            case StreamEvent.MessageStart s -> { }
             case StreamEvent.BlockStart s -> blockStart(out, s.index(), s.block());
             case StreamEvent.BlockDelta d -> blockDelta(out, d.index(), d.delta());
             case StreamEvent.BlockStop s -> { }
@@ -119,7 +113,6 @@ public final class OpenAiClientStreamWriter {
     }
 
     private void start(StringBuilder out, StreamEvent.MessageStart s) {
-        started = true;
         id = s.id();
         model = s.model();
         usage = usage.merge(s.usage());

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.switchboard.model.Usage;
 import dev.switchboard.wire.Json;
+import dev.switchboard.wire.internal.CacheWriteUsage;
 
 /**
  * The chat-completions {@code usage} object, both ways (spec 2.6).
@@ -27,12 +28,7 @@ final class OpenAiUsageJson {
         if (u.reasoningTokens() > 0) {
             o.putObject("completion_tokens_details").put("reasoning_tokens", u.reasoningTokens());
         }
-        if (u.cacheWriteTokens() > 0) {
-            o.put("cache_creation_input_tokens", u.cacheWriteTokens());
-            ObjectNode split = o.putObject("cache_creation");
-            split.put("ephemeral_5m_input_tokens", u.cacheWrite5mTokens());
-            split.put("ephemeral_1h_input_tokens", u.cacheWrite1hTokens());
-        }
+        CacheWriteUsage.put(o, u);
         return o;
     }
 

@@ -13,6 +13,7 @@ import dev.switchboard.model.StreamEvent;
 import dev.switchboard.model.StreamEvent.Delta;
 import dev.switchboard.model.Usage;
 import dev.switchboard.wire.Json;
+import dev.switchboard.wire.internal.StreamOpening;
 import dev.switchboard.wire.sse.SseFrames;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -47,7 +48,7 @@ public final class ResponsesStreamWriter {
     private final ResponsesIdSource ids;
     private int sequence;
     private String model = "";
-    private boolean started;
+    private final StreamOpening opening = new StreamOpening();
     private boolean finished;
     private final List<Slot> output = new ArrayList<>();
     private final Map<Integer, Slot> byBlock = new HashMap<>();
@@ -85,16 +86,9 @@ public final class ResponsesStreamWriter {
             return "";
         }
         StringBuilder out = new StringBuilder();
-        if (!started && !(event instanceof StreamEvent.MessageStart)) {
-            // Events before MessageStart break the canonical order; the client still gets created first.
-            start(out, new StreamEvent.MessageStart("", "", Usage.EMPTY));
-        }
+        opening.before(event).ifPresent(s -> start(out, s));
         switch (event) {
-            case StreamEvent.MessageStart s -> {
-                if (!started) {
-                    start(out, s);
-                }
-            }
+            case StreamEvent.MessageStart s -> { }
             case StreamEvent.BlockStart s -> blockStart(out, s.index(), s.block());
             case StreamEvent.BlockDelta d -> blockDelta(out, d.index(), d.delta());
             case StreamEvent.BlockStop s -> {
@@ -119,7 +113,6 @@ public final class ResponsesStreamWriter {
     }
 
     private void start(StringBuilder out, StreamEvent.MessageStart s) {
-        started = true;
         model = s.model();
         usage = usage.merge(s.usage());
         ObjectNode snapshot = ResponsesObject.build(header, model, "in_progress", Optional.empty(), Optional.empty(),

@@ -3,6 +3,7 @@ package dev.switchboard.wire.responses;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.switchboard.model.Usage;
 import dev.switchboard.wire.Json;
+import dev.switchboard.wire.internal.CacheWriteUsage;
 
 /**
  * The Responses {@code usage} object. {@code input_tokens} includes cache reads and writes and
@@ -24,12 +25,7 @@ final class ResponsesUsageJson {
         o.put("output_tokens", u.outputTokens());
         o.putObject("output_tokens_details").put("reasoning_tokens", u.reasoningTokens());
         o.put("total_tokens", u.totalTokens());
-        if (u.cacheWriteTokens() > 0) {
-            o.put("cache_creation_input_tokens", u.cacheWriteTokens());
-            ObjectNode split = o.putObject("cache_creation");
-            split.put("ephemeral_5m_input_tokens", u.cacheWrite5mTokens());
-            split.put("ephemeral_1h_input_tokens", u.cacheWrite1hTokens());
-        }
+        CacheWriteUsage.put(o, u);
         return o;
     }
 }

@@ -1,7 +1,6 @@
 package dev.switchboard.wire.anthropic;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.switchboard.model.ContentBlock;
@@ -118,11 +117,22 @@ class AnthropicStreamTest {
     }
 
     @Test
-    void eventsBeforeMessageStartAreABug() {
-        assertThatThrownBy(() -> new AnthropicClientStreamWriter().write(new BlockStop(0)))
-                .isInstanceOf(IllegalStateException.class);
-        assertThat(new AnthropicClientStreamWriter().write(new StreamEvent.StreamError(GatewayError.internal("x"))))
-                .startsWith("event: error\n");
+    void eventsBeforeMessageStartStillGiveAWellFormedStream() {
+        AnthropicClientStreamWriter writer = new AnthropicClientStreamWriter();
+        String sse = writer.write(new StreamEvent.BlockStart(0, ContentBlock.Text.of("")))
+                + writer.write(new BlockDelta(0, new Delta.TextDelta("hi")))
+                + writer.write(new BlockStop(0))
+                + writer.write(new StreamEvent.MessageStart("late", "m", Usage.EMPTY))
+                + writer.write(new StreamEvent.MessageStop());
+        List<SseEvent> events = Golden.events(sse);
+        AnthropicSseMessages.assertWellFormed(events);
+        assertThat(events).filteredOn(e -> e.event().orElseThrow().equals("message_start")).hasSize(1);
+        assertThat(AnthropicSseMessages.accumulate(events).at("/content/0/text").asText()).isEqualTo("hi");
+
+        List<SseEvent> error = Golden.events(new AnthropicClientStreamWriter().write(
+                new StreamEvent.StreamError(GatewayError.internal("x"))));
+        AnthropicSseMessages.assertWellFormed(error);
+        assertThat(error).extracting(e -> e.event().orElseThrow()).containsExactly("message_start", "error");
     }
 
     @Test

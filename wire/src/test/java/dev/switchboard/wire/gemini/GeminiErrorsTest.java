@@ -87,8 +87,8 @@ class GeminiErrorsTest {
     }
 
     @ParameterizedTest
-    @CsvSource({"429, true, rate_limit_error", "500, true, api_error", "503, true, api_error", "404, false, invalid_request_error",
-        "403, false, permission_error"})
+    @CsvSource({"429, true, rate_limit_error", "500, true, api_error", "503, true, api_error", "404, false, model_not_found",
+        "403, false, model_access_denied", "402, false, insufficient_quota", "400, false, invalid_request_error"})
     void statusDecidesRetryability(int status, boolean retryable, String type) {
         GatewayError e = Gemini.errorFromUpstream(status, bytes("{\"error\":{\"code\":" + status + ",\"message\":\"m\"}}"));
 

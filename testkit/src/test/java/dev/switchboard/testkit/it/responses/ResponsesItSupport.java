@@ -53,7 +53,9 @@ final class ResponsesItSupport {
             yaml.append(k.providerYaml(UPSTREAM_KEY));
         }
         yaml.append("  p-scripted:\n    type: openai\n    base_url: ${UPSTREAM_OPENAI}\n    keys: [\"" + UPSTREAM_KEY
-                + "\"]\n    timeouts: {connect: 1s, first_byte: 5s, idle: 5s, total: 20s}\n");
+                + "\"]\n    timeouts: {connect: 1s, first_byte: 5s, idle: 5s, total: 20s}\n"
+                // its scripts answer whole JSON bodies: a provider that does not stream
+                + "    streaming: false\n");
         yaml.append("models:\n");
         for (UpstreamKind k : UpstreamKind.values()) {
             yaml.append(k.modelYaml()).append(k.modelYaml(THINK));
