@@ -4,7 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.switchboard.model.GatewayError;
 import dev.switchboard.wire.Json;
-import dev.switchboard.wire.openai.OpenAi;
+import dev.switchboard.wire.internal.ErrorEnvelope;
 import java.util.Locale;
 
 /**
@@ -22,7 +22,7 @@ final class ResponsesUpstreamErrors {
     }
 
     static GatewayError fromHttp(int status, byte[] body) {
-        return OpenAi.errorFromUpstream(status, body);
+        return ErrorEnvelope.fromUpstream(status, body);
     }
 
     /**
@@ -41,7 +41,7 @@ final class ResponsesUpstreamErrors {
         if (e.path("param").isTextual()) {
             inner.put("param", e.path("param").textValue());
         }
-        return OpenAi.errorFromUpstream(status(code), Json.writeBytes(envelope));
+        return ErrorEnvelope.fromUpstream(status(code), Json.writeBytes(envelope));
     }
 
     static int status(String code) {

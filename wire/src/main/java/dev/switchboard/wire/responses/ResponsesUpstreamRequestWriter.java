@@ -20,7 +20,6 @@ import dev.switchboard.model.Role;
 import dev.switchboard.model.ToolChoice;
 import dev.switchboard.model.ToolSpec;
 import dev.switchboard.wire.Json;
-import dev.switchboard.wire.openai.OpenAi;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -68,6 +67,8 @@ final class ResponsesUpstreamRequestWriter {
             "conversation", "input", "instructions", "verbosity");
     static final String INCLUDE_REASONING = "reasoning.encrypted_content";
     static final String JSON_HINT = "Respond in JSON.";
+    /** The chat-completions format's name in pass-through fields (the formats do not use each other's code). */
+    static final String CHAT_FORMAT = "openai";
     private static final String SYSTEM_SEPARATOR = "\n\n";
 
     private ResponsesUpstreamRequestWriter() {
@@ -306,7 +307,7 @@ final class ResponsesUpstreamRequestWriter {
 
     private static void text(ObjectNode o, ChatRequest req) {
         Optional<JsonNode> verbosity = Optional.ofNullable(req.passthrough().forFormat(Responses.FORMAT).get("verbosity"))
-                .or(() -> Optional.ofNullable(req.passthrough().forFormat(OpenAi.FORMAT).get("verbosity")));
+                .or(() -> Optional.ofNullable(req.passthrough().forFormat(CHAT_FORMAT).get("verbosity")));
         ObjectNode format = switch (req.responseFormat()) {
             case ResponseFormat.Text t -> null;
             case ResponseFormat.JsonObject j -> Json.object().put("type", "json_object");
@@ -352,7 +353,7 @@ final class ResponsesUpstreamRequestWriter {
                 o.set(k, v);
             }
         });
-        req.passthrough().forFormat(OpenAi.FORMAT).forEach((k, v) -> {
+        req.passthrough().forFormat(CHAT_FORMAT).forEach((k, v) -> {
             if (SHARED_WITH_CHAT.contains(k) && !o.has(k)) {
                 o.set(k, v);
             }
