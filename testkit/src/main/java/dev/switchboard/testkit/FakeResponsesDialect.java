@@ -55,9 +55,7 @@ final class FakeResponsesDialect implements FakeDialect {
 
     @Override
     public Optional<String> apiKey(RecordedRequest request) {
-        return request.header("authorization")
-                .filter(value -> value.regionMatches(true, 0, "Bearer ", 0, 7))
-                .map(value -> value.substring(7).trim());
+        return FakeOpenAiDialect.bearer(request);
     }
 
     @Override

@@ -1,7 +1,6 @@
 package dev.switchboard.engine.provider;
 
 import dev.switchboard.engine.catalog.ModelEntry;
-import dev.switchboard.engine.catalog.ProviderConfig;
 import dev.switchboard.engine.catalog.ReasoningProfile;
 import dev.switchboard.engine.upstream.HttpCall;
 import dev.switchboard.model.ChatResponse;
@@ -10,9 +9,6 @@ import dev.switchboard.wire.Json;
 import dev.switchboard.wire.responses.Responses;
 import dev.switchboard.wire.responses.ResponsesUpstreamOptions;
 import dev.switchboard.wire.responses.ResponsesUpstreamStreamParser;
-import java.net.URI;
-import java.util.LinkedHashMap;
-import java.util.Map;
 
 /**
  * Upstreams of {@code type: openai-responses}: OpenAI's Responses API, {@code POST {base_url}/responses}
@@ -27,28 +23,19 @@ import java.util.Map;
  * request's own to the answer.
  */
 public final class OpenAiResponsesDialect implements Dialect {
+    private static final String PATH = "/responses";
 
     @Override
     public HttpCall call(Attempt attempt, boolean stream) {
-        ProviderConfig provider = attempt.provider();
-        Map<String, String> headers = new LinkedHashMap<>(provider.headers());
-        if (!attempt.apiKey().isEmpty()) {
-            headers.put("authorization", "Bearer " + attempt.apiKey());
-        }
         byte[] body = Json.writeBytes(Responses.toUpstream(attempt.request(), attempt.upstreamModel(), stream,
                 options(attempt.model())));
-        return new HttpCall(endpoint(provider.baseUrl()), headers, body, stream);
+        return BearerCall.of(attempt, PATH, body, stream);
     }
 
     static ResponsesUpstreamOptions options(ModelEntry model) {
         boolean reasoning = model.capabilities().supportsReasoning();
         boolean alwaysReasons = reasoning && model.reasoning().family() == ReasoningProfile.Family.ALWAYS;
         return new ResponsesUpstreamOptions(reasoning, !alwaysReasons);
-    }
-
-    static URI endpoint(URI base) {
-        String s = base.toString();
-        return URI.create((s.endsWith("/") ? s.substring(0, s.length() - 1) : s) + "/responses");
     }
 
     @Override

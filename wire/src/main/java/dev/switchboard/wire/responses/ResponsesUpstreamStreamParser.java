@@ -8,7 +8,8 @@ import dev.switchboard.model.StreamEvent;
 import dev.switchboard.model.StreamEvent.Delta;
 import dev.switchboard.model.Usage;
 import dev.switchboard.wire.Json;
-import java.io.IOException;
+import dev.switchboard.wire.internal.UpstreamErrors;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -86,12 +87,7 @@ public final class ResponsesUpstreamStreamParser {
         if (done || data.strip().equals("[DONE]")) {
             return List.of();
         }
-        JsonNode payload;
-        try {
-            payload = Json.MAPPER.readTree(data);
-        } catch (IOException e) {
-            payload = null;
-        }
+        JsonNode payload = UpstreamErrors.json(data.getBytes(StandardCharsets.UTF_8)).orElse(null);
         if (payload == null || !payload.isObject()) {
             return fail(new GatewayError(502, "api_error", "The Responses upstream sent a stream event that is not "
                     + "a JSON object.", Optional.empty(), true));
