@@ -343,8 +343,9 @@ class FailoverRouterTest {
 
     /** A Responses provider {@code r} with one key, the only target of model {@code mr}. */
     private static FailoverRouter responsesRouter(ProviderAdapter adapter, ModelEntry model) {
+        // streaming: false, so whole answers are asked for whole and the adapters below need no stream
         ProviderConfig responses = new ProviderConfig("r", ProviderType.OPENAI_RESPONSES, URI.create("http://127.0.0.1:1/v1"),
-                List.of("kr"), Timeouts.DEFAULT, Map.of());
+                List.of("kr"), Timeouts.DEFAULT, Map.of(), false);
         return new FailoverRouter(new Catalog(List.of(responses), List.of(model)),
                 Map.of(ProviderType.OPENAI_RESPONSES, adapter), new GatewayMetrics(new SimpleMeterRegistry()));
     }
