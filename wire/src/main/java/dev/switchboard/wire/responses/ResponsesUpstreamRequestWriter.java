@@ -38,7 +38,7 @@ import java.util.Set;
  *       {@code message} with the rest ({@code input_text}, {@code input_image}, {@code input_file}).</li>
  *   <li>An ASSISTANT turn gives its items in block order: a {@code reasoning} item for each trace whose
  *       signature this format issued (its {@code encrypted_content}, its text as the summary), an
- *       assistant {@code message} per run of text, a {@code function_call} per call (the canonical id as
+ *       assistant {@code message} per run of text (an empty run is none), a {@code function_call} per call (the canonical id as
  *       {@code call_id}). Traces signed by other providers or not signed at all are not sent: the
  *       upstream can read only its own encrypted reasoning, and a reasoning item without it is refused
  *       when nothing is stored. A reasoning item with nothing after it in its turn is left out too (the
@@ -229,20 +229,13 @@ final class ResponsesUpstreamRequestWriter {
 
     private static void assistant(ArrayNode items, List<ContentBlock> blocks, ResponsesUpstreamOptions opts) {
         List<ObjectNode> reasoning = new ArrayList<>(); // sent only once the item they led to follows
-        StringBuilder text = null;
+        StringBuilder text = new StringBuilder();
         for (ContentBlock b : blocks) {
             if (b instanceof Text t) {
-                if (text == null) {
-                    flush(reasoning, items);
-                    text = new StringBuilder();
-                }
                 text.append(t.text());
                 continue;
             }
-            if (text != null) {
-                items.add(assistantMessage(text.toString()));
-                text = null;
-            }
+            message(text, reasoning, items);
             switch (b) {
                 case Thinking t when opts.reasoning() && ownSignature(t) ->
                         reasoning.add(reasoningItem(t.text(), t.signature().orElseThrow().value()));
@@ -258,8 +251,15 @@ final class ResponsesUpstreamRequestWriter {
                 }
             }
         }
-        if (text != null) {
+        message(text, reasoning, items);
+    }
+
+    /** The run of text so far as one assistant message, after the reasoning that led to it; none when empty. */
+    private static void message(StringBuilder text, List<ObjectNode> reasoning, ArrayNode items) {
+        if (!text.isEmpty()) {
+            flush(reasoning, items);
             items.add(assistantMessage(text.toString()));
+            text.setLength(0);
         }
     }
 
