@@ -7,9 +7,14 @@ import dev.switchboard.engine.account.DemoBootstrap;
 import dev.switchboard.engine.account.Passwords;
 import dev.switchboard.engine.account.Users;
 import dev.switchboard.engine.defaults.DefaultsStore;
+import dev.switchboard.engine.session.SessionPolicy;
+import dev.switchboard.engine.session.Sessions;
 import dev.switchboard.store.Database;
 import dev.switchboard.store.JdbcAccountStore;
+import dev.switchboard.store.JdbcCredentialStore;
 import dev.switchboard.store.JdbcDefaultsStore;
+import dev.switchboard.store.JdbcSessionStore;
+import dev.switchboard.store.JdbcThrottleStore;
 import java.time.Clock;
 import java.util.Optional;
 
@@ -25,13 +30,16 @@ public final class Accounts implements AutoCloseable {
     private final DemoBootstrap demo;
     private final JdbcAccountStore store;
     private final DefaultsStore defaults;
+    private final Users users;
+    private final Clock clock;
 
     public Accounts(String databaseUrl, Optional<String> configuredAdminKey, Clock clock) {
         this.database = Database.open(databaseUrl);
         this.store = new JdbcAccountStore(database);
         this.defaults = new JdbcDefaultsStore(database);
         this.apiKeys = new ApiKeys(store, clock);
-        Users users = new Users(store, new Passwords(), clock);
+        this.clock = clock;
+        this.users = new Users(store, new Passwords(), clock);
         this.adminKeys = new AdminKeys(store, configuredAdminKey, clock);
         this.admin = new AdminService(store, users, apiKeys, clock);
         this.demo = new DemoBootstrap(store, users, apiKeys);
@@ -55,6 +63,17 @@ public final class Accounts implements AutoCloseable {
 
     public DemoBootstrap demo() {
         return demo;
+    }
+
+    /** Dashboard sign-in over this database, with {@code policy}'s lifetimes and limits. */
+    public Sessions sessions(SessionPolicy policy) {
+        return new Sessions(store, new JdbcCredentialStore(database), new JdbcSessionStore(database),
+                new JdbcThrottleStore(database), users, new Passwords(), policy, clock);
+    }
+
+    /** The id of the user with this id or, failing that, this exact name. */
+    public Optional<String> userIdOrName(String idOrName) {
+        return store.findUser(idOrName).or(() -> store.findUserByName(idOrName)).map(dev.switchboard.engine.account.User::id);
     }
 
     /** Whether a user with this id exists. */

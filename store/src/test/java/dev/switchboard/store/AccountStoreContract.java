@@ -44,14 +44,10 @@ import org.junit.jupiter.api.Test;
  */
 abstract class AccountStoreContract extends StoreContract {
 
-    private static final Instant T0 = Instant.parse("2026-03-01T10:00:00.123Z");
-
-    protected Database database;
     protected JdbcAccountStore store;
 
     @BeforeEach
-    final void openDatabase() throws Exception {
-        database = open();
+    final void createStore() throws Exception {
         store = new JdbcAccountStore(database);
     }
 

@@ -21,13 +21,11 @@ import org.junit.jupiter.api.Test;
  * A subclass says on which database engine.
  */
 abstract class DefaultsStoreContract extends StoreContract {
-    private static final Instant T0 = Instant.parse("2026-04-01T08:00:00.250Z");
 
     private JdbcDefaultsStore store;
 
     @BeforeEach
-    final void openDatabase() throws Exception {
-        Database database = open();
+    final void createStore() throws Exception {
         JdbcAccountStore accounts = new JdbcAccountStore(database);
         for (String id : List.of("usr_a", "usr_b")) {
             accounts.createUser(new User(id, "name-" + id, Optional.empty(), "payg", 0, T0), Optional.empty());

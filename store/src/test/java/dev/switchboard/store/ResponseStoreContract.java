@@ -15,7 +15,6 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -29,14 +28,11 @@ import org.junit.jupiter.api.Test;
  * says on which database engine.
  */
 abstract class ResponseStoreContract extends StoreContract {
-    private static final Instant T0 = Instant.parse("2026-03-01T10:00:00.123Z");
 
-    protected Database database;
     protected JdbcResponseStore store;
 
     @BeforeEach
-    final void openDatabase() throws Exception {
-        database = open();
+    final void createStore() throws Exception {
         store = new JdbcResponseStore(database);
         JdbcAccountStore accounts = new JdbcAccountStore(database);
         for (String user : List.of("usr_alice", "usr_bob")) {

@@ -15,6 +15,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.Function;
 import java.util.stream.Stream;
 
 /**
@@ -34,6 +35,11 @@ public final class TestGateway implements AutoCloseable {
     private final String userId;
 
     private TestGateway(String yaml, Map<String, String> extraEnv, GatewayApp.PortDecorators ports) {
+        this(extraEnv, env -> ConfigLoader.parse(yaml, "test config", env), ports);
+    }
+
+    private TestGateway(Map<String, String> extraEnv, Function<Map<String, String>, GatewayConfig> config,
+                        GatewayApp.PortDecorators ports) {
         this.upstream = FakeUpstream.start();
         try {
             this.dir = Files.createTempDirectory("switchboard-it");
@@ -45,8 +51,9 @@ public final class TestGateway implements AutoCloseable {
         env.put("UPSTREAM_OPENAI", upstream.openAiBaseUrl());
         env.put("DATABASE", "sqlite:" + dir.resolve("switchboard.db"));
         env.put("ADMIN_KEY", ADMIN_KEY);
-        GatewayConfig config = ConfigLoader.parse(yaml, "test config", env);
-        this.app = GatewayApp.start(config, 0, ports);
+        env.put("SWITCHBOARD_DATABASE", env.get("DATABASE"));
+        env.put("SWITCHBOARD_ADMIN_KEY", ADMIN_KEY);
+        this.app = GatewayApp.start(config.apply(env), 0, ports);
         User user = app.accounts().admin().createUser(new AdminService.CreateUser(Optional.of("it-user"),
                 Optional.empty(), Optional.empty(), Optional.empty(), Optional.of("100")));
         IssuedKey key = app.accounts().admin().createKey(user.id(), AdminService.CreateKey.defaults());
@@ -64,6 +71,15 @@ public final class TestGateway implements AutoCloseable {
 
     public static TestGateway start(String yaml, Map<String, String> env) {
         return new TestGateway(yaml, env, GatewayApp.PortDecorators.NONE);
+    }
+
+    /**
+     * Starts the configuration the gateway runs on without a config file (the embedded default), with
+     * {@code env} as its environment: vendor key variables there enable their providers and the shipped
+     * catalog. Nothing is called upstream unless a test sends a request.
+     */
+    public static TestGateway startEmbeddedDefault(Map<String, String> env) {
+        return new TestGateway(env, ConfigLoader::embeddedDefault, GatewayApp.PortDecorators.NONE);
     }
 
     /** A gateway whose pipeline ports (admission, settlement) are wrapped by {@code ports}, e.g. to count calls. */

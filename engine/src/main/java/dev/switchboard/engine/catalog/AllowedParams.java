@@ -8,9 +8,10 @@ import java.util.Set;
 import java.util.TreeSet;
 
 /**
- * The chat-completions parameters a model accepts, derived from its capability flags and from what every
- * provider type in its pool can carry, so the list never names a parameter that the model, or the
- * provider that happens to answer after a failover, would reject or silently lose.
+ * The chat-completions parameters a model accepts, derived from its capability flags, from what every
+ * provider type in its pool can carry, and from the sampling parameters the model refuses, so the list
+ * never names a parameter that the model, or the provider that happens to answer after a failover, would
+ * reject or silently lose.
  */
 public final class AllowedParams {
     /** Always accepted: consumed by the gateway itself or understood by every provider. */
@@ -20,6 +21,14 @@ public final class AllowedParams {
     private static final List<String> TOOLS = List.of("tools", "tool_choice", "parallel_tool_calls");
     private static final List<String> REASONING = List.of("reasoning_effort", "thinking", "thinking_budget", "reasoning");
     private static final List<String> JSON = List.of("response_format");
+
+    /**
+     * The sampling parameters a model may refuse ({@link ModelEntry#refusedParams()}): the ones vendors
+     * reject for some models (OpenAI's reasoning models, Claude from Opus 4.7 on) while the gateway would
+     * otherwise carry them.
+     */
+    public static final Set<String> REFUSABLE = Set.of("temperature", "top_p", "top_k", "seed", "presence_penalty",
+            "frequency_penalty", "logit_bias", "logprobs", "top_logprobs", "n", "stop");
 
     /** Sampling extras each provider type carries natively. */
     private static final Map<ProviderType, Set<String>> EXTRAS = new EnumMap<>(Map.of(
@@ -59,6 +68,7 @@ public final class AllowedParams {
         if (extras != null) {
             out.addAll(extras);
         }
+        out.removeAll(model.refusedParams());
         return out;
     }
 

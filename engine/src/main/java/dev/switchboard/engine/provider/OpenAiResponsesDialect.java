@@ -1,7 +1,6 @@
 package dev.switchboard.engine.provider;
 
 import dev.switchboard.engine.catalog.ModelEntry;
-import dev.switchboard.engine.catalog.ReasoningProfile;
 import dev.switchboard.engine.upstream.HttpCall;
 import dev.switchboard.model.ChatResponse;
 import dev.switchboard.model.GatewayError;
@@ -18,8 +17,8 @@ import dev.switchboard.wire.responses.ResponsesUpstreamStreamParser;
  * next turn. The caller's own key is never sent: only the provider's, plus the provider's static headers.
  *
  * <p>What the model accepts comes from its record: reasoning controls and encrypted reasoning only for
- * models flagged {@code supports_reasoning}, {@code temperature}/{@code top_p} only for models that do not
- * always reason (OpenAI refuses each otherwise). The format has no stop sequences; the gateway applies the
+ * models flagged {@code supports_reasoning}, {@code temperature}/{@code top_p} only when its
+ * {@code refused_params} do not name them (OpenAI refuses each otherwise). The format has no stop sequences; the gateway applies the
  * request's own to the answer.
  */
 public final class OpenAiResponsesDialect implements Dialect {
@@ -33,9 +32,8 @@ public final class OpenAiResponsesDialect implements Dialect {
     }
 
     static ResponsesUpstreamOptions options(ModelEntry model) {
-        boolean reasoning = model.capabilities().supportsReasoning();
-        boolean alwaysReasons = reasoning && model.reasoning().family() == ReasoningProfile.Family.ALWAYS;
-        return new ResponsesUpstreamOptions(reasoning, !alwaysReasons);
+        return new ResponsesUpstreamOptions(model.capabilities().supportsReasoning(),
+                !model.refusedParams().contains("temperature"), !model.refusedParams().contains("top_p"));
     }
 
     @Override

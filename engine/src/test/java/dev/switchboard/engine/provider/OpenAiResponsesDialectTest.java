@@ -9,6 +9,7 @@ import dev.switchboard.engine.catalog.Pricing;
 import dev.switchboard.engine.catalog.ProviderConfig;
 import dev.switchboard.engine.catalog.ProviderType;
 import dev.switchboard.engine.catalog.ReasoningProfile;
+import dev.switchboard.engine.catalog.ResponsesRequirement;
 import dev.switchboard.engine.catalog.RouteTarget;
 import dev.switchboard.engine.catalog.Timeouts;
 import dev.switchboard.engine.upstream.HttpCall;
@@ -26,17 +27,23 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalInt;
+import java.util.Set;
 import org.junit.jupiter.api.Test;
 
 class OpenAiResponsesDialectTest {
     private final OpenAiResponsesDialect dialect = new OpenAiResponsesDialect();
 
     private static Attempt attempt(ChatRequest request, String baseUrl, Capabilities caps, ReasoningProfile reasoning) {
+        return attempt(request, baseUrl, caps, reasoning, Set.of());
+    }
+
+    private static Attempt attempt(ChatRequest request, String baseUrl, Capabilities caps, ReasoningProfile reasoning,
+                                   Set<String> refused) {
         ProviderConfig provider = new ProviderConfig("oai", ProviderType.OPENAI_RESPONSES, URI.create(baseUrl),
                 List.of("sk-provider"), Timeouts.DEFAULT, Map.of("OpenAI-Organization", "org-1"));
         RouteTarget target = new RouteTarget("oai", "gpt-up");
         ModelEntry model = new ModelEntry("m", List.of(), Optional.empty(), "test", 100_000, 4096, caps, reasoning,
-                Pricing.FREE, List.of(), List.of(target));
+                Pricing.FREE, List.of(), List.of(target), refused, ResponsesRequirement.ONLY, Optional.empty());
         return new Attempt(request, model, provider, target, "sk-provider");
     }
 
@@ -77,10 +84,11 @@ class OpenAiResponsesDialectTest {
         assertThat(hybrid.path("reasoning").path("effort").asText()).isEqualTo("low");
         assertThat(hybrid.path("temperature").asDouble()).isEqualTo(0.3);
 
-        JsonNode always = Json.parse(dialect.call(attempt(ask(), "https://h/v1", REASONS,
-                new ReasoningProfile(ReasoningProfile.Family.ALWAYS, List.of(Reasoning.Effort.LOW))), false).body());
-        assertThat(always.has("include")).isTrue();
-        assertThat(always.has("temperature")).as("models that always reason refuse sampling parameters").isFalse();
+        JsonNode refusing = Json.parse(dialect.call(attempt(ask(), "https://h/v1", REASONS,
+                new ReasoningProfile(ReasoningProfile.Family.ALWAYS, List.of(Reasoning.Effort.LOW)), Set.of("temperature")),
+                false).body());
+        assertThat(refusing.has("include")).isTrue();
+        assertThat(refusing.has("temperature")).as("a parameter the model refuses is not sent").isFalse();
     }
 
     @Test

@@ -37,7 +37,7 @@ public final class AdminApi {
     }
 
     /** Refuses the exchange (401) unless it carries the admin key; shared with the other admin handlers. */
-    void authorize(Exchange ex) {
+    public void authorize(Exchange ex) {
         Optional<String> presented = ex.header("authorization")
                 .filter(h -> h.regionMatches(true, 0, "Bearer ", 0, 7)).map(h -> h.substring(7).trim());
         if (presented.isEmpty()) {
@@ -101,7 +101,7 @@ public final class AdminApi {
     }
 
     /** Runs an account operation, mapping its refusals to 404 / 400 / 409 naming the field. */
-    static <T> T call(java.util.function.Supplier<T> op) {
+    public static <T> T call(java.util.function.Supplier<T> op) {
         try {
             return op.get();
         } catch (AccountException e) {

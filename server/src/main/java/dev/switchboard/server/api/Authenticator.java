@@ -23,7 +23,9 @@ public final class Authenticator {
 
     public Caller authenticate(Exchange ex, Credentials where, String endpoint) {
         String presented = where.presented(ex).orElseThrow(() -> GatewayError.unauthorized(
-                "Missing API key. Send it as " + where.hint() + ".").toException());
+                (ex.header("cookie").filter(c -> c.contains("sb_session=")).isPresent()
+                        ? "Dashboard session cookies are not accepted here. " : "")
+                        + "Missing API key. Send it as " + where.hint() + ".").toException());
         return switch (keys.authenticate(presented)) {
             case Authentication.Authenticated a -> {
                 Principal p = a.principal();

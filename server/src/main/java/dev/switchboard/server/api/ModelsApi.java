@@ -8,6 +8,8 @@ import dev.switchboard.engine.catalog.Catalog;
 import dev.switchboard.engine.catalog.ModelEntry;
 import dev.switchboard.engine.catalog.Pricing;
 import dev.switchboard.engine.catalog.ProviderType;
+import dev.switchboard.engine.catalog.ReasoningProfile;
+import dev.switchboard.engine.catalog.ThinkingBudget;
 import dev.switchboard.engine.defaults.ModelDefaults;
 import dev.switchboard.engine.defaults.ParamDefaults;
 import dev.switchboard.engine.pipeline.Caller;
@@ -15,13 +17,14 @@ import dev.switchboard.model.GatewayError;
 import dev.switchboard.server.http.Exchange;
 import dev.switchboard.wire.Json;
 import java.math.BigDecimal;
+import java.util.Locale;
 import java.util.Optional;
 import java.util.Set;
 
 /**
  * Model discovery: {@code GET /v1/models} in the OpenAI list shape plus each model's capability flags,
- * limits and prices (USD per million tokens), listing only models the caller's plan and key may use; and
- * {@code GET /api/models/{id}/allowed-params}.
+ * limits, reasoning controls and prices (USD per million tokens, with the source and date of the figures),
+ * listing only models the caller's plan and key may use; and {@code GET /api/models/{id}/allowed-params}.
  */
 public final class ModelsApi {
     private final Catalog catalog;
@@ -80,6 +83,34 @@ public final class ModelsApi {
         pricing.put("cache_read", usd(p.cacheReadPerMillion()));
         pricing.put("cache_write_5m", usd(p.cacheWrite5mPerMillion()));
         pricing.put("cache_write_1h", usd(p.cacheWrite1hPerMillion()));
+        m.source().ifPresent(src -> {
+            pricing.put("source", src.url());
+            pricing.put("as_of", src.asOf().toString());
+            src.note().ifPresent(n -> pricing.put("note", n));
+        });
+        o.set("reasoning", reasoning(m.reasoning()));
+        o.put("responses_api", m.responsesApi().wire());
+        return o;
+    }
+
+    /** The reasoning controls a model takes: its family, accepted effort levels and budget range. */
+    private static ObjectNode reasoning(ReasoningProfile r) {
+        ObjectNode o = Json.object();
+        o.put("family", r.family().name().toLowerCase(Locale.ROOT));
+        ArrayNode efforts = o.putArray("efforts");
+        r.efforts().forEach(e -> efforts.add(e.wire()));
+        r.budget().ifPresent(b -> {
+            ObjectNode budget = o.putObject("budget_tokens");
+            switch (b) {
+                case ThinkingBudget.Range range -> {
+                    budget.put("accepted", true);
+                    budget.put("min", range.min());
+                    budget.put("max", range.max());
+                    budget.put("below_max_tokens", range.belowMaxTokens());
+                }
+                case ThinkingBudget.Refused refused -> budget.put("accepted", false);
+            }
+        });
         return o;
     }
 
@@ -109,6 +140,8 @@ public final class ModelsApi {
         for (ProviderType t : AllowedParams.providerTypes(m, catalog)) {
             types.add(t.wire());
         }
+        ArrayNode refused = body.putArray("refused_params");
+        m.refusedParams().stream().sorted().forEach(refused::add);
         ArrayNode defaultable = body.putArray("defaultable_params");
         allowed.stream().filter(ParamDefaults.NAMES::contains).forEach(defaultable::add);
         if (caller.isPresent() && defaults.isPresent()) {

@@ -17,7 +17,7 @@ import picocli.CommandLine.Option;
  */
 @Command(name = "switchboard", mixinStandardHelpOptions = true, version = "switchboard 0.1.0",
         description = "Multi-format LLM chat gateway.",
-        subcommands = {ServeCommand.class, UsersCommand.class, KeysCommand.class})
+        subcommands = {ServeCommand.class, UsersCommand.class, KeysCommand.class, ExtendCommand.class})
 public final class Cli implements Callable<Integer> {
 
     @Option(names = "--config", paramLabel = "FILE", scope = CommandLine.ScopeType.INHERIT,

@@ -18,7 +18,8 @@ import picocli.CommandLine.ParentCommand;
 
 /** {@code switchboard users ...}: the CLI twins of the admin API's user operations. */
 @Command(name = "users", description = "Create and inspect users (works on the configured database, no server needed).",
-        subcommands = {UsersCommand.Create.class, UsersCommand.Show.class, UsersCommand.Credit.class})
+        subcommands = {UsersCommand.Create.class, UsersCommand.Show.class, UsersCommand.Credit.class, UsersPasswdCommand.class,
+                UsersRoleCommand.class})
 final class UsersCommand {
     @ParentCommand
     Cli cli;

@@ -24,7 +24,7 @@ final class BuiltinCatalog {
     static final String RESOURCE = "builtin-catalog.yaml";
     static final String SOURCE = "builtin-catalog.yaml (shipped with Switchboard)";
     /** The provider ids the shipped routes use, in the order they are tried. */
-    static final List<String> PROVIDER_IDS = List.of("openai", "anthropic", "gemini", "openrouter");
+    static final List<String> PROVIDER_IDS = List.of("openai", "openai-responses", "anthropic", "gemini", "openrouter");
 
     private BuiltinCatalog() {
     }
@@ -62,8 +62,7 @@ final class BuiltinCatalog {
                     .filter(a -> names.claimAlias(a.text(), m.id(), a.pos()).isEmpty())
                     .map(YamlNode.Scalar::text)
                     .toList();
-            out.add(new ModelEntry(m.id(), aliases, m.displayName(), m.ownedBy(), m.contextLength(), m.maxOutputTokens(),
-                    m.capabilities(), m.reasoning(), m.pricing(), m.plans(), m.route()));
+            out.add(m.withAliases(aliases));
         }
         return out;
     }

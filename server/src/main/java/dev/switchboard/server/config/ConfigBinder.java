@@ -22,7 +22,8 @@ import java.util.Set;
  * starts with {@code x-} are ignored, so that YAML anchors ({@code x-timeouts: &slow {...}}) have a home.
  */
 final class ConfigBinder {
-    static final List<String> TOP_KEYS = List.of("listen", "database", "redis", "admin_key", "include", "providers", "models");
+    static final List<String> TOP_KEYS = List.of("listen", "database", "redis", "admin_key", "include", "providers", "models",
+            "dashboard", "extend");
     static final List<String> INCLUDES = List.of(BuiltinCatalog.INCLUDE_NAME);
 
     private final Problems problems;
@@ -48,6 +49,8 @@ final class ConfigBinder {
         Optional<String> adminKey = top.string("admin_key", "admin_key: ${SWITCHBOARD_ADMIN_KEY}").map(String::strip)
                 .filter(k -> !k.isEmpty());
         Optional<Pos> includeCatalog = includes(top);
+        DashboardConfig dashboard = DashboardBinder.dashboard(top);
+        boolean starterCatalog = DashboardBinder.starterCatalog(top);
 
         List<ProviderConfig> providers = new ArrayList<>();
         Set<String> providerIds = new LinkedHashSet<>();
@@ -73,7 +76,8 @@ final class ConfigBinder {
             problems.add(root.pos(), "no model is configured (add models: or include: " + BuiltinCatalog.INCLUDE_NAME + ")");
         }
         problems.throwIfAny();
-        return new GatewayConfig(listen, database, redis, adminKey, new Catalog(providers, models), source);
+        return new GatewayConfig(listen, database, redis, adminKey, new Catalog(providers, models), source, dashboard,
+                starterCatalog);
     }
 
     private List<ModelEntry> ownModels(YamlFields top, Set<String> providerIds, Namespace names) {

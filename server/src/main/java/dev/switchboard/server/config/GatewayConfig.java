@@ -14,9 +14,12 @@ import java.util.Optional;
  * @param adminKey the Bearer key of the admin API; empty: the gateway creates one on first start
  * @param catalog  the providers and the models they serve
  * @param source   where this came from: the config file's path, or {@link #EMBEDDED_DEFAULT}
+ * @param dashboard sign-in sessions and sign-up
+ * @param starterCatalog whether the starter catalog of skills, MCP servers, characters, marketplaces and plugins
+ *                 is loaded on first start ({@code extend: {starter_catalog: false}} to start empty)
  */
 public record GatewayConfig(ListenAddress listen, String database, Optional<URI> redis, Optional<String> adminKey,
-                            Catalog catalog, String source) {
+                            Catalog catalog, String source, DashboardConfig dashboard, boolean starterCatalog) {
     /** The {@link #source()} of {@link ConfigLoader#embeddedDefault}. */
     public static final String EMBEDDED_DEFAULT = "embedded default";
     public static final String DEFAULT_DATABASE = "sqlite:data/switchboard.db";
@@ -28,6 +31,7 @@ public record GatewayConfig(ListenAddress listen, String database, Optional<URI>
         Objects.requireNonNull(adminKey, "adminKey");
         Objects.requireNonNull(catalog, "catalog");
         Objects.requireNonNull(source, "source");
+        Objects.requireNonNull(dashboard, "dashboard");
     }
 
     /** True when this is the embedded default rather than an operator's file. */

@@ -1,12 +1,16 @@
 package dev.switchboard.server.config;
 
+import dev.switchboard.engine.catalog.AllowedParams;
 import dev.switchboard.engine.catalog.Capabilities;
+import dev.switchboard.engine.catalog.CatalogSource;
 import dev.switchboard.engine.catalog.ModelEntry;
 import dev.switchboard.engine.catalog.Pricing;
 import dev.switchboard.engine.catalog.ReasoningProfile;
 import dev.switchboard.engine.catalog.ReasoningProfile.EffortAs;
 import dev.switchboard.engine.catalog.ReasoningProfile.Family;
+import dev.switchboard.engine.catalog.ResponsesRequirement;
 import dev.switchboard.engine.catalog.RouteTarget;
+import dev.switchboard.engine.catalog.ThinkingBudget;
 import dev.switchboard.model.Reasoning.Effort;
 import dev.switchboard.server.config.YamlNode.Entry;
 import dev.switchboard.server.config.YamlNode.Mapping;
@@ -16,7 +20,10 @@ import dev.switchboard.server.config.YamlNode.Sequence;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
+import java.time.LocalDate;
+import java.time.format.DateTimeParseException;
 import java.util.EnumSet;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
@@ -37,21 +44,27 @@ import java.util.Set;
  *   <li>cache prices default to the usual ratios of the input price
  *       ({@link Pricing#withDefaultCacheRatios});</li>
  *   <li>a route entry without {@code model} uses the model id as the upstream name;</li>
- *   <li>{@code owned_by} defaults to the provider id of the first route entry.</li>
+ *   <li>{@code owned_by} defaults to the provider id of the first route entry;</li>
+ *   <li>{@code refused_params} defaults to none, {@code responses_api} to not_needed, {@code source} and
+ *       {@code reasoning.budget} to unknown.</li>
  * </ul>
  * Aliases are only checked for form here; collisions between models are the caller's job.
  */
 final class ModelBinder {
     static final List<String> KEYS = List.of("display_name", "owned_by", "aliases", "context_length", "max_output_tokens",
             "supports_reasoning", "supports_vision", "supports_tools", "supports_caching", "supports_json", "reasoning",
-            "pricing", "plans", "route");
-    static final List<String> REASONING_KEYS = List.of("family", "efforts", "effort_as");
+            "pricing", "plans", "route", "refused_params", "responses_api", "source");
+    static final List<String> REASONING_KEYS = List.of("family", "efforts", "effort_as", "budget");
+    static final List<String> BUDGET_KEYS = List.of("min", "max", "below_max_tokens");
+    static final List<String> SOURCE_KEYS = List.of("url", "as_of", "note");
     static final List<String> PRICING_KEYS = List.of("input", "output", "cache_read", "cache_write_5m", "cache_write_1h");
     static final List<String> ROUTE_KEYS = List.of("provider", "model");
     static final List<Effort> DEFAULT_EFFORTS = List.of(Effort.LOW, Effort.MEDIUM, Effort.HIGH);
 
     private static final String ROUTE_EXAMPLE = "route: [{provider: openai, model: gpt-4o}]";
     private static final String PRICING_EXAMPLE = "pricing: {input: 2.50, output: 10.00}";
+    private static final String BUDGET_EXAMPLE = "budget: {min: 1024, max: 32000}";
+    private static final String SOURCE_EXAMPLE = "source: {url: https://example.com/pricing, as_of: 2026-11-01}";
 
     /** What to do with a route entry that names a provider that is not configured. */
     enum UnknownProviders {
@@ -114,8 +127,11 @@ final class ModelBinder {
                     + maxOutput.getAsLong() + ") is larger than its context_length (" + context.getAsLong() + ")");
         }
         Capabilities caps = capabilities(m);
-        ReasoningProfile reasoning = reasoning(m, caps.supportsReasoning());
+        ReasoningProfile reasoning = reasoning(m, caps.supportsReasoning(), context);
         Optional<Pricing> pricing = pricing(m);
+        Set<String> refused = refusedParams(m);
+        ResponsesRequirement responsesApi = responsesApi(m);
+        Optional<CatalogSource> source = source(m);
         List<String> plans = names(m, "plans", "plans: [pro]").stream().map(Scalar::text).toList();
         List<RouteTarget> route = route(m, id);
 
@@ -124,7 +140,7 @@ final class ModelBinder {
         }
         ModelEntry model = new ModelEntry(id, aliases.stream().map(Scalar::text).toList(), displayName,
                 ownedBy.orElse(route.get(0).providerId()), context.getAsLong(), (int) maxOutput.getAsLong(), caps, reasoning,
-                pricing.get(), plans, route);
+                pricing.get(), plans, route, refused, responsesApi, source);
         return new Result(Optional.of(model), entry.keyPos(), aliases);
     }
 
@@ -150,7 +166,7 @@ final class ModelBinder {
                 m.bool("supports_caching").orElse(false), m.bool("supports_json").orElse(tools));
     }
 
-    private ReasoningProfile reasoning(YamlFields m, boolean supportsReasoning) {
+    private ReasoningProfile reasoning(YamlFields m, boolean supportsReasoning, OptionalLong context) {
         Optional<YamlFields> f = m.map("reasoning", "reasoning of " + m.where(), "reasoning: {family: hybrid, efforts: [low, medium, high]}");
         if (f.isEmpty()) {
             return supportsReasoning ? new ReasoningProfile(Family.ALWAYS, DEFAULT_EFFORTS) : ReasoningProfile.NONE;
@@ -174,7 +190,127 @@ final class ModelBinder {
             }
         }
         List<Effort> efforts = efforts(r, fam);
-        return new ReasoningProfile(fam, efforts, effortAs(r, fam));
+        return new ReasoningProfile(fam, efforts, effortAs(r, fam), budget(r, fam, context));
+    }
+
+    /**
+     * {@code reasoning.budget}: the token budgets the upstream accepts when thinking is on, as
+     * {@code {min, max, below_max_tokens}}, or {@code none} when it takes effort levels only.
+     */
+    private Optional<ThinkingBudget> budget(YamlFields r, Family family, OptionalLong context) {
+        Optional<Entry> entry = r.entry("budget");
+        if (entry.isEmpty()) {
+            return Optional.empty();
+        }
+        Pos at = entry.get().keyPos();
+        if (family == Family.NONE) {
+            problems.add(at, r.where() + " gives a budget but its family is none (remove budget)");
+            return Optional.empty();
+        }
+        if (entry.get().value() instanceof Scalar word) {
+            if (word.text().trim().equals("none")) {
+                return Optional.of(new ThinkingBudget.Refused());
+            }
+            problems.add(word, r.label("budget") + " must be none (the upstream takes effort levels only) or a range, e.g. "
+                    + BUDGET_EXAMPLE + ", got '" + word.text() + "'");
+            return Optional.empty();
+        }
+        Optional<YamlFields> f = r.map("budget", "budget of " + r.where(), BUDGET_EXAMPLE);
+        if (f.isEmpty()) {
+            return Optional.empty();
+        }
+        YamlFields b = f.get();
+        b.allowOnly(BUDGET_KEYS);
+        long ceiling = context.orElse(Integer.MAX_VALUE);
+        OptionalLong min = b.integer("min", 1, ceiling, "min: 1024");
+        OptionalLong max = b.integer("max", 1, ceiling, "max: 32000");
+        boolean belowMaxTokens = b.bool("below_max_tokens").orElse(false);
+        for (String required : List.of("min", "max")) {
+            if (!b.has(required)) {
+                b.missing(required, "add " + required + ": N, in tokens (" + BUDGET_EXAMPLE + ")");
+            }
+        }
+        if (min.isEmpty() || max.isEmpty()) {
+            return Optional.empty();
+        }
+        if (max.getAsLong() < min.getAsLong()) {
+            problems.add(b.entry("max").orElseThrow().value().pos(), b.label("max") + " (" + max.getAsLong()
+                    + ") is smaller than its min (" + min.getAsLong() + ")");
+            return Optional.empty();
+        }
+        return Optional.of(new ThinkingBudget.Range((int) min.getAsLong(), (int) max.getAsLong(), belowMaxTokens));
+    }
+
+    /** {@code refused_params}: sampling parameters the model refuses, from {@link AllowedParams#REFUSABLE}. */
+    private Set<String> refusedParams(YamlFields m) {
+        List<String> known = AllowedParams.REFUSABLE.stream().sorted().toList();
+        Set<String> out = new LinkedHashSet<>();
+        for (Scalar s : names(m, "refused_params", "refused_params: [temperature, top_p]")) {
+            if (AllowedParams.REFUSABLE.contains(s.text())) {
+                out.add(s.text());
+            } else {
+                problems.add(s, "'" + s.text() + "' in " + m.label("refused_params") + " is not a sampling parameter a model can "
+                        + "refuse (expected some of: " + String.join(", ", known) + Suggestions.hint(s.text(), known) + ")");
+            }
+        }
+        return out;
+    }
+
+    /** {@code responses_api}: only, for_reasoning_tools or not_needed (the default). */
+    private ResponsesRequirement responsesApi(YamlFields m) {
+        Optional<Scalar> given = m.scalar("responses_api", "responses_api: only");
+        if (given.isEmpty()) {
+            return ResponsesRequirement.NOT_NEEDED;
+        }
+        String t = given.get().text().trim().toLowerCase(Locale.ROOT);
+        List<String> names = Arrays.stream(ResponsesRequirement.values()).map(ResponsesRequirement::wire).toList();
+        for (ResponsesRequirement r : ResponsesRequirement.values()) {
+            if (r.wire().equals(t)) {
+                return r;
+            }
+        }
+        problems.add(given.get(), "unknown responses_api '" + given.get().text() + "' in " + m.where() + " (expected only (the vendor "
+                + "serves the model only through OpenAI's Responses API), for_reasoning_tools (its chat completions refuse function "
+                + "tools with a reasoning effort) or not_needed" + Suggestions.hint(t, names) + ")");
+        return ResponsesRequirement.NOT_NEEDED;
+    }
+
+    /** {@code source}: where the model's prices and limits come from, and the date of that document. */
+    private Optional<CatalogSource> source(YamlFields m) {
+        Optional<YamlFields> f = m.map("source", "source of " + m.where(), SOURCE_EXAMPLE);
+        if (f.isEmpty()) {
+            return Optional.empty();
+        }
+        YamlFields s = f.get();
+        s.allowOnly(SOURCE_KEYS);
+        Optional<Scalar> url = s.scalar("url", "url: https://example.com/pricing");
+        Optional<Scalar> asOf = s.scalar("as_of", "as_of: 2026-11-01");
+        Optional<String> note = s.string("note", "note: promotional price until 2026-12-31").map(String::trim);
+        for (String required : List.of("url", "as_of")) {
+            if (!s.has(required)) {
+                s.missing(required, "add " + required + " (" + SOURCE_EXAMPLE + ")");
+            }
+        }
+        Optional<String> link = url.flatMap(u -> {
+            String t = u.text().trim();
+            if (t.startsWith("https://") || t.startsWith("http://")) {
+                return Optional.of(t);
+            }
+            problems.add(u, s.label("url") + " must be an http:// or https:// address of the published source, got '" + t + "'");
+            return Optional.empty();
+        });
+        Optional<LocalDate> date = asOf.flatMap(d -> {
+            try {
+                return Optional.of(LocalDate.parse(d.text().trim()));
+            } catch (DateTimeParseException e) {
+                problems.add(d, s.label("as_of") + " must be a date written YYYY-MM-DD, got '" + d.text() + "'");
+                return Optional.empty();
+            }
+        });
+        if (link.isEmpty() || date.isEmpty()) {
+            return Optional.empty();
+        }
+        return Optional.of(new CatalogSource(link.get(), date.get(), note.filter(n -> !n.isEmpty())));
     }
 
     private Optional<EffortAs> effortAs(YamlFields r, Family family) {

@@ -28,6 +28,14 @@ public interface Exchange {
     /** The request body (bounded by the server's payload limit). */
     byte[] body();
 
+    /**
+     * The address of the connection's peer (the client, or the last proxy in front of the gateway), as text.
+     * Exchanges that do not come from a network connection answer {@code "local"}.
+     */
+    default String remoteAddress() {
+        return "local";
+    }
+
     /** The id of this request, also sent back as {@code x-request-id}. */
     String requestId();
 

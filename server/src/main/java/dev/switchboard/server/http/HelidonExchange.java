@@ -69,6 +69,12 @@ final class HelidonExchange implements Exchange {
     }
 
     @Override
+    public String remoteAddress() {
+        return req.remotePeer().address() instanceof java.net.InetSocketAddress a && a.getAddress() != null
+                ? a.getAddress().getHostAddress() : String.valueOf(req.remotePeer().address());
+    }
+
+    @Override
     public String requestId() {
         return requestId;
     }

@@ -67,7 +67,7 @@ class ConfigErrorsTest {
 
         assertThat(ps).extracting(ConfigProblem::line).containsExactly(1, 6, 8, 9, 11, 11, 12, 13);
         assertThat(ps.get(0).message()).isEqualTo("unknown key 'lisen' at the top level (expected one of: listen, database, redis, "
-                + "admin_key, include, providers, models; did you mean 'listen'?)");
+                + "admin_key, include, providers, models, dashboard, extend; did you mean 'listen'?)");
         assertThat(ps.get(1).message()).contains("unknown key 'conect' in timeouts of provider 'openai'", "did you mean 'connect'?");
         // line 8: the model, now without context_length; line 9: the misspelt key
         assertThat(ps.get(2).message()).isEqualTo("model 'm1' has no 'context_length' (add context_length: N, the context window in tokens)");
@@ -329,6 +329,74 @@ class ConfigErrorsTest {
         assertThat(c.catalog().resolve("m2").orElseThrow().reasoning().effortAs())
                 .contains(dev.switchboard.engine.catalog.ReasoningProfile.EffortAs.BUDGET);
         assertThat(c.catalog().resolve("m1").orElseThrow().reasoning().effortAs()).isEmpty();
+    }
+
+    @Test
+    void catalogFactsBind() {
+        GatewayConfig c = ConfigSupport.parse(withModel("""
+                    supports_reasoning: true
+                    reasoning: {family: hybrid, budget: {min: 100, max: 800, below_max_tokens: true}}
+                    refused_params: [temperature, top_p]
+                    responses_api: for_reasoning_tools
+                    source: {url: https://example.com/prices, as_of: 2026-11-01, note: " promo "}
+                """ + M2_OK));
+
+        var m2 = c.catalog().resolve("m2").orElseThrow();
+        assertThat(m2.reasoning().budget()).contains(new dev.switchboard.engine.catalog.ThinkingBudget.Range(100, 800, true));
+        assertThat(m2.refusedParams()).containsExactlyInAnyOrder("temperature", "top_p");
+        assertThat(m2.responsesApi()).isEqualTo(dev.switchboard.engine.catalog.ResponsesRequirement.FOR_REASONING_TOOLS);
+        assertThat(m2.source()).contains(new dev.switchboard.engine.catalog.CatalogSource("https://example.com/prices",
+                java.time.LocalDate.of(2026, 11, 1), java.util.Optional.of("promo")));
+        var m1 = c.catalog().resolve("m1").orElseThrow();
+        assertThat(m1.refusedParams()).isEmpty();
+        assertThat(m1.responsesApi()).isEqualTo(dev.switchboard.engine.catalog.ResponsesRequirement.NOT_NEEDED);
+        assertThat(m1.source()).isEmpty();
+        assertThat(m1.reasoning().budget()).isEmpty();
+    }
+
+    @Test
+    void catalogFactsAreValidatedWithTheirLine() {
+        List<ConfigProblem> ps = problems(withModel("""
+                    supports_reasoning: true
+                    reasoning: {family: always, budget: {min: 900, max: 500}}
+                    refused_params: [temperature, temprature, temperature]
+                    responses_api: responses_only
+                    source: {url: example.com/prices, as_of: 1 Nov 2026}
+                """ + M2_OK));
+
+        assertThat(ps).extracting(ConfigProblem::line).containsExactly(15, 16, 16, 17, 18, 18);
+        assertThat(ps.get(0).message()).isEqualTo("'max' of budget of reasoning of model 'm2' (500) is smaller than its min (900)");
+        assertThat(ps.get(1).message()).startsWith("'temprature' in 'refused_params' of model 'm2' is not a sampling parameter a model "
+                + "can refuse (expected some of: frequency_penalty, logit_bias, ").endsWith("did you mean 'temperature'?)");
+        assertThat(ps.get(2).message()).isEqualTo("'temperature' is listed twice in 'refused_params' of model 'm2' (remove one)");
+        assertThat(ps.get(3).message()).startsWith("unknown responses_api 'responses_only' in model 'm2' (expected only");
+        assertThat(ps.get(4).message()).isEqualTo("'url' of source of model 'm2' must be an http:// or https:// address of the "
+                + "published source, got 'example.com/prices'");
+        assertThat(ps.get(5).message()).isEqualTo("'as_of' of source of model 'm2' must be a date written YYYY-MM-DD, got '1 Nov 2026'");
+    }
+
+    @Test
+    void aBudgetNeedsAReasoningModelAndAWellFormedValue() {
+        ConfigProblem none = problem(withModel("    reasoning: {family: none, budget: none}\n" + M2_OK));
+        ConfigProblem word = problem(withModel("    supports_reasoning: true\n    reasoning: {family: always, budget: unlimited}\n" + M2_OK));
+        ConfigProblem half = problem(withModel("    supports_reasoning: true\n    reasoning: {family: always, budget: {min: 1}}\n" + M2_OK));
+
+        assertThat(none.line()).isEqualTo(14);
+        assertThat(none.message()).isEqualTo("reasoning of model 'm2' gives a budget but its family is none (remove budget)");
+        assertThat(word.line()).isEqualTo(15);
+        assertThat(word.message()).isEqualTo("'budget' of reasoning of model 'm2' must be none (the upstream takes effort levels only) "
+                + "or a range, e.g. budget: {min: 1024, max: 32000}, got 'unlimited'");
+        assertThat(half.message()).isEqualTo("budget of reasoning of model 'm2' has no 'max' (add max: N, in tokens (budget: {min: 1024, "
+                + "max: 32000}))");
+    }
+
+    @Test
+    void aSourceNeedsAnAddressAndADate() {
+        ConfigProblem p = problem(withModel("    source: {url: https://example.com/prices}\n" + M2_OK));
+
+        assertThat(p.line()).isEqualTo(14);
+        assertThat(p.message()).isEqualTo("source of model 'm2' has no 'as_of' (add as_of (source: {url: https://example.com/pricing, "
+                + "as_of: 2026-11-01}))");
     }
 
     @Test

@@ -54,6 +54,9 @@ class ConfigExampleTest {
         assertThat(mini.pricing()).isEqualTo(new Pricing(150_000_000L, 600_000_000L, 15_000_000L, 187_500_000L, 300_000_000L));
         assertThat(mini.route()).containsExactly(new RouteTarget("openai", "gpt-4o-mini"), new RouteTarget("simulator", "house-mini"));
 
+        assertThat(c.dashboard()).isEqualTo(DashboardConfig.DEFAULT);
+        assertThat(c.starterCatalog()).isTrue();
+
         // The shipped catalog is included, under the operator's own entries.
         assertThat(c.catalog().resolve("gpt-5")).isPresent();
         assertThat(c.catalog().models()).filteredOn(m -> m.id().equals("claude-sonnet-4")).hasSize(1);
@@ -66,7 +69,8 @@ class ConfigExampleTest {
         collectKeys(root, written);
 
         List<String> accepted = Stream.of(ConfigBinder.TOP_KEYS, ProviderBinder.KEYS, ProviderBinder.TIMEOUT_KEYS, ModelBinder.KEYS,
-                ModelBinder.REASONING_KEYS, ModelBinder.PRICING_KEYS, ModelBinder.ROUTE_KEYS).flatMap(List::stream).toList();
+                ModelBinder.REASONING_KEYS, ModelBinder.BUDGET_KEYS, ModelBinder.SOURCE_KEYS, ModelBinder.PRICING_KEYS,
+                ModelBinder.ROUTE_KEYS).flatMap(List::stream).toList();
         assertThat(written).containsAll(accepted);
     }
 

@@ -57,14 +57,16 @@ class EmbeddedDefaultTest {
     @ParameterizedTest
     @CsvSource({
             "OPENAI_API_KEY, openai, https://api.openai.com/v1, openai, gpt-4o",
-            "ANTHROPIC_API_KEY, anthropic, https://api.anthropic.com, anthropic, claude-sonnet-4",
+            "ANTHROPIC_API_KEY, anthropic, https://api.anthropic.com, anthropic, claude-opus-5-5",
             "GEMINI_API_KEY, gemini, https://generativelanguage.googleapis.com, gemini, gemini-2.5-flash",
-            "OPENROUTER_API_KEY, openrouter, https://openrouter.ai/api/v1, openai, deepseek-chat",
+            "OPENROUTER_API_KEY, openrouter, https://openrouter.ai/api/v1, openai, deepseek-v4-pro",
     })
     void eachKeyEnablesItsProviderAndTheModelsItReaches(String variable, String id, String baseUrl, String type, String model) {
         GatewayConfig c = ConfigLoader.embeddedDefault(Map.of(variable, "secret-" + id));
 
-        assertThat(c.catalog().providers()).extracting(ProviderConfig::id).containsExactly("simulator", id);
+        // One OpenAI key serves both of OpenAI's APIs: chat completions and the Responses API.
+        List<String> enabled = id.equals("openai") ? List.of("simulator", "openai", "openai-responses") : List.of("simulator", id);
+        assertThat(c.catalog().providers()).extracting(ProviderConfig::id).containsExactlyElementsOf(enabled);
         ProviderConfig p = c.catalog().provider(id).orElseThrow();
         assertThat(p.type()).isEqualTo(ProviderType.parse(type).orElseThrow());
         assertThat(p.baseUrl()).isEqualTo(URI.create(baseUrl));
@@ -73,17 +75,17 @@ class EmbeddedDefaultTest {
         assertThat(c.catalog().resolve("switchboard-demo")).isPresent();
         // Routes to disabled providers are gone.
         assertThat(c.catalog().models()).allSatisfy(m -> assertThat(m.route())
-                .allSatisfy(t -> assertThat(t.providerId()).isIn("simulator", id)));
+                .allSatisfy(t -> assertThat(t.providerId()).isIn(enabled)));
     }
 
     @Test
     void onlyAnthropicServesOnlyClaude() {
         GatewayConfig c = ConfigLoader.embeddedDefault(Map.of("ANTHROPIC_API_KEY", "k"));
 
-        assertThat(c.catalog().models()).extracting(ModelEntry::id).containsExactly("switchboard-demo", "claude-opus-4-1",
-                "claude-sonnet-4-5", "claude-sonnet-4", "claude-haiku-4-5", "claude-3-5-haiku");
-        assertThat(c.catalog().resolve("claude-sonnet-4").orElseThrow().route())
-                .containsExactly(new RouteTarget("anthropic", "claude-sonnet-4-20250514"));
+        assertThat(c.catalog().models()).extracting(ModelEntry::id).startsWith("switchboard-demo", "claude-opus-5-5")
+                .allMatch(id -> id.equals("switchboard-demo") || id.startsWith("claude-"));
+        assertThat(c.catalog().resolve("claude-sonnet-4-5").orElseThrow().route())
+                .containsExactly(new RouteTarget("anthropic", "claude-sonnet-4-5-20250929"));
     }
 
     @Test
@@ -91,10 +93,13 @@ class EmbeddedDefaultTest {
         GatewayConfig c = ConfigLoader.embeddedDefault(ConfigSupport.ALL_KEYS);
 
         assertThat(c.catalog().providers()).extracting(ProviderConfig::id)
-                .containsExactly("simulator", "openai", "anthropic", "gemini", "openrouter");
-        assertThat(c.catalog().models()).hasSize(26);
+                .containsExactly("simulator", "openai", "openai-responses", "anthropic", "gemini", "openrouter");
+        assertThat(c.catalog().models()).hasSizeGreaterThanOrEqualTo(101);
         assertThat(c.catalog().resolve("gpt-5").orElseThrow().route()).extracting(RouteTarget::providerId)
                 .containsExactly("openai", "openrouter");
+        assertThat(c.catalog().resolve("gpt-5.5-pro").orElseThrow().route()).extracting(RouteTarget::providerId)
+                .containsExactly("openai-responses", "openrouter");
+        assertThat(c.catalog().provider("openai-responses").orElseThrow().type()).isEqualTo(ProviderType.OPENAI_RESPONSES);
         assertThat(c.toString()).doesNotContain("sk-test-openai", "sk-ant-test", "gm-test", "sk-or-test");
     }
 

@@ -2,13 +2,13 @@ package dev.switchboard.wire.anthropic;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.switchboard.model.ContentBlock;
+import dev.switchboard.model.GatewayError;
 import dev.switchboard.model.Signature;
 import dev.switchboard.model.StopReason;
 import dev.switchboard.model.StreamEvent;
 import dev.switchboard.model.StreamEvent.Delta;
-import dev.switchboard.model.Usage;
 import dev.switchboard.wire.Json;
-import dev.switchboard.wire.internal.StreamOpening;
+import dev.switchboard.wire.internal.EventStreamWriter;
 import dev.switchboard.wire.sse.SseFrames;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -28,12 +28,14 @@ import java.util.Set;
  * deltas are dropped too. A block's start content is sent as a delta after an empty start, as Anthropic
  * does. A thinking block's signature (from its start or any {@code SignatureDelta}) is held back and sent
  * as one {@code signature_delta} just before its {@code content_block_stop}; another provider's signature
- * is sent encoded ({@link dev.switchboard.wire.internal.ForeignSignatures}) so it returns to that provider. A {@code StreamError} becomes {@code event: error} with {@link Anthropic#errorBody} and
- * ends the stream (CONTRACTS 2); after it or after {@code message_stop} every event renders to nothing.
+ * is sent encoded ({@link dev.switchboard.wire.internal.ForeignSignatures}) so it returns to that provider.
+ * A {@code StreamError} becomes {@code event: error} with {@link Anthropic#errorBody} and ends the stream (CONTRACTS 2); after it or after {@code message_stop} every event renders to nothing.
  * Open blocks are closed and a missing {@code message_delta} is supplied before {@code message_stop}, so
- * the final frames always carry the stop reason and usage.
+ * the final frames always carry the stop reason and usage. The stream opens, and ends, as every client
+ * stream does ({@link EventStreamWriter}): events before {@code MessageStart} still get a
+ * {@code message_start} first.
  */
-public final class AnthropicClientStreamWriter {
+public final class AnthropicClientStreamWriter extends EventStreamWriter {
     private static final AnthropicBlockWriter BLOCKS = new AnthropicBlockWriter(AnthropicBlockWriter.Target.CLIENT);
 
     private enum Kind { TEXT, THINKING, TOOL, OTHER }
@@ -54,60 +56,15 @@ public final class AnthropicClientStreamWriter {
     private final Map<Integer, Open> open = new HashMap<>();
     private final Set<Integer> hidden = new HashSet<>();
     private int nextIndex;
-    private final StreamOpening opening = new StreamOpening();
     private boolean messageDeltaSent;
-    private boolean finished;
-    private Usage usage = Usage.EMPTY;
-
-    /**
-     * The frames for one event (concatenated, each ending in its blank line); empty when there are none.
-     * The stream opens as {@link StreamOpening} says, so even events out of the canonical order give the
-     * client a well-formed stream.
-     */
-    public String write(StreamEvent event) {
-        if (finished) {
-            return "";
-        }
-        StringBuilder out = new StringBuilder();
-        opening.before(event).ifPresent(s -> start(s, out));
-        switch (event) {
-            case StreamEvent.MessageStart s -> { }
-            case StreamEvent.BlockStart s -> blockStart(s, out);
-            case StreamEvent.BlockDelta d -> blockDelta(d, out);
-            case StreamEvent.BlockStop s -> blockStop(s.index(), out);
-            case StreamEvent.MessageDelta d -> messageDelta(d.stopReason(), d.stopSequence(), d.usage(), out);
-            case StreamEvent.MessageStop s -> {
-                if (!messageDeltaSent) {
-                    messageDelta(StopReason.END_TURN, Optional.empty(), usage, out);
-                }
-                frame(out, "message_stop", Json.object().put("type", "message_stop"));
-                finished = true;
-            }
-            case StreamEvent.StreamError e -> {
-                frame(out, "error", AnthropicErrors.body(e.error()));
-                finished = true;
-            }
-        }
-        return out.toString();
-    }
-
-    /** {@link #write} as UTF-8 bytes, the shape an SSE sink takes. */
-    public byte[] writeBytes(StreamEvent event) {
-        return SseFrames.bytes(write(event));
-    }
-
-    /** True once {@code message_stop} or an error was written: the response should end. */
-    public boolean finished() {
-        return finished;
-    }
 
     /** A keep-alive frame, as Anthropic sends: {@code event: ping} with {@code {"type":"ping"}}. */
     public static String ping() {
         return SseFrames.event("ping", "{\"type\":\"ping\"}");
     }
 
-    private void start(StreamEvent.MessageStart s, StringBuilder out) {
-        usage = s.usage();
+    @Override
+    protected void start(StringBuilder out, StreamEvent.MessageStart s) {
         ObjectNode message = Json.object()
                 .put("id", s.id())
                 .put("type", "message")
@@ -122,11 +79,11 @@ public final class AnthropicClientStreamWriter {
         frame(out, "message_start", payload);
     }
 
-    private void blockStart(StreamEvent.BlockStart s, StringBuilder out) {
-        if (open.containsKey(s.index()) || hidden.contains(s.index())) {
+    @Override
+    protected void blockStart(StringBuilder out, int index, ContentBlock block) {
+        if (open.containsKey(index) || hidden.contains(index)) {
             return; // a repeated start would make the client's indexes ambiguous
         }
-        ContentBlock block = s.block();
         Optional<ObjectNode> rendered = switch (block) {
             case ContentBlock.Text t -> Optional.of(Json.object().put("type", "text").put("text", ""));
             case ContentBlock.Thinking t -> Optional.of(Json.object().put("type", "thinking").put("thinking", "")
@@ -141,7 +98,7 @@ public final class AnthropicClientStreamWriter {
             default -> BLOCKS.write(block);
         };
         if (rendered.isEmpty()) {
-            hidden.add(s.index());
+            hidden.add(index);
             return;
         }
         Kind kind = switch (block) {
@@ -151,7 +108,7 @@ public final class AnthropicClientStreamWriter {
             default -> Kind.OTHER;
         };
         Open o = new Open(nextIndex++, kind);
-        open.put(s.index(), o);
+        open.put(index, o);
         ObjectNode payload = Json.object().put("type", "content_block_start").put("index", o.index);
         payload.set("content_block", rendered.get());
         frame(out, "content_block_start", payload);
@@ -166,12 +123,13 @@ public final class AnthropicClientStreamWriter {
         }
     }
 
-    private void blockDelta(StreamEvent.BlockDelta d, StringBuilder out) {
-        Open o = open.get(d.index());
+    @Override
+    protected void blockDelta(StringBuilder out, int index, Delta delta) {
+        Open o = open.get(index);
         if (o == null) {
             return; // hidden, unknown or already stopped
         }
-        switch (d.delta()) {
+        switch (delta) {
             case Delta.TextDelta t when o.kind == Kind.TEXT -> delta(out, o, "text_delta", "text", t.text());
             case Delta.ThinkingDelta t when o.kind == Kind.THINKING -> delta(out, o, "thinking_delta", "thinking", t.text());
             case Delta.ArgumentsDelta a when o.kind == Kind.TOOL ->
@@ -181,7 +139,8 @@ public final class AnthropicClientStreamWriter {
         }
     }
 
-    private void blockStop(int canonicalIndex, StringBuilder out) {
+    @Override
+    protected void blockStop(StringBuilder out, int canonicalIndex) {
         Open o = open.remove(canonicalIndex);
         if (o == null) {
             return;
@@ -193,11 +152,11 @@ public final class AnthropicClientStreamWriter {
         frame(out, "content_block_stop", Json.object().put("type", "content_block_stop").put("index", o.index));
     }
 
-    private void messageDelta(StopReason reason, Optional<String> stopSequence, Usage latest, StringBuilder out) {
+    @Override
+    protected void messageDelta(StringBuilder out, StopReason reason, Optional<String> stopSequence) {
         for (Integer index : open.keySet().stream().sorted().toList()) {
-            blockStop(index, out);
+            blockStop(out, index);
         }
-        usage = usage.merge(latest);
         ObjectNode d = Json.object().put("stop_reason", AnthropicStopReasons.toWire(reason));
         if (reason == StopReason.STOP_SEQUENCE && stopSequence.isPresent()) {
             d.put("stop_sequence", stopSequence.get());
@@ -206,9 +165,24 @@ public final class AnthropicClientStreamWriter {
         }
         ObjectNode payload = Json.object().put("type", "message_delta");
         payload.set("delta", d);
-        payload.set("usage", AnthropicUsageJson.write(usage));
+        payload.set("usage", AnthropicUsageJson.write(usage()));
         frame(out, "message_delta", payload);
         messageDeltaSent = true;
+    }
+
+    @Override
+    protected void messageStop(StringBuilder out) {
+        if (!messageDeltaSent) {
+            messageDelta(out, StopReason.END_TURN, Optional.empty());
+        }
+        frame(out, "message_stop", Json.object().put("type", "message_stop"));
+        markFinished();
+    }
+
+    @Override
+    protected void error(StringBuilder out, GatewayError error) {
+        frame(out, "error", AnthropicErrors.body(error));
+        markFinished();
     }
 
     /** Holds the signature to send, as the client sees it (another provider's encoded); empty ones sign nothing. */

@@ -3,15 +3,13 @@ package dev.switchboard.wire.gemini;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.switchboard.model.ContentBlock;
+import dev.switchboard.model.GatewayError;
 import dev.switchboard.model.Signature;
-import dev.switchboard.model.StopReason;
 import dev.switchboard.model.StreamEvent.Delta;
 import dev.switchboard.model.StreamEvent;
-import dev.switchboard.model.Usage;
 import dev.switchboard.wire.Json;
-import dev.switchboard.wire.internal.StreamOpening;
+import dev.switchboard.wire.internal.EventStreamWriter;
 import dev.switchboard.wire.sse.SseFrames;
-import java.nio.charset.StandardCharsets;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Objects;
@@ -37,7 +35,7 @@ import java.util.Optional;
  * style, with {@code status} and a numeric {@code code}; see {@link Gemini#errorBody}) and ends the
  * stream properly: nothing is written after it, and the array is closed.
  */
-public final class GeminiClientStreamWriter {
+public final class GeminiClientStreamWriter extends EventStreamWriter {
 
     /** How the chunks are framed. */
     public enum Mode {
@@ -82,12 +80,8 @@ public final class GeminiClientStreamWriter {
     private final String model;
     private final Map<Integer, Open> open = new HashMap<>();
     private String responseId = "";
-    private final StreamOpening opening = new StreamOpening();
-    private boolean finished;
     private boolean arrayOpened;
     private boolean anyElement;
-    private StopReason stopReason = StopReason.END_TURN;
-    private Usage usage = Usage.EMPTY;
 
     /**
      * @param mode           the framing
@@ -103,45 +97,6 @@ public final class GeminiClientStreamWriter {
         return mode == Mode.SSE ? "text/event-stream" : "application/json";
     }
 
-    /** True once the stream was ended (last chunk or error written); later events produce nothing. */
-    public boolean finished() {
-        return finished;
-    }
-
-    /** The text to send for {@code event}; empty when the event shows nothing (yet) in this format. */
-    public String write(StreamEvent event) {
-        if (finished) {
-            return "";
-        }
-        StringBuilder out = new StringBuilder();
-        opening.before(event).ifPresent(s -> start(out, s));
-        switch (event) {
-            case StreamEvent.MessageStart s -> { }
-            case StreamEvent.BlockStart s -> blockStart(out, s.index(), s.block());
-            case StreamEvent.BlockDelta d -> blockDelta(out, d.index(), d.delta());
-            case StreamEvent.BlockStop s -> blockStop(out, s.index());
-            case StreamEvent.MessageDelta d -> {
-                stopReason = d.stopReason();
-                usage = usage.merge(d.usage());
-            }
-            case StreamEvent.MessageStop s -> {
-                emit(out, GeminiClientResponseWriter.envelope(Json.array(), Optional.of(stopReason), Optional.of(usage),
-                        model, responseId));
-                end(out);
-            }
-            case StreamEvent.StreamError e -> {
-                emit(out, GeminiErrors.streamElement(e.error()));
-                end(out);
-            }
-        }
-        return out.toString();
-    }
-
-    /** {@link #write} as UTF-8 bytes. */
-    public byte[] writeBytes(StreamEvent event) {
-        return write(event).getBytes(StandardCharsets.UTF_8);
-    }
-
     /**
      * What closes the body if the event stream stopped without {@code MessageStop} or
      * {@code StreamError}: the closing {@code ]} of a JSON array (the whole {@code []} if nothing was
@@ -149,7 +104,7 @@ public final class GeminiClientStreamWriter {
      * keeps the body well-formed.
      */
     public String finish() {
-        if (finished) {
+        if (finished()) {
             return "";
         }
         StringBuilder out = new StringBuilder();
@@ -157,16 +112,17 @@ public final class GeminiClientStreamWriter {
         return out.toString();
     }
 
-    private void start(StringBuilder out, StreamEvent.MessageStart s) {
+    @Override
+    protected void start(StringBuilder out, StreamEvent.MessageStart s) {
         responseId = s.id();
-        usage = usage.merge(s.usage());
         if (mode == Mode.JSON_ARRAY) {
             out.append('[');
             arrayOpened = true;
         }
     }
 
-    private void blockStart(StringBuilder out, int index, ContentBlock block) {
+    @Override
+    protected void blockStart(StringBuilder out, int index, ContentBlock block) {
         switch (block) {
             case ContentBlock.Text t -> {
                 TextBlock b = new TextBlock(false, t.signature());
@@ -186,7 +142,8 @@ public final class GeminiClientStreamWriter {
         }
     }
 
-    private void blockDelta(StringBuilder out, int index, Delta delta) {
+    @Override
+    protected void blockDelta(StringBuilder out, int index, Delta delta) {
         Open b = open.get(index);
         switch (delta) {
             case Delta.TextDelta t -> {
@@ -214,7 +171,8 @@ public final class GeminiClientStreamWriter {
         }
     }
 
-    private void blockStop(StringBuilder out, int index) {
+    @Override
+    protected void blockStop(StringBuilder out, int index) {
         Open b = open.remove(index);
         if (b instanceof TextBlock tb && tb.pending.isPresent()) {
             emitPart(out, tb.thought ? GeminiParts.thought("", tb.pending) : GeminiParts.text("", tb.pending));
@@ -222,6 +180,19 @@ public final class GeminiClientStreamWriter {
             emitPart(out, GeminiParts.functionCall(new ContentBlock.ToolCall(cb.id, cb.name, cb.arguments.toString(),
                     cb.signature)));
         }
+    }
+
+    @Override
+    protected void messageStop(StringBuilder out) {
+        emit(out, GeminiClientResponseWriter.envelope(Json.array(), Optional.of(stopReason()), Optional.of(usage()),
+                model, responseId));
+        end(out);
+    }
+
+    @Override
+    protected void error(StringBuilder out, GatewayError error) {
+        emit(out, GeminiErrors.streamElement(error));
+        end(out);
     }
 
     private void piece(StringBuilder out, TextBlock b, String text) {
@@ -263,7 +234,7 @@ public final class GeminiClientStreamWriter {
             }
             out.append(']');
         }
-        finished = true;
+        markFinished();
         open.clear();
     }
 }

@@ -5,6 +5,7 @@ import dev.switchboard.model.GatewayError;
 import dev.switchboard.wire.Json;
 import dev.switchboard.wire.Redaction;
 import java.io.IOException;
+import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -18,6 +19,9 @@ import java.util.Optional;
 public final class UpstreamErrors {
     /** Longer provider messages are cut here (a proxy's HTML page can be megabytes). */
     public static final int MAX_MESSAGE = 1000;
+    /** The 4xx rows of the spec's table that are not {@code invalid_request_error}. */
+    private static final Map<Integer, String> TYPES = Map.of(401, "auth_required", 402, "insufficient_quota",
+            403, "model_access_denied", 404, "model_not_found", 429, "rate_limit_error");
 
     private UpstreamErrors() {
     }
@@ -29,14 +33,7 @@ public final class UpstreamErrors {
      * {@code invalid_request_error}.
      */
     public static String type(int status) {
-        return switch (status) {
-            case 401 -> "auth_required";
-            case 402 -> "insufficient_quota";
-            case 403 -> "model_access_denied";
-            case 404 -> "model_not_found";
-            case 429 -> "rate_limit_error";
-            default -> status >= 500 ? "api_error" : "invalid_request_error";
-        };
+        return status >= 500 ? "api_error" : TYPES.getOrDefault(status, "invalid_request_error");
     }
 
     /** The status a caller may be shown for an upstream's: itself when 4xx or 5xx, else 502 (a bad gateway answer). */

@@ -84,7 +84,8 @@ final class OpenAiClientResponseWriter {
         return m;
     }
 
-    private static ObjectNode toolCall(ToolCall c) {
+    /** A tool call as chat completions show it (also the first fragment of a streamed one, after its index). */
+    static ObjectNode toolCall(ToolCall c) {
         ObjectNode call = Json.object();
         call.put("id", c.id());
         call.put("type", "function");

@@ -9,14 +9,11 @@ import dev.switchboard.model.ContentBlock.Thinking;
 import dev.switchboard.model.ContentBlock.ToolCall;
 import dev.switchboard.model.GatewayError;
 import dev.switchboard.model.Signature;
-import dev.switchboard.model.StopReason;
 import dev.switchboard.model.StreamEvent;
 import dev.switchboard.model.StreamEvent.Delta;
-import dev.switchboard.model.Usage;
 import dev.switchboard.wire.Json;
-import dev.switchboard.wire.internal.StreamOpening;
+import dev.switchboard.wire.internal.EventStreamWriter;
 import dev.switchboard.wire.sse.SseFrames;
-import java.nio.charset.StandardCharsets;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -40,14 +37,12 @@ import java.util.Optional;
  * envelope (and {@code finish_reason: "error"}, the value OpenRouter uses) and then {@code [DONE]}.
  * Nothing is written after {@code [DONE]}.
  */
-public final class OpenAiClientStreamWriter {
+public final class OpenAiClientStreamWriter extends EventStreamWriter {
     private enum Kind { TEXT, THINKING, TOOL, OTHER }
 
     private final long created;
     private String id = "";
     private String model = "";
-    private final StreamOpening opening = new StreamOpening();
-    private boolean finished;
     private final Map<Integer, Kind> kinds = new HashMap<>();
     private final Map<Integer, Integer> toolIndex = new HashMap<>();
     private final Map<Integer, Integer> reasoningIndex = new HashMap<>();
@@ -66,63 +61,24 @@ public final class OpenAiClientStreamWriter {
             return redacted.<ContentBlock>map(r -> r).orElseGet(() -> new Thinking(text.toString(), signature));
         }
     }
-    private StopReason stopReason = StopReason.END_TURN;
-    private Usage usage = Usage.EMPTY;
 
     /** @param created the {@code created} Unix time (seconds) every chunk of this stream carries */
     public OpenAiClientStreamWriter(long created) {
         this.created = created;
     }
 
-    /** True once {@code [DONE]} was written; later events produce nothing. */
-    public boolean finished() {
-        return finished;
-    }
-
-    /** The SSE text to send for {@code event}; empty when the event has nothing to show in this format. */
-    public String write(StreamEvent event) {
-        if (finished) {
-            return "";
-        }
-        StringBuilder out = new StringBuilder();
-        opening.before(event).ifPresent(s -> start(out, s));
-        switch (event) {
-            case StreamEvent.MessageStart s -> { }
-            case StreamEvent.BlockStart s -> blockStart(out, s.index(), s.block());
-            case StreamEvent.BlockDelta d -> blockDelta(out, d.index(), d.delta());
-            case StreamEvent.BlockStop s -> { }
-            case StreamEvent.MessageDelta d -> {
-                stopReason = d.stopReason();
-                usage = usage.merge(d.usage());
-            }
-            case StreamEvent.MessageStop s -> {
-                ObjectNode last = chunk(Json.object(), OpenAiFinishReasons.toWire(stopReason));
-                last.set("usage", OpenAiUsageJson.write(usage));
-                emit(out, last);
-                out.append(SseFrames.DONE);
-                finished = true;
-            }
-            case StreamEvent.StreamError e -> error(out, e.error());
-        }
-        return out.toString();
-    }
-
-    /** {@link #write} as UTF-8 bytes. */
-    public byte[] writeBytes(StreamEvent event) {
-        return write(event).getBytes(StandardCharsets.UTF_8);
-    }
-
-    private void start(StringBuilder out, StreamEvent.MessageStart s) {
+    @Override
+    protected void start(StringBuilder out, StreamEvent.MessageStart s) {
         id = s.id();
         model = s.model();
-        usage = usage.merge(s.usage());
         ObjectNode delta = Json.object();
         delta.put("role", "assistant");
         delta.put("content", "");
         emit(out, chunk(delta, null));
     }
 
-    private void blockStart(StringBuilder out, int index, ContentBlock block) {
+    @Override
+    protected void blockStart(StringBuilder out, int index, ContentBlock block) {
         switch (block) {
             case Text t -> {
                 kinds.put(index, Kind.TEXT);
@@ -149,12 +105,7 @@ public final class OpenAiClientStreamWriter {
                 toolIndex.put(index, k);
                 ObjectNode call = Json.object();
                 call.put("index", k);
-                call.put("id", c.id());
-                call.put("type", "function");
-                ObjectNode fn = call.putObject("function");
-                fn.put("name", c.name());
-                fn.put("arguments", c.argumentsJson());
-                OpenAiThoughtSignatures.write(call, c.signature());
+                call.setAll(OpenAiClientResponseWriter.toolCall(c));
                 List<ContentBlock> sofar = reasoning.values().stream().map(ReasoningSoFar::block).toList();
                 if (k == 0 && OpenAiReasoningDetails.needed(sofar)) {
                     OpenAiReasoningDetails.attach(call, OpenAiReasoningDetails.write(sofar, true));
@@ -174,7 +125,8 @@ public final class OpenAiClientStreamWriter {
         }
     }
 
-    private void blockDelta(StringBuilder out, int index, Delta delta) {
+    @Override
+    protected void blockDelta(StringBuilder out, int index, Delta delta) {
         Kind kind = kinds.getOrDefault(index, Kind.OTHER);
         switch (delta) {
             case Delta.TextDelta t -> {
@@ -215,13 +167,23 @@ public final class OpenAiClientStreamWriter {
         }
     }
 
-    private void error(StringBuilder out, GatewayError e) {
+    @Override
+    protected void messageStop(StringBuilder out) {
+        ObjectNode last = chunk(Json.object(), OpenAiFinishReasons.toWire(stopReason()));
+        last.set("usage", OpenAiUsageJson.write(usage()));
+        emit(out, last);
+        out.append(SseFrames.DONE);
+        markFinished();
+    }
+
+    @Override
+    protected void error(StringBuilder out, GatewayError e) {
         ObjectNode last = chunk(Json.object(), "error");
-        last.set("usage", OpenAiUsageJson.write(usage));
+        last.set("usage", OpenAiUsageJson.write(usage()));
         last.set("error", OpenAiErrors.error(e));
         emit(out, last);
         out.append(SseFrames.DONE);
-        finished = true;
+        markFinished();
     }
 
     private ObjectNode chunk(ObjectNode delta, String finishReason) {

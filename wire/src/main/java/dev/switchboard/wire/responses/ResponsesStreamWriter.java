@@ -8,14 +8,11 @@ import dev.switchboard.model.ContentBlock.Thinking;
 import dev.switchboard.model.ContentBlock.ToolCall;
 import dev.switchboard.model.GatewayError;
 import dev.switchboard.model.Signature;
-import dev.switchboard.model.StopReason;
 import dev.switchboard.model.StreamEvent;
 import dev.switchboard.model.StreamEvent.Delta;
-import dev.switchboard.model.Usage;
 import dev.switchboard.wire.Json;
-import dev.switchboard.wire.internal.StreamOpening;
+import dev.switchboard.wire.internal.EventStreamWriter;
 import dev.switchboard.wire.sse.SseFrames;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -41,29 +38,20 @@ import java.util.Optional;
  * <p>The items and their ids are the same as {@link Responses#toClient} would give the accumulated
  * answer, so {@link #terminalResponse()} is what the engine stores.
  */
-public final class ResponsesStreamWriter {
+public final class ResponsesStreamWriter extends EventStreamWriter {
     private enum Kind { MESSAGE, REASONING, CALL, OPAQUE }
 
     private final ResponsesHeader header;
     private final ResponsesIdSource ids;
     private int sequence;
     private String model = "";
-    private final StreamOpening opening = new StreamOpening();
-    private boolean finished;
     private final List<Slot> output = new ArrayList<>();
     private final Map<Integer, Slot> byBlock = new HashMap<>();
-    private StopReason stopReason = StopReason.END_TURN;
-    private Usage usage = Usage.EMPTY;
     private Optional<ObjectNode> terminal = Optional.empty();
 
     public ResponsesStreamWriter(ResponsesHeader header, ResponsesIdSource ids) {
         this.header = header;
         this.ids = ids;
-    }
-
-    /** True once the terminal event was written; later events produce nothing. */
-    public boolean finished() {
-        return finished;
     }
 
     /** The response object of the terminal event ({@code completed}, {@code incomplete} or {@code failed}). */
@@ -77,51 +65,20 @@ public final class ResponsesStreamWriter {
      */
     public ObjectNode cancelled() {
         return ResponsesObject.build(header, model, "cancelled", Optional.empty(), Optional.empty(), snapshot(),
-                Optional.of(usage));
+                Optional.of(usage()));
     }
 
-    /** The SSE frames for {@code event}; empty when it shows nothing in this format. */
-    public String write(StreamEvent event) {
-        if (finished) {
-            return "";
-        }
-        StringBuilder out = new StringBuilder();
-        opening.before(event).ifPresent(s -> start(out, s));
-        switch (event) {
-            case StreamEvent.MessageStart s -> { }
-            case StreamEvent.BlockStart s -> blockStart(out, s.index(), s.block());
-            case StreamEvent.BlockDelta d -> blockDelta(out, d.index(), d.delta());
-            case StreamEvent.BlockStop s -> {
-                Slot slot = byBlock.remove(s.index());
-                if (slot != null) {
-                    finish(out, slot);
-                }
-            }
-            case StreamEvent.MessageDelta d -> {
-                stopReason = d.stopReason();
-                usage = usage.merge(d.usage());
-            }
-            case StreamEvent.MessageStop s -> complete(out);
-            case StreamEvent.StreamError e -> fail(out, e.error());
-        }
-        return out.toString();
-    }
-
-    /** {@link #write} as UTF-8 bytes. */
-    public byte[] writeBytes(StreamEvent event) {
-        return write(event).getBytes(StandardCharsets.UTF_8);
-    }
-
-    private void start(StringBuilder out, StreamEvent.MessageStart s) {
+    @Override
+    protected void start(StringBuilder out, StreamEvent.MessageStart s) {
         model = s.model();
-        usage = usage.merge(s.usage());
         ObjectNode snapshot = ResponsesObject.build(header, model, "in_progress", Optional.empty(), Optional.empty(),
                 List.of(), Optional.empty());
         emit(out, event("response.created").set("response", snapshot));
         emit(out, event("response.in_progress").set("response", snapshot.deepCopy()));
     }
 
-    private void blockStart(StringBuilder out, int index, ContentBlock block) {
+    @Override
+    protected void blockStart(StringBuilder out, int index, ContentBlock block) {
         Slot slot = switch (block) {
             case Text t -> new Slot(Kind.MESSAGE, ids.next("msg"), output.size(), t.signature());
             case Thinking t -> new Slot(Kind.REASONING, ids.next("rs"), output.size(), t.signature());
@@ -158,7 +115,8 @@ public final class ResponsesStreamWriter {
         append(out, slot, initial);
     }
 
-    private void blockDelta(StringBuilder out, int index, Delta delta) {
+    @Override
+    protected void blockDelta(StringBuilder out, int index, Delta delta) {
         Slot slot = byBlock.get(index);
         if (slot == null) {
             return;
@@ -234,21 +192,31 @@ public final class ResponsesStreamWriter {
         }
     }
 
-    private void complete(StringBuilder out) {
+    @Override
+    protected void blockStop(StringBuilder out, int index) {
+        Slot slot = byBlock.remove(index);
+        if (slot != null) {
+            finish(out, slot);
+        }
+    }
+
+    @Override
+    protected void messageStop(StringBuilder out) {
         for (Slot slot : List.copyOf(byBlock.values())) {
             finish(out, slot);
         }
         byBlock.clear();
-        ResponsesOutcome outcome = ResponsesOutcome.of(stopReason);
+        ResponsesOutcome outcome = ResponsesOutcome.of(stopReason());
         ObjectNode response = ResponsesObject.build(header, model, outcome.status(), outcome.incompleteReason(),
-                Optional.empty(), snapshot(), Optional.of(usage));
+                Optional.empty(), snapshot(), Optional.of(usage()));
         String type = outcome.status().equals("completed") ? "response.completed" : "response.incomplete";
         emit(out, event(type).set("response", response));
         terminal = Optional.of(response);
-        finished = true;
+        markFinished();
     }
 
-    private void fail(StringBuilder out, GatewayError e) {
+    @Override
+    protected void error(StringBuilder out, GatewayError e) {
         ObjectNode error = event("error");
         error.put("code", Integer.toString(e.status()));
         error.put("message", e.message());
@@ -257,10 +225,10 @@ public final class ResponsesStreamWriter {
         // exception, and the caller would then never see response.failed.
         emit(out, error);
         ObjectNode response = ResponsesObject.build(header, model, "failed", Optional.empty(), Optional.of(e), snapshot(),
-                Optional.of(usage));
+                Optional.of(usage()));
         emit(out, event("response.failed").set("response", response));
         terminal = Optional.of(response);
-        finished = true;
+        markFinished();
     }
 
     /** The output so far: finished items as they were sent, unfinished ones as {@code incomplete}. */

@@ -91,8 +91,10 @@ final class ResponsesUpstreamRequestWriter {
             o.putArray("include").add(INCLUDE_REASONING);
         }
         req.maxTokens().ifPresent(n -> o.put("max_output_tokens", Math.max(MIN_OUTPUT_TOKENS, n)));
-        if (opts.sampling()) {
+        if (opts.temperature()) {
             req.sampling().temperature().ifPresent(v -> o.put("temperature", v));
+        }
+        if (opts.topP()) {
             req.sampling().topP().ifPresent(v -> o.put("top_p", v));
         }
         o.put("store", false);

@@ -87,7 +87,7 @@ class ForeignSignaturesTest {
     }
 
     private static List<String> reasoningItems(ChatRequest request) {
-        JsonNode input = Responses.toUpstream(request, "gpt-5", false, new ResponsesUpstreamOptions(true, false)).path("input");
+        JsonNode input = Responses.toUpstream(request, "gpt-5", false, new ResponsesUpstreamOptions(true, false, false)).path("input");
         return input.findValues("encrypted_content").stream().map(JsonNode::asText).toList();
     }
 

@@ -72,14 +72,14 @@ class ResponsesFixturesTest implements FixtureFormat {
     }
 
     /**
-     * {@code case.json} may set the {@code upstreamModel}, the model's {@code options} ({@code reasoning},
-     * {@code sampling}; both true by default) and the request's {@code stream}.
+     * {@code case.json} may set the {@code upstreamModel} and the model's {@code options} ({@code reasoning},
+     * {@code temperature}, {@code topP}; all true by default).
      */
     @Override
     public Optional<JsonNode> toUpstream(FixtureCase c, ChatRequest request) {
         JsonNode o = c.config().path("options");
         ResponsesUpstreamOptions options = new ResponsesUpstreamOptions(o.path("reasoning").asBoolean(true),
-                o.path("sampling").asBoolean(true));
+                o.path("temperature").asBoolean(true), o.path("topP").asBoolean(true));
         return Optional.of(Responses.toUpstream(request, c.config().path("upstreamModel").asText("upstream-model"),
                 request.stream(), options));
     }

@@ -1,0 +1,201 @@
+package dev.switchboard.engine.extend;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.switchboard.engine.account.Ids;
+import dev.switchboard.model.GatewayError;
+import dev.switchboard.model.GatewayException;
+import java.time.Clock;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
+import java.util.function.Function;
+
+/**
+ * Users' skills: listing, reading, writing their own, forking and installing (spec 4), with the rules of
+ * ownership and visibility: another user's private skill does not exist for the caller (404); another user's
+ * visible skill, or an official one, is read-only (403); only the owner writes or deletes a skill.
+ */
+public final class SkillService implements SkillLookup {
+    private final CatalogStore catalog;
+    private final SkillStore skills;
+    private final Function<String, Optional<String>> canonicalModel;
+    private final Clock clock;
+
+    /** @param canonicalModel the canonical id of a model id or alias, empty when the gateway has no such model */
+    public SkillService(CatalogStore catalog, SkillStore skills, Function<String, Optional<String>> canonicalModel, Clock clock) {
+        this.catalog = Objects.requireNonNull(catalog, "catalog");
+        this.skills = Objects.requireNonNull(skills, "skills");
+        this.canonicalModel = Objects.requireNonNull(canonicalModel, "canonicalModel");
+        this.clock = Objects.requireNonNull(clock, "clock");
+    }
+
+    /** Public skills. */
+    public Page<Skill> list(ListQuery query) {
+        return catalog.list(ItemKind.SKILL, CatalogStore.LISTED, query).map(Skill.class::cast);
+    }
+
+    /** Every skill the viewer created, whatever its visibility. */
+    public Page<Skill> listOwn(Viewer viewer, ListQuery query) {
+        return catalog.list(ItemKind.SKILL, new CatalogStore.Audience.OwnedBy(viewer.userId()), query).map(Skill.class::cast);
+    }
+
+    /** The tags of public skills, most used first. */
+    public List<TagCount> tags(Optional<String> search) {
+        return catalog.tags(ItemKind.SKILL, search.map(s -> s.strip().toLowerCase(java.util.Locale.ROOT)).filter(s -> !s.isEmpty()),
+                200);
+    }
+
+    /** One skill as {@code viewer} (empty: anonymous) may read it; 404 otherwise. */
+    public Skill get(String id, Optional<Viewer> viewer) {
+        return readable(id, viewer.map(Viewer::userId));
+    }
+
+    public Skill create(Viewer viewer, JsonNode body) {
+        JsonInput in = JsonInput.of(body, "");
+        in.allowOnly(SkillDraft.WRITABLE, SkillDraft.GATEWAY_OWNED);
+        SkillDraft d = SkillDraft.read(in, true);
+        Instant now = now();
+        Skill skill = new Skill(Ids.next("skl", now), d.name().orElseThrow(), d.description().orElseThrow(),
+                Optional.of(viewer.userId()), viewer.username(), false, d.visibility().orElse(Visibility.PUBLIC),
+                d.body().orElseThrow(), d.tags().orElse(List.of()), 0, 0, 0, Optional.empty(), now, now);
+        if (skills.create(skill, Limits.SKILLS_PER_USER) == SkillStore.Created.LIMIT_REACHED) {
+            throw limitReached();
+        }
+        return skill;
+    }
+
+    /** Changes the fields present in {@code body}; only the owner may. */
+    public Skill update(Viewer viewer, String id, JsonNode body) {
+        JsonInput in = JsonInput.of(body, "");
+        in.allowOnly(SkillDraft.WRITABLE, SkillDraft.GATEWAY_OWNED);
+        SkillDraft d = SkillDraft.read(in, false);
+        Skill s = owned(viewer, id);
+        Skill updated = new Skill(s.id(), d.name().orElse(s.name()), d.description().orElse(s.description()), s.ownerId(),
+                s.creatorUsername(), s.official(), d.visibility().orElse(s.visibility()), d.body().orElse(s.body()),
+                d.tags().orElse(s.tags()), s.likes(), s.useCount(), s.forks(), s.forkedFrom(), s.createdAt(), now());
+        catalog.save(updated, CatalogStore.OnConflict.REPLACE);
+        return (Skill) catalog.find(ItemKind.SKILL, id).orElseThrow(() -> notFound(id));
+    }
+
+    public void delete(Viewer viewer, String id) {
+        owned(viewer, id);
+        catalog.delete(ItemKind.SKILL, id);
+    }
+
+    /**
+     * Copies a skill the viewer may read to the viewer: private, {@code forked_from} the source, the source's
+     * {@code forks} one higher. {@code body} may set the copy's {@code name}, {@code description},
+     * {@code visibility} and {@code tags}.
+     */
+    public Skill fork(Viewer viewer, String id, JsonNode body) {
+        JsonInput in = JsonInput.of(body, "");
+        in.allowOnly(Set.of("name", "description", "visibility", "tags"), SkillDraft.GATEWAY_OWNED);
+        SkillDraft d = SkillDraft.read(in, false);
+        Skill source = readable(id, Optional.of(viewer.userId()));
+        Instant now = now();
+        Skill copy = new Skill(Ids.next("skl", now), d.name().orElse(source.name()), d.description().orElse(source.description()),
+                Optional.of(viewer.userId()), viewer.username(), false, d.visibility().orElse(Visibility.PRIVATE), source.body(),
+                d.tags().orElse(source.tags()), 0, 0, 0, Optional.of(source.id()), now, now);
+        return switch (skills.fork(copy, Limits.SKILLS_PER_USER)) {
+            case CREATED -> copy;
+            case LIMIT_REACHED -> throw limitReached();
+            case NO_SOURCE -> throw notFound(id);
+        };
+    }
+
+    /** Installs a skill the viewer may use, for every model or ({@code {models: [...]}}) only those. */
+    public Installation install(Viewer viewer, String id, JsonNode body) {
+        JsonInput in = JsonInput.of(body, "");
+        in.allowOnly(Set.of("models"), Set.of());
+        List<String> raw = in.texts("models", Limits.INSTALL_MODELS, 200);
+        Set<String> models = new LinkedHashSet<>();
+        for (int i = 0; i < raw.size(); i++) {
+            String field = "models[" + i + "]";
+            String asked = raw.get(i);
+            models.add(canonicalModel.apply(asked).orElseThrow(() -> GatewayError.invalid(field, field + ": the gateway has no model '"
+                    + asked + "' (see GET /v1/models)").toException()));
+        }
+        readable(id, Optional.of(viewer.userId()));
+        if (!skills.install(viewer.userId(), id, List.copyOf(models), now())) {
+            throw notFound(id);
+        }
+        return installed(viewer).stream().filter(i -> i.skill().id().equals(id)).findFirst().orElseThrow(() -> notFound(id));
+    }
+
+    /** Whether it was installed. */
+    public boolean uninstall(Viewer viewer, String id) {
+        return skills.uninstall(viewer.userId(), id);
+    }
+
+    /** The viewer's installed skills that are still usable, in install order. */
+    public List<Installation> installed(Viewer viewer) {
+        Optional<String> user = Optional.of(viewer.userId());
+        return skills.installations(viewer.userId()).stream().filter(i -> i.skill().readableBy(user)).toList();
+    }
+
+    @Override
+    public Optional<Skill> usable(String skillId, String userId) {
+        if (!EntryIds.plausible(skillId)) {
+            return Optional.empty();
+        }
+        return catalog.find(ItemKind.SKILL, skillId).map(Skill.class::cast).filter(s -> s.readableBy(Optional.of(userId)));
+    }
+
+    @Override
+    public List<Skill> installedFor(String userId, String modelId) {
+        Optional<String> user = Optional.of(userId);
+        List<Skill> out = new ArrayList<>();
+        for (Installation i : skills.installations(userId)) {
+            if (i.appliesTo(modelId) && i.skill().readableBy(user)) {
+                out.add(i.skill());
+            }
+        }
+        return out;
+    }
+
+    @Override
+    public void recordUse(Collection<String> skillIds) {
+        if (!skillIds.isEmpty()) {
+            skills.recordUse(skillIds);
+        }
+    }
+
+    private Skill readable(String id, Optional<String> userId) {
+        if (!EntryIds.plausible(id)) {
+            throw notFound(id);
+        }
+        return catalog.find(ItemKind.SKILL, id).map(Skill.class::cast).filter(s -> s.readableBy(userId))
+                .orElseThrow(() -> notFound(id));
+    }
+
+    /** The skill if the viewer owns it: 404 when the viewer cannot see it, 403 when it is someone else's. */
+    private Skill owned(Viewer viewer, String id) {
+        Skill s = readable(id, Optional.of(viewer.userId()));
+        if (!s.ownedBy(viewer.userId())) {
+            throw GatewayError.forbidden("forbidden", s.official()
+                    ? "Official skills are managed by the operator; fork it (POST /v1/skills/" + id + "/fork) to change a copy of your own."
+                    : "This skill belongs to " + s.creatorUsername() + "; fork it (POST /v1/skills/" + id
+                            + "/fork) to change a copy of your own.").toException();
+        }
+        return s;
+    }
+
+    private static GatewayException notFound(String id) {
+        return Refusals.notFound(ItemKind.SKILL, id);
+    }
+
+    private static GatewayException limitReached() {
+        return new GatewayError(409, "limit_reached", "You own " + Limits.SKILLS_PER_USER
+                + " skills, the most one account may have; delete one first.", Optional.empty(), false).toException();
+    }
+
+    private Instant now() {
+        return clock.instant().truncatedTo(ChronoUnit.MILLIS);
+    }
+}

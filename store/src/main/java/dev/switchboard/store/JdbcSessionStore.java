@@ -1,0 +1,100 @@
+package dev.switchboard.store;
+
+import dev.switchboard.engine.account.KeyHash;
+import dev.switchboard.engine.session.Session;
+import dev.switchboard.engine.session.SessionStore;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.time.Instant;
+import java.util.Objects;
+import java.util.Optional;
+
+/** {@link SessionStore} on SQLite or PostgreSQL (schema in {@code V10__dashboard_sessions.sql}); nothing is cached. */
+public final class JdbcSessionStore implements SessionStore {
+    private static final String COLUMNS = "id, user_id, csrf_token, created_at, last_seen_at, expires_at";
+
+    private final Sql sql;
+
+    public JdbcSessionStore(Database database) {
+        this.sql = new Sql(Objects.requireNonNull(database, "database").dataSource());
+    }
+
+    @Override
+    public void create(Session s, KeyHash tokenHash) {
+        sql.read("create session", c -> {
+            try (PreparedStatement p = c.prepareStatement("INSERT INTO dashboard_sessions (token_hash, " + COLUMNS
+                    + ") VALUES (?, ?, ?, ?, ?, ?, ?)")) {
+                p.setString(1, tokenHash.hex());
+                p.setString(2, s.id());
+                p.setString(3, s.userId());
+                p.setString(4, s.csrfToken());
+                p.setLong(5, s.createdAt().toEpochMilli());
+                p.setLong(6, s.lastSeenAt().toEpochMilli());
+                p.setLong(7, s.expiresAt().toEpochMilli());
+                return p.executeUpdate();
+            }
+        });
+    }
+
+    @Override
+    public Optional<Session> find(KeyHash tokenHash) {
+        return sql.read("find session", c -> {
+            try (PreparedStatement p = c.prepareStatement("SELECT " + COLUMNS + " FROM dashboard_sessions WHERE token_hash = ?")) {
+                p.setString(1, tokenHash.hex());
+                try (ResultSet rs = p.executeQuery()) {
+                    if (!rs.next()) {
+                        return Optional.empty();
+                    }
+                    return Optional.of(new Session(rs.getString("id"), rs.getString("user_id"), rs.getString("csrf_token"),
+                            Instant.ofEpochMilli(rs.getLong("created_at")), Instant.ofEpochMilli(rs.getLong("last_seen_at")),
+                            Instant.ofEpochMilli(rs.getLong("expires_at"))));
+                }
+            }
+        });
+    }
+
+    @Override
+    public void touch(KeyHash tokenHash, Instant at, Instant olderThan) {
+        sql.read("touch session", c -> {
+            try (PreparedStatement p = c.prepareStatement(
+                    "UPDATE dashboard_sessions SET last_seen_at = ? WHERE token_hash = ? AND last_seen_at < ?")) {
+                p.setLong(1, at.toEpochMilli());
+                p.setString(2, tokenHash.hex());
+                p.setLong(3, olderThan.toEpochMilli());
+                return p.executeUpdate();
+            }
+        });
+    }
+
+    @Override
+    public boolean delete(KeyHash tokenHash) {
+        return sql.read("delete session", c -> {
+            try (PreparedStatement p = c.prepareStatement("DELETE FROM dashboard_sessions WHERE token_hash = ?")) {
+                p.setString(1, tokenHash.hex());
+                return p.executeUpdate() > 0;
+            }
+        });
+    }
+
+    @Override
+    public int deleteAllOf(String userId) {
+        return sql.read("delete sessions", c -> {
+            try (PreparedStatement p = c.prepareStatement("DELETE FROM dashboard_sessions WHERE user_id = ?")) {
+                p.setString(1, userId);
+                return p.executeUpdate();
+            }
+        });
+    }
+
+    @Override
+    public int deleteExpired(Instant now, Instant idleCutoff) {
+        return sql.read("delete expired sessions", c -> {
+            try (PreparedStatement p = c.prepareStatement(
+                    "DELETE FROM dashboard_sessions WHERE expires_at <= ? OR last_seen_at < ?")) {
+                p.setLong(1, now.toEpochMilli());
+                p.setLong(2, idleCutoff.toEpochMilli());
+                return p.executeUpdate();
+            }
+        });
+    }
+}

@@ -1,0 +1,15 @@
+package dev.switchboard.store;
+
+import java.nio.file.Path;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The catalog store contracts on SQLite, one fresh file per test. */
+class SqliteExtendStoreTest extends ExtendStoreContract {
+    @TempDir
+    Path dir;
+
+    @Override
+    protected TestDatabase createDatabase() {
+        return TestDatabase.sqlite(dir.resolve("switchboard.db"));
+    }
+}
