@@ -6,8 +6,8 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Renders a {@link Reply} as the Responses API does: one {@code response} object (D.3), or its named-event
- * stream (D.4), every event with {@code sequence_number} from 0: {@code response.created},
+ * Renders a {@link Reply} as the Responses API does: one {@code response} object, or its named-event
+ * stream, every event with {@code sequence_number} from 0: {@code response.created},
  * {@code response.in_progress}, per output item {@code response.output_item.added}, its content events
  * and {@code response.output_item.done}, then {@code response.completed} (or {@code response.incomplete}
  * when the answer was cut at {@code max_output_tokens}) carrying the whole response and its usage.

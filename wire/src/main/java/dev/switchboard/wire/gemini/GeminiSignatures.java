@@ -7,11 +7,11 @@ import dev.switchboard.wire.internal.ForeignSignatures;
 import java.util.Optional;
 
 /**
- * Gemini {@code thoughtSignature}s: a sibling of {@code text} or {@code functionCall} on the same part
- * (wire-formats C.1, E.7). Read ones are tagged with origin {@code gemini}; only such ones are written to
- * Google, because a signature from another provider means nothing to it and is rejected. Clients see other
- * providers' signatures too, encoded ({@link ForeignSignatures}), so they come back with the next turn and
- * return to the provider that issued them.
+ * Gemini {@code thoughtSignature}s: a sibling of {@code text} or {@code functionCall} on the same part.
+ * Read ones are tagged with origin {@code gemini}; only such ones are written to Google, because a
+ * signature from another provider means nothing to it and is rejected. Clients see other providers'
+ * signatures too, encoded ({@link ForeignSignatures}), so they come back with the next turn and return to
+ * the provider that issued them.
  */
 final class GeminiSignatures {
     static final String FIELD = "thoughtSignature";

@@ -24,6 +24,7 @@ import dev.switchboard.model.Reasoning;
 import dev.switchboard.model.ResponseFormat;
 import dev.switchboard.model.Sampling;
 import dev.switchboard.wire.Json;
+import dev.switchboard.wire.internal.GatewayFields;
 import dev.switchboard.wire.internal.JsonFields;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -33,7 +34,7 @@ import java.util.OptionalInt;
 import java.util.Set;
 
 /**
- * Reads a {@code POST /v1/responses} body (D.1) into a {@link ResponsesRequest}, validating every field
+ * Reads a {@code POST /v1/responses} body into a {@link ResponsesRequest}, validating every field
  * it models; a refusal is a 400 naming the field. Fields that only OpenAI itself could honour and whose
  * silent loss would change the answer ({@code background}, {@code conversation}, {@code prompt}) are
  * refused; other unmodelled fields ({@code service_tier}, {@code prompt_cache_key}...) are kept as a
@@ -91,7 +92,10 @@ final class ResponsesRequestReader {
                 .stream(stream)
                 .reasoning(reasoning.canonical())
                 .responseFormat(format.canonical())
-                .transforms(truncate ? List.of("middle-out") : List.of())
+                .transforms(truncate ? List.of(GatewayFields.MIDDLE_OUT) : GatewayFields.transforms(b))
+                .fallbackModels(GatewayFields.fallbacks(b))
+                .skills(GatewayFields.skills(b))
+                .ignoreDefaults(GatewayFields.ignoreDefaults(b))
                 .user(user)
                 .metadata(metadata)
                 .passthrough(passthrough(b))
@@ -206,7 +210,7 @@ final class ResponsesRequestReader {
     private record FormatRead(ResponseFormat canonical, ObjectNode echo) {
     }
 
-    /** {@code text.format}: in this format {@code name} and {@code schema} sit directly in {@code format} (E.14). */
+    /** {@code text.format}: in this format {@code name} and {@code schema} sit directly in {@code format}. */
     private static FormatRead text(ObjectNode b) {
         ObjectNode echo = Json.object();
         Optional<ObjectNode> text = optObject(b, "text", "text");
@@ -261,7 +265,7 @@ final class ResponsesRequestReader {
     private static Passthrough passthrough(ObjectNode b) {
         Map<String, JsonNode> fields = new LinkedHashMap<>();
         b.properties().forEach(e -> {
-            if (!MODELLED.contains(e.getKey()) && !e.getValue().isNull()) {
+            if (!MODELLED.contains(e.getKey()) && !GatewayFields.NAMES.contains(e.getKey()) && !e.getValue().isNull()) {
                 fields.put(e.getKey(), e.getValue());
             }
         });

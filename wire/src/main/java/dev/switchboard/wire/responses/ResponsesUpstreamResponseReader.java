@@ -18,7 +18,7 @@ import java.util.List;
 import java.util.Optional;
 
 /**
- * Reads a whole answer of a Responses upstream (a response object, D.3) into a canonical response.
+ * Reads a whole answer of a Responses upstream (a response object) into a canonical response.
  *
  * <ul>
  *   <li>{@code reasoning} items become Thinking blocks: the text is the raw {@code content} when the
@@ -141,7 +141,7 @@ final class ResponsesUpstreamResponseReader {
         return called ? StopReason.TOOL_USE : StopReason.END_TURN;
     }
 
-    /** The usage object (D.3); negative or non-numeric counts read as 0. */
+    /** The usage object; negative or non-numeric counts read as 0. */
     static Usage usage(JsonNode u) {
         JsonNode in = u.path("input_tokens_details");
         return new Usage(count(u.path("input_tokens")), count(u.path("output_tokens")),

@@ -19,7 +19,7 @@ import java.util.Optional;
 import java.util.Set;
 
 /**
- * Turns the named-event stream of a Responses upstream (D.4) into canonical events.
+ * Turns the named-event stream of a Responses upstream into canonical events.
  *
  * <p>Contract: one instance per stream, not thread-safe. {@link #onEvent} takes one SSE event (its
  * {@code event:} name, if any, and its data) and returns zero or more canonical events; {@link #onEnd}
