@@ -102,7 +102,7 @@ final class ResponsesRequestReader {
                 .ignoreDefaults(GatewayFields.ignoreDefaults(b))
                 .user(user)
                 .metadata(metadata)
-                .passthrough(passthrough(b, reasoning.extras(), format.extras()))
+                .passthrough(passthrough(b, reasoning.extras()))
                 .build();
 
         ObjectNode echo = Json.object();
@@ -231,8 +231,7 @@ final class ResponsesRequestReader {
         return new ReasoningRead(canonical, echo, extras(r, Set.of("effort", "summary", "generate_summary")));
     }
 
-    /** {@code extras}: the fields of {@code text} besides {@code format} ({@code verbosity}...). */
-    private record FormatRead(ResponseFormat canonical, ObjectNode echo, ObjectNode extras) {
+    private record FormatRead(ResponseFormat canonical, ObjectNode echo) {
     }
 
     /** {@code text.format}: in this format {@code name} and {@code schema} sit directly in {@code format}. */
@@ -279,7 +278,7 @@ final class ResponsesRequestReader {
             }
             echo.put("verbosity", v);
         });
-        return new FormatRead(canonical, echo, extras(text, Set.of("format")));
+        return new FormatRead(canonical, echo);
     }
 
     /** The fields of {@code node} outside {@code modelled}; empty when there are none. */
@@ -294,23 +293,25 @@ final class ResponsesRequestReader {
     }
 
     /**
-     * What only an upstream of this format can take: unmodelled top-level fields ({@code client_metadata},
-     * {@code prompt_cache_key}...) and the unmodelled parts of {@code reasoning} ({@code context}) and
-     * {@code text} ({@code verbosity}), under their own keys; other upstreams never see them.
+     * What only an upstream of this format can take: the unmodelled top-level fields ({@code client_metadata},
+     * {@code prompt_cache_key}...), the unmodelled part of {@code reasoning} ({@code context}) under
+     * {@code reasoning}, and {@code text.verbosity} as {@code verbosity} (its chat-completions name), the one
+     * field of {@code text} the canonical request has no place for. Other upstreams never see them.
      */
-    private static Passthrough passthrough(ObjectNode b, ObjectNode reasoningExtras, ObjectNode textExtras) {
+    private static Passthrough passthrough(ObjectNode b, ObjectNode reasoningExtras) {
         Map<String, JsonNode> fields = new LinkedHashMap<>();
         if (!reasoningExtras.isEmpty()) {
             fields.put("reasoning", reasoningExtras);
-        }
-        if (!textExtras.isEmpty()) {
-            fields.put("text", textExtras);
         }
         b.properties().forEach(e -> {
             if (!MODELLED.contains(e.getKey()) && !GatewayFields.NAMES.contains(e.getKey()) && !e.getValue().isNull()) {
                 fields.put(e.getKey(), e.getValue());
             }
         });
+        JsonNode verbosity = b.path("text").path("verbosity");
+        if (verbosity.isTextual()) {
+            fields.put("verbosity", verbosity);
+        }
         return fields.isEmpty() ? Passthrough.NONE : new Passthrough(Responses.FORMAT, fields);
     }
 }
