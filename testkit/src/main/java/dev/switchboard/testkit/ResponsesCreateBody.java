@@ -48,7 +48,8 @@ record ResponsesCreateBody(Prompt prompt, boolean stream, boolean encrypted, boo
             "parallel_tool_calls", "text", "reasoning", "max_output_tokens", "temperature", "top_p", "store", "stream",
             "stream_options", "include", "metadata", "user", "safety_identifier", "prompt_cache_key",
             "prompt_cache_retention", "service_tier", "truncation", "top_logprobs", "max_tool_calls",
-            "previous_response_id", "background", "conversation", "prompt");
+            "previous_response_id", "background", "conversation", "prompt", "client_metadata", "context_management",
+            "prompt_cache_options");
     private static final Set<String> EFFORTS = Set.of("none", "minimal", "low", "medium", "high", "xhigh");
     private static final Set<String> SUMMARIES = Set.of("auto", "concise", "detailed");
     private static final Set<String> INPUT_PARTS = Set.of("input_text", "input_image", "input_file");
@@ -118,7 +119,8 @@ record ResponsesCreateBody(Prompt prompt, boolean stream, boolean encrypted, boo
 
         Prompt prompt = new Prompt(body.path("model").asText(), conversation.lastUserText, conversation.toolResult,
                 toolsOff ? List.of() : tools, forced, max.isIntegralNumber() ? Optional.of(max.asInt()) : Optional.empty(),
-                List.of(), instructions.length() + conversation.chars, !effort.isEmpty() && !effort.equals("none"));
+                List.of(), instructions.length() + conversation.chars, !effort.isEmpty() && !effort.equals("none"),
+                OpenAiRequest.schema(body.path("text").path("format").path("schema")));
         return new ResponsesCreateBody(prompt, body.path("stream").asBoolean(false), encrypted, !summary.isEmpty(), store);
     }
 

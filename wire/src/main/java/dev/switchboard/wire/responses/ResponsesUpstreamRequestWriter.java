@@ -51,10 +51,12 @@ import java.util.Set;
  *   <li>{@code max_output_tokens} is at least {@value #MIN_OUTPUT_TOKENS}, the API's minimum.</li>
  *   <li>Stop sequences have no field in this format; the gateway applies them to the answer
  *       ({@link ResponsesStopSequences}).</li>
- *   <li>Pass-through fields of this format are sent as they came; of the chat-completions format only
+ *   <li>Pass-through fields of this format are sent as they came (an object's extra fields, such as
+ *       {@code reasoning.context}, join the object rendered from the canonical request); of the
+ *       chat-completions format only
  *       those that mean the same here ({@link #SHARED_WITH_CHAT}), and {@code verbosity} as
- *       {@code text.verbosity}. They never override a field rendered from the canonical request; the
- *       format's unmodelled {@code reasoning} fields join the reasoning controls when there are any.</li>
+ *       {@code text.verbosity}. They never override a field rendered from the canonical request, and a
+ *       model that takes no reasoning controls gets no {@code reasoning} fields.</li>
  * </ul>
  */
 final class ResponsesUpstreamRequestWriter {
@@ -108,7 +110,7 @@ final class ResponsesUpstreamRequestWriter {
             req.metadata().entrySet().stream().sorted(Map.Entry.comparingByKey())
                     .forEach(e -> md.put(e.getKey(), e.getValue()));
         }
-        passthrough(o, req);
+        passthrough(o, req, opts.reasoning());
         return o;
     }
 
@@ -350,20 +352,21 @@ final class ResponsesUpstreamRequestWriter {
         return o.isEmpty() ? Optional.empty() : Optional.of(o);
     }
 
-    private static void passthrough(ObjectNode o, ChatRequest req) {
+    private static void passthrough(ObjectNode o, ChatRequest req, boolean reasoningModel) {
         req.passthrough().forFormat(Responses.FORMAT).forEach((k, v) -> {
-            if (k.equals("reasoning")) {
-                // the caller's unmodelled reasoning fields (Codex's context) join the controls rendered above;
-                // a request sent without reasoning controls (a model that takes none) gets none of them either
-                if (o.get("reasoning") instanceof ObjectNode controls && v instanceof ObjectNode extras) {
-                    extras.properties().forEach(e -> {
-                        if (!controls.has(e.getKey())) {
-                            controls.set(e.getKey(), e.getValue());
-                        }
-                    });
-                }
-            } else if (!o.has(k) && !NEVER_PASSED.contains(k)) {
+            // a model sent no reasoning controls (one that takes none) gets no reasoning fields either
+            if (NEVER_PASSED.contains(k) || k.equals("reasoning") && !reasoningModel) {
+                return;
+            }
+            if (!o.has(k)) {
                 o.set(k, v);
+            } else if (o.get(k) instanceof ObjectNode rendered && v instanceof ObjectNode extras) {
+                // The parts of an object the canonical model has no word for (reasoning.context, text.verbosity).
+                extras.properties().forEach(e -> {
+                    if (!rendered.has(e.getKey())) {
+                        rendered.set(e.getKey(), e.getValue());
+                    }
+                });
             }
         });
         req.passthrough().forFormat(CHAT_FORMAT).forEach((k, v) -> {
