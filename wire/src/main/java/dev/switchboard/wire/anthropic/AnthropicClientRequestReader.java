@@ -16,6 +16,7 @@ import dev.switchboard.model.ToolChoice;
 import dev.switchboard.model.ToolSpec;
 import dev.switchboard.wire.Json;
 import dev.switchboard.wire.internal.JsonFields;
+import dev.switchboard.wire.internal.SkillFields;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -103,10 +104,7 @@ final class AnthropicClientRequestReader {
         b.responseFormat(responseFormat(root));
         b.fallbackModels(fallbacks(root));
         b.transforms(JsonFields.optStringArray(root, "transforms", "transforms").orElse(List.of()));
-        List<String> skills = new ArrayList<>();
-        JsonFields.optString(root, "skill", "skill").ifPresent(skills::add);
-        skills.addAll(JsonFields.optStringArray(root, "skills", "skills").orElse(List.of()));
-        b.skills(skills);
+        b.skills(SkillFields.read(root));
         b.ignoreDefaults(JsonFields.optBoolean(root, "ignore_defaults", "ignore_defaults").orElse(false));
 
         for (Map.Entry<String, JsonNode> field : root.properties()) {

@@ -26,6 +26,7 @@ import dev.switchboard.model.ResponseFormat;
 import dev.switchboard.model.Sampling;
 import dev.switchboard.model.ToolSpec;
 import dev.switchboard.wire.internal.JsonFields;
+import dev.switchboard.wire.internal.SkillFields;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -90,7 +91,7 @@ final class OpenAiClientRequestReader {
                 .user(optString(b, "user", "user"))
                 .metadata(metadata(b))
                 .ignoreDefaults(optBoolean(b, "ignore_defaults", "ignore_defaults").orElse(false))
-                .skills(skills(b))
+                .skills(SkillFields.read(b))
                 .passthrough(passthrough(b));
         opt(b, "tool_choice").ifPresent(tc -> r.toolChoice(OpenAiClientToolReader.toolChoice(tc, tools)));
         // Only the shape is checked: usage is always sent on the final chunk, whatever include_usage says.
@@ -191,14 +192,6 @@ final class OpenAiClientRequestReader {
         Map<String, String> out = new LinkedHashMap<>();
         m.get().properties().forEach(e -> out.put(e.getKey(),
                 requireText(e.getValue(), "metadata." + e.getKey())));
-        return out;
-    }
-
-    /** {@code skill} first, then {@code skills}, in order. */
-    private static List<String> skills(ObjectNode b) {
-        List<String> out = new ArrayList<>();
-        optString(b, "skill", "skill").ifPresent(out::add);
-        out.addAll(optStringArray(b, "skills", "skills").orElse(List.of()));
         return out;
     }
 

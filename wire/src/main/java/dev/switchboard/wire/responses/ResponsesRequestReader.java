@@ -25,6 +25,7 @@ import dev.switchboard.model.ResponseFormat;
 import dev.switchboard.model.Sampling;
 import dev.switchboard.wire.Json;
 import dev.switchboard.wire.internal.JsonFields;
+import dev.switchboard.wire.internal.SkillFields;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -37,13 +38,14 @@ import java.util.Set;
  * it models; a refusal is a 400 naming the field. Fields that only OpenAI itself could honour and whose
  * silent loss would change the answer ({@code background}, {@code conversation}, {@code prompt}) are
  * refused; other unmodelled fields ({@code service_tier}, {@code prompt_cache_key}...) are kept as a
- * {@link Passthrough} of this format.
+ * {@link Passthrough} of this format. The gateway's {@code skill} and {@code skills} are read as in every
+ * format and never passed on.
  */
 final class ResponsesRequestReader {
     private static final Set<String> MODELLED = Set.of("model", "input", "instructions", "previous_response_id",
             "store", "stream", "stream_options", "tools", "tool_choice", "parallel_tool_calls", "text", "reasoning",
             "max_output_tokens", "temperature", "top_p", "metadata", "truncation", "include", "user", "background",
-            "conversation", "prompt");
+            "conversation", "prompt", "skill", "skills");
     private static final Set<String> SUMMARIES = Set.of("auto", "concise", "detailed");
     private static final String EFFORTS = "none, minimal, low, medium, high, xhigh, max";
     private static final int MAX_METADATA = 16;
@@ -92,6 +94,7 @@ final class ResponsesRequestReader {
                 .reasoning(reasoning.canonical())
                 .responseFormat(format.canonical())
                 .transforms(truncate ? List.of("middle-out") : List.of())
+                .skills(SkillFields.read(b))
                 .user(user)
                 .metadata(metadata)
                 .passthrough(passthrough(b))
