@@ -30,7 +30,7 @@ public final class ChatCompletionsApi {
 
     public void handle(Exchange ex) {
         Caller caller = auth.authenticate(ex, Credentials.BEARER, ENDPOINT);
-        ChatRequest request = OpenAi.fromClient(ex.body());
+        ChatRequest request = SkillsHeader.apply(ex, OpenAi.fromClient(ex.body()));
         RequestTrace trace = new RequestTrace(ex.requestId(), ENDPOINT);
         ex.trace(trace);
         long created = clock.instant().getEpochSecond();

@@ -38,7 +38,8 @@ public final class ResponsesApi {
     /** {@code POST /v1/responses}. */
     public void create(Exchange ex) {
         Caller caller = auth.authenticate(ex, Credentials.BEARER, ENDPOINT);
-        ResponsesRequest request = Responses.fromClient(ex.body());
+        ResponsesRequest read = Responses.fromClient(ex.body());
+        ResponsesRequest request = read.withSettings(SkillsHeader.apply(ex, read.settings()));
         RequestTrace trace = new RequestTrace(ex.requestId(), ENDPOINT);
         ex.trace(trace);
         ResponseTurn turn = responses.begin(caller, request, trace);

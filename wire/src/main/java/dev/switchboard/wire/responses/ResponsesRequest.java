@@ -39,6 +39,11 @@ public record ResponsesRequest(String model, List<ResponsesItem> input, Optional
         return echo.deepCopy();
     }
 
+    /** This request with its canonical settings replaced (e.g. skills the edge took from a header). */
+    public ResponsesRequest withSettings(ChatRequest newSettings) {
+        return new ResponsesRequest(model, input, instructions, previousResponseId, store, stream, newSettings, echo);
+    }
+
     /** This request with its input items replaced (the engine's copy with ids assigned). */
     public ResponsesRequest withInput(List<ResponsesItem> items) {
         return new ResponsesRequest(model, items, instructions, previousResponseId, store, stream, settings, echo);
