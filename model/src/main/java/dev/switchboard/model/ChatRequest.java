@@ -13,7 +13,8 @@ import java.util.OptionalInt;
  * translators render it.
  *
  * <p>{@code model} is the model id as the caller gave it (it may be an alias). {@code fallbackModels} are
- * the caller's cross-model fallbacks ({@code models} / {@code fallbacks}), in order.
+ * the caller's cross-model fallbacks ({@code models} / {@code fallbacks}), in order, at most
+ * {@link #MAX_FALLBACK_MODELS} (spec 8), however the caller named them.
  * {@code transforms}, {@code skills} and {@code ignoreDefaults} are service-only and never forwarded;
  * {@code skills} are the skills the caller named, in order (body fields first, then the header).
  */
@@ -37,6 +38,8 @@ public record ChatRequest(
         boolean ignoreDefaults,
         List<SkillRef> skills,
         Passthrough passthrough) {
+    /** Spec 8: a request names at most 3 fallback models. */
+    public static final int MAX_FALLBACK_MODELS = 3;
 
     public ChatRequest {
         Objects.requireNonNull(model, "model");

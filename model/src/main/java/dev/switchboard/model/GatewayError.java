@@ -19,7 +19,7 @@ public record GatewayError(int status, String type, String message, Optional<Str
         }
     }
 
-    /** HTTP statuses after which another attempt (another provider or key) may succeed (CONTRACTS.md §1). */
+    /** HTTP statuses after which another attempt (another provider or key) may succeed (docs/contracts.md §1). */
     public static final Set<Integer> RETRYABLE_STATUSES = Set.of(408, 409, 425, 429, 500, 502, 503, 504, 529);
 
     /** Whether an upstream answering {@code status} is worth another attempt elsewhere. */
@@ -69,6 +69,17 @@ public record GatewayError(int status, String type, String message, Optional<Str
 
     public static GatewayError internal(String message) {
         return new GatewayError(500, "api_error", message, Optional.empty(), false);
+    }
+
+    /**
+     * This error with its {@code param} spelt as a client format spells it: the pipeline names request fields
+     * by their canonical (chat-completions) names, which a format may call otherwise ({@code messages} is
+     * {@code contents} in content-parts, {@code input} in Responses). Names not in {@code names} are kept.
+     */
+    public GatewayError withParamNames(java.util.Map<String, String> names) {
+        return param.filter(names::containsKey)
+                .map(p -> new GatewayError(status, type, message, Optional.of(names.get(p)), retryable))
+                .orElse(this);
     }
 
     /** The exception that carries this error up to the edge. */

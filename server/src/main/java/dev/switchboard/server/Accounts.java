@@ -33,8 +33,18 @@ public final class Accounts implements AutoCloseable {
     private final Users users;
     private final Clock clock;
 
+    /** Opens (creating and migrating when needed) the database at {@code databaseUrl}. */
     public Accounts(String databaseUrl, Optional<String> configuredAdminKey, Clock clock) {
-        this.database = Database.open(databaseUrl);
+        this(Database.open(databaseUrl), configuredAdminKey, clock);
+    }
+
+    /** Over a database that must already hold Switchboard's data ({@link Database#openExisting}); for read commands. */
+    public static Accounts existing(String databaseUrl, Optional<String> configuredAdminKey, Clock clock) {
+        return new Accounts(Database.openExisting(databaseUrl), configuredAdminKey, clock);
+    }
+
+    private Accounts(Database database, Optional<String> configuredAdminKey, Clock clock) {
+        this.database = database;
         this.store = new JdbcAccountStore(database);
         this.defaults = new JdbcDefaultsStore(database);
         this.apiKeys = new ApiKeys(store, clock);

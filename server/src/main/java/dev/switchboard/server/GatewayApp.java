@@ -43,6 +43,8 @@ import dev.switchboard.server.auth.AuthApi;
 import dev.switchboard.server.auth.CredentialsAdminApi;
 import dev.switchboard.server.auth.SessionAuth;
 import dev.switchboard.server.config.GatewayConfig;
+import dev.switchboard.server.config.ListenAddress;
+import dev.switchboard.server.http.CorsPolicy;
 import dev.switchboard.server.extend.CatalogApi;
 import dev.switchboard.server.extend.ExtendAdminApi;
 import dev.switchboard.server.extend.ExtendRoutes;
@@ -54,15 +56,19 @@ import dev.switchboard.server.http.HttpEdge;
 import dev.switchboard.server.http.Route;
 import dev.switchboard.store.JdbcCatalogStore;
 import dev.switchboard.store.JdbcResponseStore;
+import dev.switchboard.store.StoreException;
 import dev.switchboard.store.JdbcSkillStore;
 import dev.switchboard.wire.Json;
 import dev.switchboard.wire.gemini.Gemini;
 import dev.switchboard.wire.openai.OpenAi;
+import dev.switchboard.wire.responses.Responses;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Deque;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
@@ -76,6 +82,7 @@ import java.util.function.UnaryOperator;
 public final class GatewayApp implements AutoCloseable {
     private static final ErrorRenderer OPENAI_ERRORS = e -> Json.writeBytes(OpenAi.errorBody(e));
     private static final ErrorRenderer GEMINI_ERRORS = e -> Json.writeBytes(Gemini.errorBody(e));
+    private static final ErrorRenderer RESPONSES_ERRORS = e -> Json.writeBytes(Responses.errorBody(e));
 
     private final GatewayConfig config;
     private final Accounts accounts;
@@ -101,14 +108,31 @@ public final class GatewayApp implements AutoCloseable {
     private GatewayApp(GatewayConfig config, int port, PortDecorators ports) {
         this.config = config;
         Clock clock = Clock.systemUTC();
-        this.accounts = new Accounts(config.database(), config.adminKey(), clock);
+        this.accounts = openAccounts(config, clock);
+        Deque<AutoCloseable> opened = new ArrayDeque<>(List.of(accounts));
+        try {
+            this.watchdog = opened(opened, new Watchdog(Duration.ofMillis(50)));
+            this.upstream = opened(opened, new UpstreamClient(watchdog));
+            this.heartbeats = opened(opened, new Heartbeats(config.edge().heartbeat()));
+            PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+            GatewayMetrics metrics = new GatewayMetrics(registry);
+            JdbcCatalogStore catalogStore = new JdbcCatalogStore(accounts.database());
+            this.skills = new SkillService(catalogStore, new JdbcSkillStore(accounts.database()),
+                    id -> config.catalog().resolve(id).map(ModelEntry::id), clock);
+            this.skillUses = opened(opened, new SkillUses(skills::recordUses, SKILL_USES_INTERVAL));
+            this.edge = listen(config, port, routes(clock, registry, metrics, ports, catalogStore), metrics);
+        } catch (RuntimeException | Error e) {
+            opened.forEach(GatewayApp::closeQuietly);
+            throw e;
+        }
+        // Only once the address is ours: a first start that cannot listen must not create (and so lose) the
+        // keys it would have printed.
         this.newAdminKey = accounts.adminKeys().ensureAdminKey();
         this.newDemoKey = accounts.demo().run(DemoBootstrap.DEFAULT_BALANCE_NANOS);
+    }
 
-        PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
-        GatewayMetrics metrics = new GatewayMetrics(registry);
-        this.watchdog = new Watchdog(Duration.ofMillis(50));
-        this.upstream = new UpstreamClient(watchdog);
+    private List<Route> routes(Clock clock, PrometheusMeterRegistry registry, GatewayMetrics metrics, PortDecorators ports,
+                               JdbcCatalogStore catalogStore) {
         Map<ProviderType, ProviderAdapter> adapters = new EnumMap<>(ProviderType.class);
         adapters.put(ProviderType.OPENAI, new HttpProviderAdapter(new OpenAiDialect(), upstream));
         adapters.put(ProviderType.ANTHROPIC, new HttpProviderAdapter(new AnthropicDialect(), upstream));
@@ -117,16 +141,11 @@ public final class GatewayApp implements AutoCloseable {
         ImageInliner images = new ImageInliner(new ImageFetcher(FetchLimits.DEFAULT));
         FailoverRouter router = new FailoverRouter(config.catalog(), adapters, metrics, images);
         ModelDefaults defaults = new ModelDefaults(accounts.defaults(), accounts::userExists, config.catalog(), clock);
-        JdbcCatalogStore catalogStore = new JdbcCatalogStore(accounts.database());
-        this.skills = new SkillService(catalogStore, new JdbcSkillStore(accounts.database()),
-                id -> config.catalog().resolve(id).map(ModelEntry::id), clock);
-        this.skillUses = new SkillUses(skills::recordUses, SKILL_USES_INTERVAL);
         ChatPipeline chat = new ChatPipeline(config.catalog(), defaults.lookup(), skills, skillUses,
                 ports.admission().apply(Admission.ADMIT_ALL), router, ports.settlement().apply(Settlement.RECORD_NOTHING),
                 metrics);
 
         Authenticator auth = new Authenticator(accounts.apiKeys());
-        this.heartbeats = new Heartbeats(Duration.ofSeconds(10));
         ChatCompletionsApi completions = new ChatCompletionsApi(chat, auth, clock, heartbeats);
         ResponsesApi responses = new ResponsesApi(
                 new ResponsesService(chat, new JdbcResponseStore(accounts.database()), clock), auth, heartbeats);
@@ -135,7 +154,7 @@ public final class GatewayApp implements AutoCloseable {
                 skills);
         AdminApi admin = new AdminApi(accounts.admin(), accounts.adminKeys());
         DefaultsAdminApi adminDefaults = new DefaultsAdminApi(admin, defaults);
-        OpsApi ops = new OpsApi(accounts.database(), registry);
+        OpsApi ops = new OpsApi(accounts.database(), registry, config.edge().metricsToken());
 
         // The public catalog (Extend) and the dashboard sign-in it is written through.
         CatalogService catalogService = new CatalogService(catalogStore, clock);
@@ -150,10 +169,10 @@ public final class GatewayApp implements AutoCloseable {
 
         List<Route> routes = new ArrayList<>();
         routes.add(new Route("POST", "/v1/chat/completions", ChatCompletionsApi.ENDPOINT, OPENAI_ERRORS, completions::handle));
-        routes.add(new Route("POST", "/v1/responses", "responses", OPENAI_ERRORS, responses::create));
-        routes.add(new Route("GET", "/v1/responses/{id}", "responses_get", OPENAI_ERRORS, responses::retrieve));
-        routes.add(new Route("DELETE", "/v1/responses/{id}", "responses_delete", OPENAI_ERRORS, responses::delete));
-        routes.add(new Route("GET", "/v1/responses/{id}/input_items", "responses_input_items", OPENAI_ERRORS,
+        routes.add(new Route("POST", "/v1/responses", "responses", RESPONSES_ERRORS, responses::create));
+        routes.add(new Route("GET", "/v1/responses/{id}", "responses_get", RESPONSES_ERRORS, responses::retrieve));
+        routes.add(new Route("DELETE", "/v1/responses/{id}", "responses_delete", RESPONSES_ERRORS, responses::delete));
+        routes.add(new Route("GET", "/v1/responses/{id}/input_items", "responses_input_items", RESPONSES_ERRORS,
                 responses::inputItems));
         routes.add(new Route("POST", "/v1/messages", MessagesApi.ENDPOINT, MessagesApi.ERRORS, messages::create));
         routes.add(new Route("POST", "/v1/messages/count_tokens", MessagesApi.COUNT_TOKENS_ENDPOINT, MessagesApi.ERRORS,
@@ -161,7 +180,9 @@ public final class GatewayApp implements AutoCloseable {
         routes.add(new Route("GET", "/v1/models", "models", OPENAI_ERRORS, models::list));
         routes.add(new Route("GET", "/api/models/{id}/allowed-params", "allowed_params", OPENAI_ERRORS, models::allowedParams));
         routes.add(new Route("POST", "/admin/v1/users", "admin", OPENAI_ERRORS, admin::createUser));
+        routes.add(new Route("GET", "/admin/v1/users", "admin", OPENAI_ERRORS, admin::listUsers));
         routes.add(new Route("GET", "/admin/v1/users/{id}", "admin", OPENAI_ERRORS, admin::getUser));
+        routes.add(new Route("GET", "/admin/v1/users/{id}/keys", "admin", OPENAI_ERRORS, admin::listKeys));
         routes.add(new Route("POST", "/admin/v1/users/{id}/credits", "admin", OPENAI_ERRORS, admin::addCredits));
         routes.add(new Route("POST", "/admin/v1/users/{id}/keys", "admin", OPENAI_ERRORS, admin::createKey));
         routes.add(new Route("DELETE", "/admin/v1/keys/{id}", "admin", OPENAI_ERRORS, admin::revokeKey));
@@ -184,7 +205,44 @@ public final class GatewayApp implements AutoCloseable {
         routes.add(new Route("GET", "/health", "health", OPENAI_ERRORS, ops::health));
         routes.add(new Route("GET", "/ready", "ready", OPENAI_ERRORS, ops::ready));
         routes.add(new Route("GET", "/metrics", "metrics", OPENAI_ERRORS, ops::metrics));
-        this.edge = HttpEdge.start(config.listen().host(), port, routes, OPENAI_ERRORS, metrics);
+        return routes;
+    }
+
+    private static Accounts openAccounts(GatewayConfig config, Clock clock) {
+        try {
+            return new Accounts(config.database(), config.adminKey(), clock);
+        } catch (StoreException | IllegalArgumentException e) {
+            String where = config.isEmbeddedDefault() ? "SWITCHBOARD_DATABASE, or `database` in a config file"
+                    : "`database` in " + config.source();
+            throw new StartupException(StartupException.DATABASE, e.getMessage() + " (check " + where + ")", e);
+        }
+    }
+
+    private static HttpEdge listen(GatewayConfig config, int port, List<Route> routes, GatewayMetrics metrics) {
+        String address = new ListenAddress(config.listen().host(), port).toString();
+        try {
+            return HttpEdge.start(config.listen().host(), port, routes, OPENAI_ERRORS, metrics,
+                    new CorsPolicy(config.edge().corsOrigins()), config.edge().maxBodyBytes());
+        } catch (HttpEdge.CannotListen e) {
+            String fix = config.isEmbeddedDefault()
+                    ? "set SWITCHBOARD_LISTEN, e.g. SWITCHBOARD_LISTEN=127.0.0.1:8081, or give --config FILE with another `listen`"
+                    : "change `listen` in " + config.source();
+            throw new StartupException(StartupException.LISTEN, "cannot listen on " + address + ": " + e.getMessage()
+                    + " (" + fix + ")", e);
+        }
+    }
+
+    private static <T extends AutoCloseable> T opened(Deque<AutoCloseable> opened, T resource) {
+        opened.push(resource);
+        return resource;
+    }
+
+    private static void closeQuietly(AutoCloseable c) {
+        try {
+            c.close();
+        } catch (Exception ignored) {
+            // already failing to start; the start-up error is the one to report
+        }
     }
 
     /** Starts on the configured address. */

@@ -3,6 +3,9 @@ package dev.switchboard.store;
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 import java.io.IOException;
+import java.nio.file.AccessDeniedException;
+import java.nio.file.FileAlreadyExistsException;
+import java.nio.file.FileSystemException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -61,22 +64,50 @@ public final class Database implements AutoCloseable {
      * @throws StoreException when the database cannot be reached or migrated
      */
     public static Database open(String url) {
+        return open(url, false);
+    }
+
+    /**
+     * Opens a database that Switchboard has already set up (for commands that only read): never creates a
+     * SQLite file, and refuses a database without Switchboard's tables, so that a wrong path or URL is an
+     * error instead of a fresh, empty database that answers "nothing there".
+     *
+     * @throws StoreException when there is no such database, or it holds no Switchboard schema
+     */
+    public static Database openExisting(String url) {
+        return open(url, true);
+    }
+
+    private static Database open(String url, boolean mustExist) {
         DatabaseUrl parsed = DatabaseUrl.parse(Objects.requireNonNull(url, "url"));
+        if (mustExist && parsed.sqliteFile().filter(f -> !Files.isRegularFile(f)).isPresent()) {
+            throw new StoreException("there is no database at " + parsed.sqliteFile().get().toAbsolutePath()
+                    + " (start the gateway once to create it, or name the one it uses with --config or SWITCHBOARD_HOME)", null);
+        }
         parsed.sqliteFile().ifPresent(Database::createParentDirectories);
         HikariDataSource pool;
         try {
             pool = new HikariDataSource(config(parsed));
         } catch (RuntimeException e) {
-            throw new StoreException("cannot open database " + parsed.redacted() + ": " + rootMessage(e), e);
+            String reason = rootMessage(e);
+            if (parsed.sqliteFile().isPresent() && reason.contains("SQLITE_CANTOPEN")) {
+                reason = "the file cannot be created or opened: it is a directory, or its directory is not writable";
+            }
+            throw new StoreException("cannot open database " + parsed.redacted() + ": " + reason, e);
         }
         try {
-            var result = Flyway.configure()
+            Flyway flyway = Flyway.configure()
                     .dataSource(pool)
                     .locations("classpath:db/migration")
                     .failOnMissingLocations(true)
                     .validateMigrationNaming(true)
-                    .load()
-                    .migrate();
+                    .load();
+            if (mustExist && flyway.info().applied().length == 0) {
+                pool.close();
+                throw new StoreException("the database " + parsed.redacted() + " holds no Switchboard data (start the "
+                        + "gateway on it once, or check the URL)", null);
+            }
+            var result = flyway.migrate();
             LOG.info("database {} ready at schema version {} ({} migrations applied now)", parsed.redacted(),
                     result.targetSchemaVersion == null ? "current" : result.targetSchemaVersion, result.migrationsExecuted);
         } catch (FlywayException e) {
@@ -149,9 +180,25 @@ public final class Database implements AutoCloseable {
         Path parent = file.toAbsolutePath().getParent();
         try {
             Files.createDirectories(parent);
+        } catch (FileAlreadyExistsException e) {
+            throw new StoreException("cannot create the data directory " + parent + " for the SQLite database: "
+                    + e.getFile() + " is a file, not a directory", e);
         } catch (IOException e) {
-            throw new StoreException("cannot create the directory " + parent + " for the SQLite database: " + e.getMessage(), e);
+            throw new StoreException("cannot create the data directory " + parent + " for the SQLite database: "
+                    + describe(e), e);
         }
+        if (!Files.isWritable(parent) || Files.exists(file) && !Files.isWritable(file)) {
+            throw new StoreException("the data directory " + parent + " is not writable (the SQLite database "
+                    + file.getFileName() + " lives there)", null);
+        }
+    }
+
+    private static String describe(IOException e) {
+        return switch (e) {
+            case AccessDeniedException a -> "permission denied";
+            case FileSystemException f when f.getReason() != null -> f.getReason().toLowerCase(java.util.Locale.ROOT);
+            default -> String.valueOf(e.getMessage());
+        };
     }
 
     private static String rootMessage(Throwable e) {

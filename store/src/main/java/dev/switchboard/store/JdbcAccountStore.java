@@ -85,6 +85,34 @@ public final class JdbcAccountStore implements AccountStore, AdminKeyStore {
     }
 
     @Override
+    public List<User> users(int offset, int limit) {
+        return sql.read("list users", c -> {
+            try (PreparedStatement s = c.prepareStatement("SELECT " + USER_COLUMNS
+                    + " FROM users ORDER BY created_at, id LIMIT ? OFFSET ?")) {
+                s.setInt(1, limit);
+                s.setInt(2, offset);
+                List<User> out = new ArrayList<>();
+                try (ResultSet rs = s.executeQuery()) {
+                    while (rs.next()) {
+                        out.add(user(rs));
+                    }
+                }
+                return out;
+            }
+        });
+    }
+
+    @Override
+    public long countUsers() {
+        return sql.read("count users", c -> {
+            try (PreparedStatement s = c.prepareStatement("SELECT COUNT(*) FROM users"); ResultSet rs = s.executeQuery()) {
+                rs.next();
+                return rs.getLong(1);
+            }
+        });
+    }
+
+    @Override
     public boolean hasUsers() {
         return sql.read("count users", c -> {
             try (PreparedStatement s = c.prepareStatement("SELECT 1 FROM users LIMIT 1"); ResultSet rs = s.executeQuery()) {
@@ -276,13 +304,14 @@ public final class JdbcAccountStore implements AccountStore, AdminKeyStore {
         try (PreparedStatement s = c.prepareStatement(query)) {
             s.setString(1, value);
             try (ResultSet rs = s.executeQuery()) {
-                if (!rs.next()) {
-                    return Optional.empty();
-                }
-                return Optional.of(new User(rs.getString("id"), rs.getString("name"), Optional.ofNullable(rs.getString("email")),
-                        rs.getString("plan"), rs.getLong("balance_nanos"), Instant.ofEpochMilli(rs.getLong("created_at"))));
+                return rs.next() ? Optional.of(user(rs)) : Optional.empty();
             }
         }
+    }
+
+    private static User user(ResultSet rs) throws SQLException {
+        return new User(rs.getString("id"), rs.getString("name"), Optional.ofNullable(rs.getString("email")),
+                rs.getString("plan"), rs.getLong("balance_nanos"), Instant.ofEpochMilli(rs.getLong("created_at")));
     }
 
     private static void insertLedger(Connection c, LedgerEntry e) throws SQLException {

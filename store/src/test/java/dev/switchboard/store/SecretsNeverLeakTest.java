@@ -33,7 +33,7 @@ import org.junit.jupiter.api.io.TempDir;
 import org.slf4j.LoggerFactory;
 
 /**
- * CONTRACTS.md §5 end to end on the embedded default: API keys, admin keys and passwords reach
+ * docs/contracts.md §5 end to end on the embedded default: API keys, admin keys and passwords reach
  * neither the database files nor the logs, while their hashes do reach the database.
  */
 class SecretsNeverLeakTest {

@@ -9,7 +9,7 @@ import java.util.List;
 
 /**
  * Renders a {@link Reply} as Anthropic messages: one {@code message} object, or the named-event stream of
- * wire-formats B.6 ({@code message_start}, a {@code ping}, per block {@code content_block_start},
+ * ({@code message_start}, a {@code ping}, per block {@code content_block_start},
  * deltas and {@code content_block_stop}, {@code message_delta} with cumulative usage,
  * {@code message_stop}).
  *

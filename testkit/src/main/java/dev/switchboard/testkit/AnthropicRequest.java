@@ -11,8 +11,7 @@ import java.util.regex.Pattern;
 
 /**
  * An Anthropic {@code POST /v1/messages} body read into a {@link Prompt}, plus what the Anthropic dialect
- * needs beyond it. The fake is a strict judge of the rules gateways get wrong (wire-formats B.2-B.4, E.1,
- * E.5, E.6, E.11, E.17), refusing with 400 and messages worded like Anthropic's:
+ * needs beyond it. The fake is a strict judge of the rules gateways get wrong, refusing with 400 and messages worded like Anthropic's:
  *
  * <ul>
  *   <li>{@code model}, {@code max_tokens} and a non-empty {@code messages} are required; roles are

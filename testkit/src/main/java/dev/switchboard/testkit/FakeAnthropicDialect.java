@@ -12,7 +12,7 @@ import java.util.concurrent.atomic.AtomicLong;
 /**
  * Anthropic as the fake speaks it: {@code POST /v1/messages}, key in {@code x-api-key}, the
  * {@code anthropic-version} header required, errors in the
- * {@code {"type":"error","error":{"type","message"},"request_id"}} envelope (wire-formats B.8), every
+ * {@code {"type":"error","error":{"type","message"},"request_id"}} envelope, every
  * response with a {@code request-id} header. Requests are checked as {@link AnthropicRequest} describes
  * and answered by {@link AnthropicRender}.
  *
@@ -166,7 +166,7 @@ final class FakeAnthropicDialect implements FakeDialect {
         return "req_fake_" + requestSequence.incrementAndGet();
     }
 
-    /** Anthropic's error type for a status (wire-formats B.8). */
+    /** Anthropic's error type for a status. */
     static String errorType(int status) {
         return switch (status) {
             case 401 -> "authentication_error";

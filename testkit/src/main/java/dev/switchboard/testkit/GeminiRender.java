@@ -9,7 +9,7 @@ import java.util.List;
 import java.util.Optional;
 
 /**
- * Renders a {@link Reply} as Google's {@code GenerateContentResponse} (wire-formats C.2, C.3): one whole
+ * Renders a {@link Reply} as Google's {@code GenerateContentResponse}: one whole
  * answer, or the chunks of a stream.
  *
  * <p>Reasoning becomes {@code thought: true} parts (one part when whole, one per piece when streamed).

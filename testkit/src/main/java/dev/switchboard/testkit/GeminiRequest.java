@@ -19,7 +19,7 @@ import java.util.Optional;
  * <ul>
  *   <li>{@code contents} missing or empty: 400;</li>
  *   <li>a {@code functionResponse} without a name: 400 {@code ...function_response.name: Name cannot be
- *       empty.} (wire-formats E.2);</li>
+ *       empty.};</li>
  *   <li>with {@code strictSignatures} (model suffix {@code -strictsig}, Gemini 3 behaviour): a model turn
  *       whose first {@code functionCall} part has no {@code thoughtSignature} is a 400
  *       {@code Function call is missing a thought_signature...}; a signature the fake never issued (and

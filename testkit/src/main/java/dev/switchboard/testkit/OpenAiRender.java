@@ -8,12 +8,12 @@ import java.util.Optional;
 
 /**
  * Renders a {@link Reply} as OpenAI chat completions: one {@code chat.completion} object, or the
- * {@code chat.completion.chunk} sequence of wire-formats A.6 (role chunk, reasoning and content or
+ * {@code chat.completion.chunk} sequence (role chunk, reasoning and content or
  * tool-call fragments, finish chunk, optional usage chunk with {@code choices: []}; the caller adds
  * {@code [DONE]}).
  *
  * <p>Reasoning goes in {@code reasoning_content}, as DeepSeek and vLLM send it; with
- * {@code reasoningField} it is also sent as {@code reasoning}, as OpenRouter does (wire-formats A.8).
+ * {@code reasoningField} it is also sent as {@code reasoning}, as OpenRouter does.
  */
 final class OpenAiRender {
 

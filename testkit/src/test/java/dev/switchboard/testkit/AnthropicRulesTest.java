@@ -10,8 +10,8 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
 /**
- * The rules the fake enforces like Anthropic, so gateway tests catch the translation mistakes peers made
- * (wire-formats E.1, E.5, E.6, E.11, E.12, E.17). Bodies are written out in full on purpose: each case
+ * The rules the fake enforces like Anthropic, so gateway tests catch the translation mistakes peers made.
+ * Bodies are written out in full on purpose: each case
  * should read like the request a broken translator would send.
  */
 class AnthropicRulesTest {

@@ -3,8 +3,10 @@ package dev.switchboard.wire;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.StreamReadFeature;
 import com.fasterxml.jackson.core.json.JsonReadFeature;
+import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.ObjectReader;
 import com.fasterxml.jackson.databind.json.JsonMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
@@ -32,6 +34,8 @@ public final class Json {
             .build();
 
     private static final JsonNodeFactory NODES = MAPPER.getNodeFactory();
+    /** Client bodies: one JSON value and nothing after it (whitespace aside). */
+    private static final ObjectReader CLIENT_BODY = MAPPER.reader().with(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
 
     private Json() {
     }
@@ -51,13 +55,13 @@ public final class Json {
      */
     public static JsonNode parse(byte[] body) {
         try {
-            JsonNode node = MAPPER.readTree(body);
+            JsonNode node = CLIENT_BODY.readTree(body);
             if (node == null || node.isMissingNode()) {
                 throw GatewayError.invalidRequest("The request body is empty; expected a JSON object.").toException();
             }
             return node;
         } catch (IOException e) {
-            throw GatewayError.invalidRequest("The request body is not valid JSON: " + shortReason(e)).toException();
+            throw GatewayError.invalidRequest("The request body is not valid JSON: " + JsonSyntax.describe(e) + ".").toException();
         }
     }
 
@@ -83,13 +87,5 @@ public final class Json {
         } catch (JsonProcessingException e) {
             throw new IllegalStateException("cannot serialise JSON tree", e);
         }
-    }
-
-    private static String shortReason(IOException e) {
-        String m = e instanceof JsonProcessingException j ? j.getOriginalMessage() : e.getMessage();
-        if (m == null) {
-            return "unreadable input";
-        }
-        return m.length() > 200 ? m.substring(0, 200) + "..." : m;
     }
 }

@@ -32,6 +32,12 @@ public interface AccountStore {
     /** The user with this exact name, if any. */
     Optional<User> findUserByName(String name);
 
+    /** One page of users, oldest first: {@code limit} users after skipping {@code offset}. */
+    List<User> users(int offset, int limit);
+
+    /** How many users there are. */
+    long countUsers();
+
     /** Whether at least one user exists (first-start detection). */
     boolean hasUsers();
 

@@ -11,7 +11,7 @@ import java.util.OptionalInt;
 import java.util.OptionalLong;
 
 /**
- * The operations behind the admin API and its CLI twins (OPERATIONS.md). Takes request values as
+ * The operations behind the admin API and its CLI twins (docs/admin.md). Takes request values as
  * they arrive (optional fields, decimal dollar strings, ISO-8601 instants), applies defaults,
  * validates, and calls the account services. Every refusal is an {@link AccountException} naming
  * the admin API field at fault.
@@ -123,6 +123,55 @@ public final class AdminService {
     public UserDetails getUser(String userId) {
         User user = users.get(userId);
         return new UserDetails(user, store.keysOf(userId), store.ledger(userId, RECENT_LEDGER_ENTRIES));
+    }
+
+    /** One page of the user list ({@code GET /admin/v1/users}): zero-based {@code page}, {@code limit} users. */
+    public record UserPage(List<User> users, long total, int page, int limit) {
+        public UserPage {
+            users = List.copyOf(users);
+        }
+    }
+
+    /** The largest page {@link #listUsers} serves, and the page size when none is asked for. */
+    public static final int MAX_PAGE = 100;
+    public static final int DEFAULT_PAGE = 30;
+
+    /**
+     * Users, oldest first, a page at a time ({@code GET /admin/v1/users?page=&limit=}).
+     *
+     * @throws AccountException INVALID("page") when negative, INVALID("limit") outside 1..{@value #MAX_PAGE}
+     */
+    public UserPage listUsers(int page, int limit) {
+        if (page < 0) {
+            throw AccountException.invalid("page", "page: expected 0 or more, got " + page);
+        }
+        if (limit < 1 || limit > MAX_PAGE) {
+            throw AccountException.invalid("limit", "limit: expected 1 to " + MAX_PAGE + ", got " + limit);
+        }
+        long offset = (long) page * limit;
+        List<User> users = offset > Integer.MAX_VALUE ? List.of() : store.users((int) offset, limit);
+        return new UserPage(users, store.countUsers(), page, limit);
+    }
+
+    /**
+     * The id of the user named by {@code idOrName}: a user id, else a user's exact name (the CLI takes
+     * either, so {@code keys create demo} works without looking the id up first).
+     *
+     * @throws AccountException NOT_FOUND
+     */
+    public String userIdOf(String idOrName) {
+        return store.findUser(idOrName).or(() -> store.findUserByName(idOrName)).map(User::id)
+                .orElseThrow(() -> AccountException.notFound("no user with id or name " + idOrName));
+    }
+
+    /**
+     * Every key of a user, revoked ones included, oldest first ({@code GET /admin/v1/users/{id}/keys}).
+     *
+     * @throws AccountException NOT_FOUND
+     */
+    public List<ApiKey> keysOf(String userId) {
+        users.get(userId);
+        return store.keysOf(userId);
     }
 
     /**

@@ -16,7 +16,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Issues and checks API keys (CONTRACTS.md §5). A key is {@code sk-sb-} followed by 43 base64url
+ * Issues and checks API keys (docs/contracts.md §5). A key is {@code sk-sb-} followed by 43 base64url
  * characters encoding 32 random bytes; the store keeps only its SHA-256 hash and its first 12
  * characters. Every {@link #authenticate} asks the store, so a revocation takes effect on the next
  * request on every instance. Logs name keys by id and prefix only, never by secret.

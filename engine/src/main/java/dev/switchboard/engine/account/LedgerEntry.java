@@ -13,7 +13,7 @@ import java.util.Optional;
  * @param amountNanos       the signed change to the balance: positive for credits, negative for charges
  * @param balanceAfterNanos the balance right after this entry
  * @param requestId         the billed request, for charges; unique across the ledger so a retried
- *                          settlement cannot charge twice (CONTRACTS.md §3); empty for credits
+ *                          settlement cannot charge twice (docs/contracts.md §3); empty for credits
  * @param note              free text given with a credit
  * @param createdAt         millisecond precision
  */

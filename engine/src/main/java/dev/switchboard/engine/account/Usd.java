@@ -5,7 +5,7 @@ import java.util.regex.Pattern;
 
 /**
  * Conversion between decimal US-dollar text (as operators type it) and integer nano-dollars (as
- * everything is stored and computed, CONTRACTS.md §3). No floating point is involved: the text is
+ * everything is stored and computed, docs/contracts.md §3). No floating point is involved: the text is
  * parsed as a {@link BigDecimal} and scaled exactly.
  */
 public final class Usd {

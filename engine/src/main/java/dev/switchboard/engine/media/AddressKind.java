@@ -3,7 +3,7 @@ package dev.switchboard.engine.media;
 import java.net.InetAddress;
 
 /**
- * What kind of network an IP address belongs to, for the SSRF guard (CONTRACTS.md §5). Only
+ * What kind of network an IP address belongs to, for the SSRF guard (docs/contracts.md §5). Only
  * {@link #PUBLIC} addresses may be fetched from.
  *
  * <p>IPv4: {@code 0/8} unspecified; {@code 127/8} loopback; {@code 10/8}, {@code 172.16/12},

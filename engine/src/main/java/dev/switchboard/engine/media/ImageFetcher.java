@@ -36,7 +36,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Fetches an image URL on a caller's behalf into inline base64, behind an SSRF guard (CONTRACTS.md §5):
+ * Fetches an image URL on a caller's behalf into inline base64, behind an SSRF guard (docs/contracts.md §5):
  * <ul>
  *   <li>only absolute {@code http}/{@code https} URLs without user info;
  *   <li>the host is resolved once, and refused when ANY of its addresses is not public

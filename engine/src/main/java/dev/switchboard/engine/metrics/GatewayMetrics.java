@@ -1,6 +1,7 @@
 package dev.switchboard.engine.metrics;
 
 import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import java.time.Duration;
@@ -13,7 +14,8 @@ import java.util.function.Function;
 /**
  * The gateway's meters, in one place so names and labels stay consistent. Labels are model ids, provider
  * ids, endpoints and outcomes: never keys, user ids or anything secret. Meters are looked up once per
- * label combination and kept, so recording on the request path is a map hit, not a registry lookup.
+ * label combination and kept, so recording on the request path is a map hit, not a registry lookup. Every
+ * meter has a description: it becomes the HELP line of {@code /metrics}.
  */
 public final class GatewayMetrics {
     private final MeterRegistry registry;
@@ -23,7 +25,8 @@ public final class GatewayMetrics {
 
     public GatewayMetrics(MeterRegistry registry) {
         this.registry = registry;
-        registry.gauge("switchboard_open_streams", openStreams);
+        Gauge.builder("switchboard_open_streams", openStreams, AtomicInteger::get)
+                .description("Streamed answers being delivered to clients right now.").register(registry);
     }
 
     public MeterRegistry registry() {
@@ -42,29 +45,36 @@ public final class GatewayMetrics {
     public void request(String endpoint, String model, int status, Duration latency) {
         String s = Integer.toString(status);
         counter(List.of("requests", endpoint, model, s), k -> Counter.builder("switchboard_requests")
+                .description("Finished requests by endpoint, model asked (or answered) and HTTP status.")
                 .tag("endpoint", endpoint).tag("model", model).tag("status", s).register(registry)).increment();
         timer(List.of("duration", endpoint), k -> Timer.builder("switchboard_request_duration")
+                .description("Time from request arrival to the end of the response, by endpoint.")
                 .tag("endpoint", endpoint).publishPercentileHistogram().register(registry)).record(latency);
     }
 
     /** Time from request arrival to the first byte sent to the client. */
     public void timeToFirstByte(String endpoint, Duration ttfb) {
         timer(List.of("ttfb", endpoint), k -> Timer.builder("switchboard_time_to_first_byte")
+                .description("Time from request arrival to the first response byte sent to the client, by endpoint.")
                 .tag("endpoint", endpoint).publishPercentileHistogram().register(registry)).record(ttfb);
     }
 
     /** One upstream attempt. */
     public void attempt(String provider, String outcome, Duration latency) {
         counter(List.of("attempts", provider, outcome), k -> Counter.builder("switchboard_upstream_attempts")
+                .description("Upstream attempts by provider and outcome (ok, an HTTP status, timeout, connect...).")
                 .tag("provider", provider).tag("outcome", outcome).register(registry)).increment();
         timer(List.of("upstream", provider), k -> Timer.builder("switchboard_upstream_latency")
+                .description("Duration of upstream attempts, by provider.")
                 .tag("provider", provider).publishPercentileHistogram().register(registry)).record(latency);
     }
 
     public void tokens(String model, long input, long output) {
         counter(List.of("tokens", model, "input"), k -> Counter.builder("switchboard_tokens")
+                .description("Tokens billed, by model answered and kind (input, output).")
                 .tag("model", model).tag("kind", "input").register(registry)).increment(input);
         counter(List.of("tokens", model, "output"), k -> Counter.builder("switchboard_tokens")
+                .description("Tokens billed, by model answered and kind (input, output).")
                 .tag("model", model).tag("kind", "output").register(registry)).increment(output);
     }
 

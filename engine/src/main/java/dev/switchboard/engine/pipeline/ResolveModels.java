@@ -16,6 +16,9 @@ import org.slf4j.LoggerFactory;
  * {@code model_not_found}), be within the key's scope (403 {@code insufficient_scope}) and the caller's
  * plan (403 {@code model_access_denied}); a fallback that fails any of these, or repeats an earlier
  * candidate, is skipped and logged (spec 2.2).
+ *
+ * <p>The skills a request names are resolved before this stage ({@link ResolveSkills}), so an unknown skill
+ * (400) is refused before an unknown model (404).
  */
 public final class ResolveModels {
     private static final Logger LOG = LoggerFactory.getLogger(ResolveModels.class);

@@ -54,7 +54,7 @@ final class StreamRelay {
                 if (upstream.isEmpty()) {
                     break;
                 }
-                StreamEvent event = renamed(upstream.get(), model);
+                StreamEvent event = inBand(renamed(upstream.get(), model));
                 seen.accept(event);
                 List<StreamEvent> shown = presenter.present(event);
                 boolean ready = next < held.size() || source.hasBuffered();
@@ -77,6 +77,22 @@ final class StreamRelay {
             metrics.streamClosed();
         }
         return new Result(ending, usage(seen, answer.candidate().request()));
+    }
+
+    /**
+     * One rule for the status of an error reported inside a stream, in every client format, and the same as
+     * for an error answered before a stream started (docs/contracts.md §1): a rate limit stays 429, a refusal of the
+     * request (a 4xx that no retry would change) stays what it is, and every other failure, whether the
+     * upstream reported it (Anthropic's 529 overloaded, a 500) or the gateway found it (a stream cut short or
+     * malformed), is 503 {@code api_error}. The upstream's own words stay in the message.
+     */
+    static StreamEvent inBand(StreamEvent event) {
+        if (event instanceof StreamEvent.StreamError e) {
+            GatewayError error = e.error();
+            boolean keep = error.status() == 429 || error.status() == 503 || error.status() < 500 && !error.retryable();
+            return keep ? event : new StreamEvent.StreamError(GatewayError.upstreamUnavailable(error.message()));
+        }
+        return event;
     }
 
     private static RequestOutcome.Ending fail(StreamSink sink, StreamAccumulator seen, String message, RequestTrace trace) {

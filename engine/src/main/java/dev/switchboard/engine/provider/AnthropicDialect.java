@@ -25,7 +25,7 @@ import java.util.Set;
  * {@code max_tokens}, which Anthropic requires, defaults to the model's {@code max_output_tokens}.
  */
 public final class AnthropicDialect implements Dialect {
-    /** The API version the wire package's translation is written against (wire-formats B). */
+    /** The API version the wire package's translation is written against. */
     static final String VERSION = "2023-06-01";
 
     @Override

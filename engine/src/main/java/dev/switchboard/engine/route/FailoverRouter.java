@@ -27,7 +27,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The one failover loop (CONTRACTS.md §1). For each candidate in order (the requested model, then the
+ * The one failover loop (docs/contracts.md §1). For each candidate in order (the requested model, then the
  * caller's fallbacks, each with the request already prepared for it) that the {@link CandidateGate} lets
  * through, for each route target of its pool, for each usable key of that provider, one attempt; the
  * first success wins. A refused key (401/403/429) moves to the provider's next key; any other retryable

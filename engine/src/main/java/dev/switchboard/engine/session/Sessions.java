@@ -23,7 +23,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Dashboard sign-in (CONTRACTS.md §5): passwords checked with the account's PBKDF2 hash, an opaque random
+ * Dashboard sign-in (docs/contracts.md §5): passwords checked with the account's PBKDF2 hash, an opaque random
  * session id handed out once (as a cookie) and stored only as its SHA-256, so every instance sees a session
  * and signing out revokes it at once everywhere. Sessions end after {@link SessionPolicy#idle()} without use
  * or {@link SessionPolicy#absolute()} after sign-in. Every sign-in makes a new session id.

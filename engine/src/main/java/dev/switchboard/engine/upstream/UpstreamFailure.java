@@ -7,7 +7,7 @@ import java.util.Optional;
 import java.util.Set;
 
 /**
- * Why one upstream attempt failed, and whether the next target may be tried (CONTRACTS.md §1).
+ * Why one upstream attempt failed, and whether the next target may be tried (docs/contracts.md §1).
  * {@code upstreamError} is the provider's own error translated to the gateway's terms: it is shown to the
  * caller only when the failure is the caller's fault (a non-retryable 4xx). The message never contains
  * keys or credentialed URLs.

@@ -53,6 +53,16 @@ final class InMemoryAccountStore implements AccountStore, AdminKeyStore {
     }
 
     @Override
+    public synchronized List<User> users(int offset, int limit) {
+        return users.values().stream().skip(offset).limit(limit).toList();
+    }
+
+    @Override
+    public synchronized long countUsers() {
+        return users.size();
+    }
+
+    @Override
     public synchronized boolean hasUsers() {
         return !users.isEmpty();
     }

@@ -23,7 +23,7 @@ import java.util.OptionalLong;
 import java.util.Set;
 
 /**
- * The admin API of OPERATIONS.md (Bearer admin key): users, credits and keys. Bodies are checked strictly:
+ * The admin API (docs/admin.md) (Bearer admin key): users, credits and keys. Bodies are checked strictly:
  * an unknown field or a wrong type is a 400 naming the field, so a typo never silently creates the wrong
  * thing. Secrets appear in exactly one place: the {@code key} of a key-creation answer.
  */
@@ -65,6 +65,20 @@ public final class AdminApi {
         ArrayNode ledger = o.putArray("ledger");
         d.recentLedger().forEach(e -> ledger.add(AdminJson.ledger(e)));
         ex.respond(200, "application/json", Json.writeBytes(o));
+    }
+
+    /** {@code GET /admin/v1/users?page=&limit=}: {@code {users, total, page, limit}}, oldest first. */
+    public void listUsers(Exchange ex) {
+        authorize(ex);
+        int page = queryInt(ex, "page", 0);
+        int limit = queryInt(ex, "limit", AdminService.DEFAULT_PAGE);
+        ex.respond(200, "application/json", Json.writeBytes(AdminJson.userPage(call(() -> admin.listUsers(page, limit)))));
+    }
+
+    /** {@code GET /admin/v1/users/{id}/keys}: {@code {keys: [...]}}, revoked ones included, oldest first. */
+    public void listKeys(Exchange ex) {
+        authorize(ex);
+        ex.respond(200, "application/json", Json.writeBytes(AdminJson.keys(call(() -> admin.keysOf(ex.pathParam("id"))))));
     }
 
     public void addCredits(Exchange ex) {
@@ -128,6 +142,18 @@ public final class AdminApi {
             }
         }
         return body;
+    }
+
+    private static int queryInt(Exchange ex, String name, int absent) {
+        Optional<String> raw = ex.query(name);
+        if (raw.isEmpty()) {
+            return absent;
+        }
+        try {
+            return Integer.parseInt(raw.get().strip());
+        } catch (NumberFormatException e) {
+            throw GatewayError.invalid(name, name + ": expected a whole number").toException();
+        }
     }
 
     private static Optional<String> text(JsonNode body, String field) {

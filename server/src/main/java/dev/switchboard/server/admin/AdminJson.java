@@ -2,11 +2,13 @@ package dev.switchboard.server.admin;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.switchboard.engine.account.AdminService;
 import dev.switchboard.engine.account.ApiKey;
 import dev.switchboard.engine.account.LedgerEntry;
 import dev.switchboard.engine.account.Usd;
 import dev.switchboard.engine.account.User;
 import dev.switchboard.wire.Json;
+import java.util.List;
 
 /** The JSON shapes of users, keys and ledger entries, shared by the admin API and its CLI twins. Never holds a secret. */
 public final class AdminJson {
@@ -39,6 +41,25 @@ public final class AdminJson {
         k.expiresAt().ifPresent(t -> o.put("expires_at", t.toString()));
         k.revokedAt().ifPresent(t -> o.put("revoked_at", t.toString()));
         o.put("created_at", k.createdAt().toString());
+        return o;
+    }
+
+    /** A page of users as {@code GET /admin/v1/users} answers it. */
+    public static ObjectNode userPage(AdminService.UserPage page) {
+        ObjectNode o = Json.object();
+        ArrayNode users = o.putArray("users");
+        page.users().forEach(u -> users.add(user(u)));
+        o.put("total", page.total());
+        o.put("page", page.page());
+        o.put("limit", page.limit());
+        return o;
+    }
+
+    /** {@code {keys: [...]}}, as {@code GET /admin/v1/users/{id}/keys} answers. */
+    public static ObjectNode keys(List<ApiKey> keys) {
+        ObjectNode o = Json.object();
+        ArrayNode list = o.putArray("keys");
+        keys.forEach(k -> list.add(key(k)));
         return o;
     }
 

@@ -8,7 +8,7 @@ import dev.switchboard.server.http.Exchange;
 import dev.switchboard.wire.Json;
 
 /**
- * The admin API's saved per-model default parameters (OPERATIONS.md), Bearer admin key:
+ * The admin API's saved per-model default parameters (docs/admin.md), Bearer admin key:
  * <ul>
  *   <li>{@code PUT /admin/v1/users/{id}/defaults/{model}} with a JSON object of chat-completions parameters
  *       saves them, replacing earlier ones (200 with the saved record). The model may be an alias; the

@@ -28,18 +28,23 @@ public final class ChatCompletionsApi {
         this.heartbeats = heartbeats;
     }
 
+    /** The completion id when the upstream gave none: derived from the request id, so it is stable and traceable. */
+    static String completionId(Exchange ex) {
+        return "chatcmpl-" + ex.requestId().replaceFirst("^req_", "");
+    }
+
     public void handle(Exchange ex) {
         Caller caller = auth.authenticate(ex, Credentials.BEARER, ENDPOINT);
-        ChatRequest request = SkillsHeader.apply(ex, OpenAi.fromClient(ex.body()));
+        ChatRequest request = GatewayHeaders.apply(ex, OpenAi.fromClient(ex.body()));
         RequestTrace trace = new RequestTrace(ex.requestId(), ENDPOINT);
         ex.trace(trace);
         long created = clock.instant().getEpochSecond();
         if (!request.stream()) {
             ChatResponse response = chat.complete(caller, request, trace);
-            ex.respond(200, "application/json", Json.writeBytes(OpenAi.toClient(response, created)));
+            ex.respond(200, "application/json", Json.writeBytes(OpenAi.toClient(response, created, completionId(ex))));
             return;
         }
-        OpenAiClientStreamWriter writer = new OpenAiClientStreamWriter(created);
+        OpenAiClientStreamWriter writer = new OpenAiClientStreamWriter(created, completionId(ex));
         try (SseSink sink = new SseSink(ex, writer::writeBytes, Optional.of(heartbeats), SseSink.COMMENT_HEARTBEAT)) {
             chat.stream(caller, request, trace, sink);
         }

@@ -52,7 +52,7 @@ public final class GenerateContentApi {
             default -> throw GatewayError.notFound("Method '" + method + "' is not supported on " + prefix + "{model}: "
                     + "use :" + ModelPath.GENERATE + " or :" + ModelPath.STREAM + ".").toException();
         };
-        ChatRequest request = SkillsHeader.apply(ex, Gemini.fromClient(target.model(), ex.body(), stream));
+        ChatRequest request = GatewayHeaders.apply(ex, Gemini.fromClient(target.model(), ex.body(), stream));
         RequestTrace trace = new RequestTrace(ex.requestId(), ENDPOINT);
         ex.trace(trace);
         if (!stream) {

@@ -9,21 +9,30 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * Keeps open streams alive and notices clients that left while the upstream was silent (a reasoning model
- * can think for minutes without an event). The server only learns of a disconnect when it writes, so
- * every stream quiet for {@code interval} gets a heartbeat (an SSE comment, which every SSE client
- * ignores); a failed heartbeat cancels the upstream request at once instead of at its next event.
+ * can think for minutes without an event), within one {@code interval} of their leaving.
+ *
+ * <p>The server library tells a handler nothing about its connection until a write fails, and a write to a
+ * connection the client closed succeeds once (the kernel queues it; the client's side answers with a
+ * reset) and fails only the next time. So a stream quiet for half the interval gets a heartbeat (a frame
+ * every client of the format ignores), and each heartbeat is followed shortly after by a probe, a second
+ * heartbeat, which fails when the client has gone; the sink then cancels the upstream request at once.
+ * Worst case from the client leaving to the cancel: half the interval of quiet, a tick, the probe delay and
+ * a tick, which is at most the interval.
  */
 public final class Heartbeats implements AutoCloseable {
     private final Set<SseSink> sinks = ConcurrentHashMap.newKeySet();
     private final ScheduledExecutorService timer;
-    private final long intervalNanos;
+    private final long quietNanos;
+    private final long probeDelayNanos;
 
     public Heartbeats(Duration interval) {
-        this.intervalNanos = interval.toNanos();
+        long intervalNanos = interval.toNanos();
+        this.quietNanos = intervalNanos / 2;
+        this.probeDelayNanos = Math.min(intervalNanos / 4, Duration.ofSeconds(1).toNanos());
         this.timer = Executors.newSingleThreadScheduledExecutor(r -> Thread.ofPlatform().daemon()
                 .name("switchboard-heartbeats").unstarted(r));
-        long tick = Math.max(100, interval.toMillis() / 2);
-        timer.scheduleWithFixedDelay(this::beat, tick, tick, TimeUnit.MILLISECONDS);
+        long tickNanos = Math.max(Duration.ofMillis(10).toNanos(), intervalNanos / 8);
+        timer.scheduleWithFixedDelay(this::beat, tickNanos, tickNanos, TimeUnit.NANOSECONDS);
     }
 
     void register(SseSink sink) {
@@ -38,7 +47,7 @@ public final class Heartbeats implements AutoCloseable {
         long now = System.nanoTime();
         for (SseSink sink : sinks) {
             try {
-                sink.heartbeatIfQuiet(now, intervalNanos);
+                sink.heartbeatIfQuiet(now, quietNanos, probeDelayNanos);
             } catch (RuntimeException ignored) {
                 // one broken stream must not stop the others' heartbeats
             }

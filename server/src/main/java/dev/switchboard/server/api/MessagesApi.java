@@ -30,7 +30,7 @@ public final class MessagesApi {
     public static final String COUNT_TOKENS_ENDPOINT = "count_tokens";
     /** The header every messages-format request must carry (spec 9). */
     public static final String VERSION_HEADER = "anthropic-version";
-    /** The spec's error envelope plus the top-level {@code "type": "error"} Anthropic SDKs expect (CONTRACTS 4). */
+    /** The spec's error envelope plus the top-level {@code "type": "error"} Anthropic SDKs expect (docs/contracts.md §4). */
     public static final ErrorRenderer ERRORS = e -> Json.writeBytes(Anthropic.errorBody(e));
 
     /** Anthropic's own keep-alive, which its SDKs know and skip, rather than an SSE comment. */
@@ -49,7 +49,7 @@ public final class MessagesApi {
     /** {@code POST /v1/messages}. */
     public void create(Exchange ex) {
         Caller caller = admit(ex, ENDPOINT);
-        ChatRequest request = SkillsHeader.apply(ex, Anthropic.fromClient(Json.parse(ex.body())));
+        ChatRequest request = GatewayHeaders.apply(ex, Anthropic.fromClient(Json.parse(ex.body())));
         RequestTrace trace = new RequestTrace(ex.requestId(), ENDPOINT);
         ex.trace(trace);
         if (!request.stream()) {
@@ -67,7 +67,7 @@ public final class MessagesApi {
     /** {@code POST /v1/messages/count_tokens}. */
     public void countTokens(Exchange ex) {
         Caller caller = admit(ex, COUNT_TOKENS_ENDPOINT);
-        ChatRequest request = SkillsHeader.apply(ex, Anthropic.fromClientCountTokens(Json.parse(ex.body())));
+        ChatRequest request = GatewayHeaders.apply(ex, Anthropic.fromClientCountTokens(Json.parse(ex.body())));
         RequestTrace trace = new RequestTrace(ex.requestId(), COUNT_TOKENS_ENDPOINT);
         ex.trace(trace);
         long tokens = chat.countTokens(caller, request, trace);

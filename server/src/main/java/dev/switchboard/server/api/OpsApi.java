@@ -1,20 +1,29 @@
 package dev.switchboard.server.api;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.switchboard.model.GatewayError;
 import dev.switchboard.server.http.Exchange;
 import dev.switchboard.store.Database;
 import dev.switchboard.wire.Json;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.util.Optional;
 
-/** {@code /health} (the process answers), {@code /ready} (config loaded and database reachable), {@code /metrics} (Prometheus text). */
+/**
+ * {@code /health} (the process answers), {@code /ready} (config loaded and database reachable), {@code /metrics}
+ * (Prometheus text, every meter with HELP text). With {@code metrics.token} set, {@code /metrics} answers only
+ * {@code Authorization: Bearer <token>} (a 401 otherwise); health and readiness stay open for load balancers.
+ */
 public final class OpsApi {
     private final Database database;
     private final PrometheusMeterRegistry registry;
+    private final Optional<byte[]> metricsToken;
 
-    public OpsApi(Database database, PrometheusMeterRegistry registry) {
+    public OpsApi(Database database, PrometheusMeterRegistry registry, Optional<String> metricsToken) {
         this.database = database;
         this.registry = registry;
+        this.metricsToken = metricsToken.map(t -> t.getBytes(StandardCharsets.UTF_8));
     }
 
     public void health(Exchange ex) {
@@ -33,6 +42,15 @@ public final class OpsApi {
     }
 
     public void metrics(Exchange ex) {
+        if (metricsToken.isPresent()) {
+            byte[] presented = ex.header("authorization").filter(h -> h.regionMatches(true, 0, "Bearer ", 0, 7))
+                    .map(h -> h.substring(7).strip().getBytes(StandardCharsets.UTF_8)).orElse(new byte[0]);
+            if (!MessageDigest.isEqual(presented, metricsToken.get())) {
+                ex.header("www-authenticate", "Bearer realm=\"metrics\"");
+                throw GatewayError.unauthorized("GET /metrics needs the metrics token: Authorization: Bearer <metrics.token>.")
+                        .toException();
+            }
+        }
         ex.respond(200, "text/plain; version=0.0.4; charset=utf-8", registry.scrape().getBytes(StandardCharsets.UTF_8));
     }
 }

@@ -39,7 +39,7 @@ public final class ResponsesApi {
     public void create(Exchange ex) {
         Caller caller = auth.authenticate(ex, Credentials.BEARER, ENDPOINT);
         ResponsesRequest read = Responses.fromClient(ex.body());
-        ResponsesRequest request = read.withSettings(SkillsHeader.apply(ex, read.settings()));
+        ResponsesRequest request = read.withSettings(GatewayHeaders.apply(ex, read.settings()));
         RequestTrace trace = new RequestTrace(ex.requestId(), ENDPOINT);
         ex.trace(trace);
         ResponseTurn turn = responses.begin(caller, request, trace);

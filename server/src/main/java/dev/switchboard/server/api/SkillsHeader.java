@@ -1,7 +1,6 @@
 package dev.switchboard.server.api;
 
 import dev.switchboard.model.ChatRequest;
-import dev.switchboard.model.GatewayError;
 import dev.switchboard.model.SkillRef;
 import dev.switchboard.server.http.Exchange;
 import java.util.ArrayList;
@@ -22,19 +21,12 @@ final class SkillsHeader {
 
     /** {@code request} with the header's skills after the body's, or as it is without the header. */
     static ChatRequest apply(Exchange ex, ChatRequest request) {
-        Optional<String> header = ex.header(NAME);
+        Optional<List<String>> header = GatewayHeaders.ids(ex, NAME, "skill ids", "code-reviewer, concise");
         if (header.isEmpty()) {
             return request;
         }
         List<SkillRef> all = new ArrayList<>(request.skills());
-        for (String id : header.get().split(",", -1)) {
-            String trimmed = id.strip();
-            if (trimmed.isEmpty()) {
-                throw GatewayError.invalid(NAME, "The " + NAME + " header must be skill ids separated by commas, e.g. \""
-                        + NAME + ": code-reviewer, concise\"; it has an empty entry.").toException();
-            }
-            all.add(new SkillRef(trimmed, NAME));
-        }
+        header.get().forEach(id -> all.add(new SkillRef(id, NAME)));
         return request.toBuilder().skills(all).build();
     }
 }

@@ -31,6 +31,8 @@ public final class SseSink implements StreamSink, AutoCloseable {
     private OutputStream out;
     private boolean unflushed;
     private volatile long lastWriteNanos = System.nanoTime();
+    /** When the probe after the last heartbeat is due; 0 when none is pending. */
+    private long probeDueNanos;
     private volatile Runnable onGone = () -> { };
     private volatile boolean gone;
 
@@ -100,9 +102,13 @@ public final class SseSink implements StreamSink, AutoCloseable {
         onGone = cancel;
     }
 
-    /** Called by {@link Heartbeats}: writes a heartbeat when nothing was written for {@code quietNanos}. */
-    void heartbeatIfQuiet(long now, long quietNanos) {
-        if (gone || now - lastWriteNanos < quietNanos) {
+    /**
+     * Called by {@link Heartbeats}: writes a heartbeat when nothing was written for {@code quietNanos}, and
+     * another one {@code probeDelayNanos} after it (the write that fails when the client has left). A failed
+     * write marks the client gone and cancels the upstream request.
+     */
+    void heartbeatIfQuiet(long now, long quietNanos, long probeDelayNanos) {
+        if (gone) {
             return;
         }
         try {
@@ -110,9 +116,14 @@ public final class SseSink implements StreamSink, AutoCloseable {
                 if (out == null || gone) {
                     return;
                 }
+                boolean probe = probeDueNanos != 0 && now - probeDueNanos >= 0;
+                if (!probe && now - lastWriteNanos < quietNanos) {
+                    return;
+                }
                 out.write(heartbeat);
                 out.flush();
                 lastWriteNanos = System.nanoTime();
+                probeDueNanos = probe ? 0 : lastWriteNanos + Math.max(1, probeDelayNanos);
             }
         } catch (IOException | RuntimeException e) {
             gone = true;

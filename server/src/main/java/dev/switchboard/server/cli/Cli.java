@@ -1,35 +1,74 @@
 package dev.switchboard.server.cli;
 
+import dev.switchboard.server.StartupException;
 import dev.switchboard.server.config.ConfigException;
 import dev.switchboard.server.config.ConfigLoader;
 import dev.switchboard.server.config.GatewayConfig;
+import dev.switchboard.server.logging.CommandLogging;
+import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
 
 /**
  * The {@code switchboard} command. Without a sub-command it serves; {@code users} and {@code keys} are the
  * CLI twins of the admin API, working directly on the configured database.
+ *
+ * <p>A relative SQLite path ({@code sqlite:data/switchboard.db}, the default) is resolved against the
+ * Switchboard home, {@code $SWITCHBOARD_HOME} (the {@code ./switchboard} launcher sets it to its own
+ * directory), else the working directory: the server and every CLI command find the same database
+ * wherever they are started from.
  */
 @Command(name = "switchboard", mixinStandardHelpOptions = true, version = "switchboard 0.1.0",
         description = "Multi-format LLM chat gateway.",
-        subcommands = {ServeCommand.class, UsersCommand.class, KeysCommand.class, ExtendCommand.class})
+        subcommands = {ServeCommand.class, UsersCommand.class, KeysCommand.class, ExtendCommand.class},
+        footer = {"", "Exit status: 0 ok, 1 unexpected failure, 2 config or usage problem, 3 cannot listen, "
+                + "4 database unreachable or not writable (or, for commands that only read, not created yet)."})
 public final class Cli implements Callable<Integer> {
+    /** The environment variable naming the directory relative SQLite paths are resolved against. */
+    public static final String HOME_VARIABLE = "SWITCHBOARD_HOME";
 
     @Option(names = "--config", paramLabel = "FILE", scope = CommandLine.ScopeType.INHERIT,
             description = "Config file (YAML). Default: $SWITCHBOARD_CONFIG, else the embedded default.")
     Optional<Path> config = Optional.empty();
 
-    /** A command line with Switchboard's error handling: config problems print plainly, without a stack trace. */
+    private final Map<String, String> env;
+    @Spec
+    CommandSpec spec;
+
+    Cli(Map<String, String> env) {
+        this.env = env;
+    }
+
+    /** A command line with Switchboard's error handling: one line on stderr and an exit status, never a stack trace. */
     public static CommandLine commandLine() {
-        CommandLine cl = new CommandLine(new Cli());
+        return commandLine(System.getenv());
+    }
+
+    /** As {@link #commandLine()}, reading {@code env} instead of the process environment (tests). */
+    public static CommandLine commandLine(Map<String, String> env) {
+        CommandLine cl = new CommandLine(new Cli(env));
         cl.setExecutionExceptionHandler((e, line, parsed) -> {
-            line.getErr().println(e instanceof ConfigException ? e.getMessage() : "error: " + e.getMessage());
-            return 2;
+            switch (e) {
+                case ConfigException c -> {
+                    line.getErr().println(c.getMessage());
+                    return StartupException.CONFIG;
+                }
+                case StartupException s -> {
+                    line.getErr().println("switchboard: " + s.getMessage());
+                    return s.exitCode();
+                }
+                default -> {
+                    line.getErr().println("switchboard: unexpected failure: " + e);
+                    return 1;
+                }
+            }
         });
         return cl;
     }
@@ -39,11 +78,34 @@ public final class Cli implements Callable<Integer> {
         return new ServeCommand().run(this);
     }
 
-    /** The gateway config from {@code --config}, {@code SWITCHBOARD_CONFIG}, or the embedded default. */
+    /**
+     * The gateway config from {@code --config}, {@code SWITCHBOARD_CONFIG}, or the embedded default, with a
+     * relative SQLite path resolved against the Switchboard home.
+     */
     GatewayConfig loadConfig() {
-        Map<String, String> env = System.getenv();
         Optional<Path> file = config.or(() -> Optional.ofNullable(env.get("SWITCHBOARD_CONFIG"))
                 .filter(s -> !s.isBlank()).map(Path::of));
-        return file.map(f -> ConfigLoader.load(f, env)).orElseGet(() -> ConfigLoader.embeddedDefault(env));
+        GatewayConfig loaded = file.map(f -> ConfigLoader.load(f, env)).orElseGet(() -> ConfigLoader.embeddedDefault(env));
+        return loaded.withDatabaseUnder(home());
+    }
+
+    /** For commands other than serving: warnings and errors only, unless SWITCHBOARD_LOG_LEVEL asks for more. */
+    void quietLogs() {
+        CommandLogging.quiet(env);
+    }
+
+    /** Where commands print their answers (stdout, unless a test redirected it). */
+    PrintWriter out() {
+        return spec.commandLine().getOut();
+    }
+
+    /** Where commands print refusals. */
+    PrintWriter err() {
+        return spec.commandLine().getErr();
+    }
+
+    private Path home() {
+        return Optional.ofNullable(env.get(HOME_VARIABLE)).filter(s -> !s.isBlank()).map(Path::of)
+                .orElseGet(() -> Path.of("").toAbsolutePath());
     }
 }

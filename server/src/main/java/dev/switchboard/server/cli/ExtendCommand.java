@@ -25,7 +25,7 @@ import picocli.CommandLine.ParentCommand;
  * JSON), the CLI twins of {@code POST /admin/v1/extend/import} and {@code GET /admin/v1/extend/export}. They work
  * on the configured database; a running gateway sees the result at once.
  */
-@Command(name = "extend", description = "Import or export the public catalog (skills, MCP servers, marketplaces, characters,"
+@Command(name = "extend", mixinStandardHelpOptions = true, description = "Import or export the public catalog (skills, MCP servers, marketplaces, characters,"
         + " plugins) as a seed file.", subcommands = {ExtendCommand.Import.class, ExtendCommand.Export.class})
 final class ExtendCommand {
     @ParentCommand
@@ -41,7 +41,7 @@ final class ExtendCommand {
         }
     }
 
-    @Command(name = "import", description = "Import a seed file. Entries with an existing id are replaced (counts kept)"
+    @Command(name = "import", mixinStandardHelpOptions = true, description = "Import a seed file. Entries with an existing id are replaced (counts kept)"
             + " unless --mode keep.")
     static final class Import implements Callable<Integer> {
         @ParentCommand
@@ -70,7 +70,7 @@ final class ExtendCommand {
         }
     }
 
-    @Command(name = "export", description = "Write every operator entry (official skills, MCP servers, marketplaces,"
+    @Command(name = "export", mixinStandardHelpOptions = true, description = "Write every operator entry (official skills, MCP servers, marketplaces,"
             + " characters, plugins with their files) as a seed.")
     static final class Export implements Callable<Integer> {
         @ParentCommand

@@ -12,7 +12,7 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.ParentCommand;
 
 /** Runs the gateway until the process is stopped. */
-@Command(name = "serve", description = "Run the gateway (the default when no sub-command is given).")
+@Command(name = "serve", mixinStandardHelpOptions = true, description = "Run the gateway (the default when no sub-command is given).")
 final class ServeCommand implements Callable<Integer> {
     @ParentCommand
     Cli parent;

@@ -1,46 +1,96 @@
 package dev.switchboard.server.cli;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import dev.switchboard.engine.account.AccountException;
 import dev.switchboard.engine.account.AdminService;
 import dev.switchboard.engine.account.LedgerEntry;
+import dev.switchboard.engine.account.Usd;
 import dev.switchboard.engine.account.User;
 import dev.switchboard.server.Accounts;
+import dev.switchboard.server.StartupException;
 import dev.switchboard.server.admin.AdminJson;
 import dev.switchboard.server.config.GatewayConfig;
-import dev.switchboard.wire.Json;
+import dev.switchboard.store.StoreException;
 import java.time.Clock;
 import java.util.Optional;
 import java.util.concurrent.Callable;
+import java.util.function.Function;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.ParentCommand;
 
 /** {@code switchboard users ...}: the CLI twins of the admin API's user operations. */
-@Command(name = "users", description = "Create and inspect users (works on the configured database, no server needed).",
-        subcommands = {UsersCommand.Create.class, UsersCommand.Show.class, UsersCommand.Credit.class, UsersPasswdCommand.class,
-                UsersRoleCommand.class})
+@Command(name = "users", mixinStandardHelpOptions = true,
+        description = "Create, list and inspect users (works on the configured database, no server needed).",
+        subcommands = {UsersCommand.ListUsers.class, UsersCommand.Create.class, UsersCommand.Show.class,
+                UsersCommand.Credit.class, UsersPasswdCommand.class, UsersRoleCommand.class})
 final class UsersCommand {
     @ParentCommand
     Cli cli;
 
-    static Accounts open(Cli cli) {
-        GatewayConfig config = cli.loadConfig();
-        return new Accounts(config.database(), config.adminKey(), Clock.systemUTC());
+    /**
+     * Whether a command may create the database. Only {@code users create} may: every other command reads
+     * or changes what is already there, so a missing database means a wrong path, not an empty answer.
+     */
+    enum Access {
+        EXISTING, MAY_CREATE
     }
 
-    /** Runs an account operation, printing its refusal the way the admin API would word it. */
-    static int run(Cli cli, java.util.function.Function<Accounts, com.fasterxml.jackson.databind.JsonNode> op) {
-        try (Accounts accounts = open(cli)) {
-            System.out.println(Json.MAPPER.valueToTree(op.apply(accounts)).toPrettyString());
+    /**
+     * Runs an account operation and prints its JSON answer (a JSON string is printed bare, for scripts), or
+     * its refusal the way the admin API words it (exit status 1).
+     */
+    /** The accounts of the configured database, which must already exist (for commands that change users). */
+    static Accounts open(Cli cli) {
+        cli.quietLogs();
+        GatewayConfig config = cli.loadConfig();
+        try {
+            return Accounts.existing(config.database(), config.adminKey(), Clock.systemUTC());
+        } catch (StoreException | IllegalArgumentException e) {
+            throw new StartupException(StartupException.DATABASE, e.getMessage(), e);
+        }
+    }
+
+    static int run(Cli cli, Access access, Function<Accounts, JsonNode> op) {
+        cli.quietLogs();
+        GatewayConfig config = cli.loadConfig();
+        Accounts accounts;
+        try {
+            accounts = access == Access.EXISTING
+                    ? Accounts.existing(config.database(), config.adminKey(), Clock.systemUTC())
+                    : new Accounts(config.database(), config.adminKey(), Clock.systemUTC());
+        } catch (StoreException | IllegalArgumentException e) {
+            throw new StartupException(StartupException.DATABASE, e.getMessage(), e);
+        }
+        try (accounts) {
+            JsonNode answer = op.apply(accounts);
+            cli.out().println(answer.isTextual() ? answer.textValue() : answer.toPrettyString());
+            cli.out().flush();
             return 0;
         } catch (AccountException e) {
-            System.err.println("error: " + e.getMessage());
+            cli.err().println("error: " + e.getMessage());
+            cli.err().flush();
             return 1;
         }
     }
 
-    @Command(name = "create", description = "Create a user (POST /admin/v1/users).")
+    @Command(name = "list", mixinStandardHelpOptions = true, description = "List users, oldest first (GET /admin/v1/users).")
+    static final class ListUsers implements Callable<Integer> {
+        @ParentCommand
+        UsersCommand users;
+        @Option(names = "--page", description = "Zero-based page. Default: 0.")
+        int page = 0;
+        @Option(names = "--limit", description = "Users per page, 1 to 100. Default: 30.")
+        int limit = AdminService.DEFAULT_PAGE;
+
+        @Override
+        public Integer call() {
+            return run(users.cli, Access.EXISTING, a -> AdminJson.userPage(a.admin().listUsers(page, limit)));
+        }
+    }
+
+    @Command(name = "create", mixinStandardHelpOptions = true, description = "Create a user (POST /admin/v1/users).")
     static final class Create implements Callable<Integer> {
         @ParentCommand
         UsersCommand users;
@@ -55,14 +105,14 @@ final class UsersCommand {
 
         @Override
         public Integer call() {
-            return run(users.cli, a -> {
+            return run(users.cli, Access.MAY_CREATE, a -> {
                 User u = a.admin().createUser(new AdminService.CreateUser(Optional.of(name), email, Optional.empty(), plan, balance));
                 return AdminJson.user(u);
             });
         }
     }
 
-    @Command(name = "show", description = "Show a user with its keys (GET /admin/v1/users/{id}).")
+    @Command(name = "show", mixinStandardHelpOptions = true, description = "Show a user with its keys (GET /admin/v1/users/{id}).")
     static final class Show implements Callable<Integer> {
         @ParentCommand
         UsersCommand users;
@@ -71,17 +121,19 @@ final class UsersCommand {
 
         @Override
         public Integer call() {
-            return run(users.cli, a -> {
+            return run(users.cli, Access.EXISTING, a -> {
                 AdminService.UserDetails d = a.admin().getUser(id);
                 var o = AdminJson.user(d.user());
                 var keys = o.putArray("keys");
                 d.keys().forEach(k -> keys.add(AdminJson.key(k)));
+                var ledger = o.putArray("ledger");
+                d.recentLedger().forEach(e -> ledger.add(AdminJson.ledger(e)));
                 return o;
             });
         }
     }
 
-    @Command(name = "credit", description = "Add credit to a user (POST /admin/v1/users/{id}/credits).")
+    @Command(name = "credit", mixinStandardHelpOptions = true, description = "Add credit to a user (POST /admin/v1/users/{id}/credits).")
     static final class Credit implements Callable<Integer> {
         @ParentCommand
         UsersCommand users;
@@ -94,9 +146,11 @@ final class UsersCommand {
 
         @Override
         public Integer call() {
-            return run(users.cli, a -> {
+            return run(users.cli, Access.EXISTING, a -> {
                 LedgerEntry e = a.admin().addCredits(id, new AdminService.AddCredits(Optional.of(amount), note));
-                return AdminJson.ledger(e);
+                var o = AdminJson.ledger(e);
+                o.put("balance_usd", Usd.format(e.balanceAfterNanos()));
+                return o;
             });
         }
     }

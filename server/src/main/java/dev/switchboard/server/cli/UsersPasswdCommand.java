@@ -21,7 +21,7 @@ import picocli.CommandLine.ParentCommand;
  * terminal (asked twice) or, with {@code --password-stdin}, from the first line of standard input; never from
  * the command line, where other users of the machine could read it.
  */
-@Command(name = "passwd", description = "Set a user's dashboard password; ends the user's sessions.")
+@Command(name = "passwd", mixinStandardHelpOptions = true, description = "Set a user's dashboard password; ends the user's sessions.")
 final class UsersPasswdCommand implements Callable<Integer> {
     @ParentCommand
     UsersCommand users;

@@ -10,7 +10,7 @@ import picocli.CommandLine.Parameters;
 import picocli.CommandLine.ParentCommand;
 
 /** {@code switchboard users role USER user|admin}: twin of {@code PUT /admin/v1/users/{id}/role}. */
-@Command(name = "role", description = "Set a user's dashboard role (user or admin).")
+@Command(name = "role", mixinStandardHelpOptions = true, description = "Set a user's dashboard role (user or admin).")
 final class UsersRoleCommand implements Callable<Integer> {
     @ParentCommand
     UsersCommand users;

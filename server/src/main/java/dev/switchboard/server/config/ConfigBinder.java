@@ -22,8 +22,10 @@ import java.util.Set;
  * starts with {@code x-} are ignored, so that YAML anchors ({@code x-timeouts: &slow {...}}) have a home.
  */
 final class ConfigBinder {
-    static final List<String> TOP_KEYS = List.of("listen", "database", "redis", "admin_key", "include", "providers", "models",
-            "dashboard", "extend");
+    static final List<String> TOP_KEYS = List.of("listen", "database", "redis", "admin_key", "http", "cors", "metrics",
+            "include", "providers", "models", "dashboard", "extend");
+    /** The largest {@code http.max_body}: bodies are held in memory whole. */
+    static final long MAX_BODY_LIMIT = 1L << 30;
     static final List<String> INCLUDES = List.of(BuiltinCatalog.INCLUDE_NAME);
 
     private final Problems problems;
@@ -48,6 +50,7 @@ final class ConfigBinder {
         Optional<URI> redis = redis(top);
         Optional<String> adminKey = top.string("admin_key", "admin_key: ${SWITCHBOARD_ADMIN_KEY}").map(String::strip)
                 .filter(k -> !k.isEmpty());
+        EdgeSettings edge = edge(top);
         Optional<Pos> includeCatalog = includes(top);
         DashboardConfig dashboard = DashboardBinder.dashboard(top);
         boolean starterCatalog = DashboardBinder.starterCatalog(top);
@@ -76,7 +79,7 @@ final class ConfigBinder {
             problems.add(root.pos(), "no model is configured (add models: or include: " + BuiltinCatalog.INCLUDE_NAME + ")");
         }
         problems.throwIfAny();
-        return new GatewayConfig(listen, database, redis, adminKey, new Catalog(providers, models), source, dashboard,
+        return new GatewayConfig(listen, database, redis, adminKey, edge, new Catalog(providers, models), source, dashboard,
                 starterCatalog);
     }
 
@@ -149,6 +152,60 @@ final class ConfigBinder {
         problems.add(s.get(), "'redis' is not a Redis URI: '" + UrlRedaction.redactUrl(text)
                 + "' (expected redis://host:6379, or rediss://host:6380 for TLS)");
         return Optional.empty();
+    }
+
+    /** The {@code http}, {@code cors} and {@code metrics} sections, each optional. */
+    private EdgeSettings edge(YamlFields top) {
+        EdgeSettings d = EdgeSettings.DEFAULTS;
+        long maxBody = d.maxBodyBytes();
+        java.time.Duration heartbeat = d.heartbeat();
+        Optional<YamlFields> http = top.map("http", "'http'", "http: {max_body: 32MB, heartbeat: 10s}");
+        if (http.isPresent()) {
+            YamlFields h = http.get();
+            h.allowOnly(List.of("max_body", "heartbeat"));
+            Optional<Scalar> body = h.scalar("max_body", "max_body: 32MB");
+            if (body.isPresent()) {
+                var parsed = Sizes.parse(body.get().text(), MAX_BODY_LIMIT);
+                if (parsed.isEmpty()) {
+                    problems.add(body.get(), h.label("max_body") + " must be " + Sizes.EXPECTED + ", at most 1GB, got '"
+                            + body.get().text() + "'");
+                } else {
+                    maxBody = parsed.getAsLong();
+                }
+            }
+            Optional<Scalar> beat = h.scalar("heartbeat", "heartbeat: 10s");
+            if (beat.isPresent()) {
+                var parsed = Durations.parse(beat.get().text());
+                if (parsed.isEmpty()) {
+                    problems.add(beat.get(), h.label("heartbeat") + " must be " + Durations.EXPECTED + ", got '"
+                            + beat.get().text() + "'");
+                } else {
+                    heartbeat = parsed.get();
+                }
+            }
+        }
+        List<String> origins = new ArrayList<>();
+        top.map("cors", "'cors'", "cors: {allowed_origins: [\"https://app.example.com\"]}").ifPresent(c -> {
+            c.allowOnly(List.of("allowed_origins"));
+            c.scalars("allowed_origins", "allowed_origins: [\"https://app.example.com\"]").ifPresent(list -> {
+                for (Scalar s : list) {
+                    Optional<String> origin = Origins.normalize(s.text());
+                    if (origin.isEmpty()) {
+                        problems.add(s, "each of 'allowed_origins' of 'cors' must be * or an origin such as "
+                                + "https://app.example.com (scheme, host and optional port; no path), got '" + s.text() + "'");
+                    } else {
+                        origins.add(origin.get());
+                    }
+                }
+            });
+        });
+        Optional<String> token = top.map("metrics", "'metrics'", "metrics: {token: ${SWITCHBOARD_METRICS_TOKEN}}")
+                .flatMap(m -> {
+                    m.allowOnly(List.of("token"));
+                    return m.string("token", "token: ${SWITCHBOARD_METRICS_TOKEN}");
+                })
+                .map(String::strip).filter(t -> !t.isEmpty());
+        return new EdgeSettings(maxBody, heartbeat, origins, token);
     }
 
     /** Where {@code builtin-catalog} is included, if it is. */

@@ -3,13 +3,15 @@ package dev.switchboard.server.config;
 import java.io.IOException;
 import java.nio.charset.CharacterCodingException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.AccessDeniedException;
+import java.nio.file.FileSystemException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.Map;
 
 /**
- * Turns a YAML config file (format: {@code docs/config.example.yaml}, the contract in OPERATIONS.md) or
+ * Turns a YAML config file (format: {@code docs/config.example.yaml}) or
  * the embedded default into a validated {@link GatewayConfig}.
  *
  * <p>Contract: either a complete configuration is returned, or a {@link ConfigException} lists every
@@ -26,6 +28,9 @@ public final class ConfigLoader {
     public static GatewayConfig load(Path file, Map<String, String> env) {
         String source = file.toString();
         String text;
+        if (Files.isDirectory(file)) {
+            throw new ConfigException(new ConfigProblem(source, 0, 0, "this is a directory, not a config file (give the YAML file's path)"));
+        }
         try {
             text = Files.readString(file, StandardCharsets.UTF_8);
         } catch (NoSuchFileException e) {
@@ -33,8 +38,12 @@ public final class ConfigLoader {
                     "config file not found (check the path given with --config or SWITCHBOARD_CONFIG)"));
         } catch (CharacterCodingException e) {
             throw new ConfigException(new ConfigProblem(source, 0, 0, "config file is not UTF-8 text (save it as UTF-8)"));
+        } catch (AccessDeniedException e) {
+            throw new ConfigException(new ConfigProblem(source, 0, 0,
+                    "cannot read config file: permission denied (make it readable by the user running Switchboard)"));
         } catch (IOException e) {
-            throw new ConfigException(new ConfigProblem(source, 0, 0, "cannot read config file: " + e));
+            String reason = e instanceof FileSystemException f && f.getReason() != null ? f.getReason() : e.getMessage();
+            throw new ConfigException(new ConfigProblem(source, 0, 0, "cannot read config file: " + reason));
         }
         return parse(text, source, env);
     }

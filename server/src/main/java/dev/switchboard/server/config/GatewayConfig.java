@@ -2,6 +2,7 @@ package dev.switchboard.server.config;
 
 import dev.switchboard.engine.catalog.Catalog;
 import java.net.URI;
+import java.nio.file.Path;
 import java.util.Objects;
 import java.util.Optional;
 
@@ -12,6 +13,7 @@ import java.util.Optional;
  * @param database {@code sqlite:PATH} or {@code postgresql://user:pass@host:5432/db}, as written (may hold a password)
  * @param redis    shared counters for several instances; empty: counters live in memory
  * @param adminKey the Bearer key of the admin API; empty: the gateway creates one on first start
+ * @param edge     how the HTTP edge treats clients: body limit, heartbeat, CORS, metrics token
  * @param catalog  the providers and the models they serve
  * @param source   where this came from: the config file's path, or {@link #EMBEDDED_DEFAULT}
  * @param dashboard sign-in sessions and sign-up
@@ -19,19 +21,45 @@ import java.util.Optional;
  *                 is loaded on first start ({@code extend: {starter_catalog: false}} to start empty)
  */
 public record GatewayConfig(ListenAddress listen, String database, Optional<URI> redis, Optional<String> adminKey,
-                            Catalog catalog, String source, DashboardConfig dashboard, boolean starterCatalog) {
+                            EdgeSettings edge, Catalog catalog, String source, DashboardConfig dashboard,
+                            boolean starterCatalog) {
     /** The {@link #source()} of {@link ConfigLoader#embeddedDefault}. */
     public static final String EMBEDDED_DEFAULT = "embedded default";
     public static final String DEFAULT_DATABASE = "sqlite:data/switchboard.db";
+    private static final String SQLITE = "sqlite:";
 
     public GatewayConfig {
         Objects.requireNonNull(listen, "listen");
         Objects.requireNonNull(database, "database");
         Objects.requireNonNull(redis, "redis");
         Objects.requireNonNull(adminKey, "adminKey");
+        Objects.requireNonNull(edge, "edge");
         Objects.requireNonNull(catalog, "catalog");
         Objects.requireNonNull(source, "source");
         Objects.requireNonNull(dashboard, "dashboard");
+    }
+
+    /**
+     * This config with a relative SQLite path resolved against {@code home}, so that the server and the CLI
+     * find the same file whatever directory they are started from. Other databases are returned as they are.
+     */
+    public GatewayConfig withDatabaseUnder(Path home) {
+        return sqliteFile().filter(f -> !f.isAbsolute()).map(f -> {
+            String path = database.substring(SQLITE.length());
+            String options = path.substring(path.indexOf('?') < 0 ? path.length() : path.indexOf('?'));
+            String resolved = SQLITE + home.toAbsolutePath().resolve(f).normalize() + options;
+            return new GatewayConfig(listen, resolved, redis, adminKey, edge, catalog, source, dashboard, starterCatalog);
+        }).orElse(this);
+    }
+
+    /** The SQLite file this config names (as written: maybe relative), when it names one. */
+    public Optional<Path> sqliteFile() {
+        if (!database.startsWith(SQLITE)) {
+            return Optional.empty();
+        }
+        String path = database.substring(SQLITE.length());
+        int options = path.indexOf('?');
+        return Optional.of(Path.of(options < 0 ? path : path.substring(0, options)));
     }
 
     /** True when this is the embedded default rather than an operator's file. */
@@ -53,7 +81,7 @@ public record GatewayConfig(ListenAddress listen, String database, Optional<URI>
     @Override
     public String toString() {
         return "GatewayConfig[source=" + source + ", listen=" + listen + ", database=" + databaseForDisplay() + ", redis="
-                + redisForDisplay().orElse("none") + ", adminKey=" + (adminKey.isPresent() ? "(set)" : "(none)") + ", providers="
+                + redisForDisplay().orElse("none") + ", adminKey=" + (adminKey.isPresent() ? "(set)" : "(none)") + ", edge=" + edge + ", providers="
                 + catalog.providers().stream().map(p -> p.id()).toList() + ", models=" + catalog.models().size() + "]";
     }
 }

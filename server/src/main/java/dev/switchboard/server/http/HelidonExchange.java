@@ -2,10 +2,12 @@ package dev.switchboard.server.http;
 
 import dev.switchboard.engine.pipeline.RequestTrace;
 import io.helidon.http.HeaderNames;
+import io.helidon.http.RequestException;
 import io.helidon.webserver.http.ServerRequest;
 import io.helidon.webserver.http.ServerResponse;
 import java.io.IOException;
 import java.io.OutputStream;
+import java.io.UncheckedIOException;
 import java.util.Optional;
 import java.util.OptionalLong;
 
@@ -58,11 +60,19 @@ final class HelidonExchange implements Exchange {
         if (body == null) {
             try {
                 body = req.content().hasEntity() ? req.content().as(byte[].class) : new byte[0];
+            } catch (RequestException e) {
+                if (e.status().code() == 413) {
+                    throw new HttpEdge.PayloadTooLarge(e);
+                }
+                throw new HttpEdge.UnreadableBody(e.status().reasonPhrase().toLowerCase(java.util.Locale.ROOT), e);
+            } catch (UncheckedIOException e) {
+                throw new HttpEdge.UnreadableBody("the connection ended before the whole body arrived", e);
             } catch (RuntimeException e) {
                 if (String.valueOf(e.getMessage()).toLowerCase(java.util.Locale.ROOT).contains("payload")) {
                     throw new HttpEdge.PayloadTooLarge(e);
                 }
-                throw e;
+                // reading bytes off the wire fails only on what the client sent (e.g. a chunk size that is not hex)
+                throw new HttpEdge.UnreadableBody("its chunked framing is broken (a chunk size is not valid)", e);
             }
         }
         return body;

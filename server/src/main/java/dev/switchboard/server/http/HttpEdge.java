@@ -5,15 +5,29 @@ import dev.switchboard.engine.pipeline.RequestTrace;
 import dev.switchboard.model.GatewayError;
 import dev.switchboard.model.GatewayException;
 import dev.switchboard.model.Usage;
+import io.helidon.http.DirectHandler;
+import io.helidon.http.HeaderNames;
 import io.helidon.http.Method;
+import io.helidon.http.ServerResponseHeaders;
+import io.helidon.http.Status;
 import io.helidon.webserver.WebServer;
 import io.helidon.webserver.http.HttpRouting;
 import io.helidon.webserver.http.ServerRequest;
 import io.helidon.webserver.http.ServerResponse;
+import io.helidon.webserver.http1.Http1Config;
+import java.io.IOException;
+import java.net.BindException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.net.UnknownHostException;
 import java.time.Duration;
 import java.util.HexFormat;
+import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Locale;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.ThreadLocalRandom;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -24,58 +38,178 @@ import org.slf4j.spi.LoggingEventBuilder;
  * request id, errors rendered in the route's format (never a stack trace; unexpected failures are a 500
  * with the request id to quote), one JSON log line and the request metrics. The only class besides
  * {@link HelidonExchange} that knows Helidon.
+ *
+ * <p>It also answers what no handler sees, the same way for every route, including routes added later:
+ * a known path asked with another method is a 405 with {@code Allow}; {@code OPTIONS} on a known path is
+ * a 204 with {@code Allow} (and, for an origin in the {@link CorsPolicy}, the CORS preflight answer); a body
+ * over the limit, an overlong URI or header block, or malformed HTTP are 4xx in the envelope of the format
+ * the path belongs to, with a sentence a person understands, never an empty body or a 5xx.
  */
 public final class HttpEdge implements AutoCloseable {
     private static final Logger ACCESS = LoggerFactory.getLogger("switchboard.access");
     private static final Logger LOG = LoggerFactory.getLogger(HttpEdge.class);
-    /** The largest request body accepted (the messages format's own limit is 32 MB). */
-    public static final long MAX_BODY_BYTES = 32L * 1024 * 1024;
+    /** The default largest request body (the messages format's own limit is 32 MB). */
+    public static final long DEFAULT_MAX_BODY_BYTES = 32L * 1024 * 1024;
+    /** The longest request line (method, path and query) read; longer ones are a 414. */
+    static final int MAX_REQUEST_LINE = 64 * 1024;
+    /** The largest header block read; larger ones are a 431. */
+    static final int MAX_HEADER_BYTES = 64 * 1024;
 
     private final WebServer server;
     private final GatewayMetrics metrics;
+    private final RouteTable table;
+    private final ErrorRenderer fallbackErrors;
+    private final CorsPolicy cors;
+    private final long maxBodyBytes;
 
-    private HttpEdge(WebServer server, GatewayMetrics metrics) {
+    private HttpEdge(WebServer server, GatewayMetrics metrics, RouteTable table, ErrorRenderer fallbackErrors,
+                     CorsPolicy cors, long maxBodyBytes) {
         this.server = server;
         this.metrics = metrics;
+        this.table = table;
+        this.fallbackErrors = fallbackErrors;
+        this.cors = cors;
+        this.maxBodyBytes = maxBodyBytes;
     }
 
     /**
      * Starts listening on {@code host:port} (port 0 picks a free one). {@code fallbackErrors} renders the
-     * 404 of paths no route matches.
+     * errors of paths no route matches; bodies above {@code maxBodyBytes} are refused with 413.
+     *
+     * @throws CannotListen when the address cannot be bound (port in use, not this machine's address)
      */
     public static HttpEdge start(String host, int port, List<Route> routes, ErrorRenderer fallbackErrors,
-                                 GatewayMetrics metrics) {
-        HttpEdge[] self = new HttpEdge[1];
+                                 GatewayMetrics metrics, CorsPolicy cors, long maxBodyBytes) {
+        probe(host, port);
+        RouteTable table = new RouteTable(routes);
+        EdgeHolder self = new EdgeHolder();
         HttpRouting.Builder routing = HttpRouting.builder();
         for (Route r : routes) {
-            routing.route(Method.create(r.method()), r.pattern(), (req, res) -> self[0].dispatch(r, req, res));
+            routing.route(Method.create(r.method()), r.pattern(), (req, res) -> self.edge.dispatch(r, req, res));
         }
-        Route notFound = new Route("ANY", "/*", "unknown", fallbackErrors, ex -> {
-            throw GatewayError.notFound("No route for " + ex.method() + " " + ex.path() + ".").toException();
-        });
-        routing.any((req, res) -> self[0].dispatch(notFound, req, res));
+        routing.any((req, res) -> self.edge.unrouted(req, res));
         WebServer server = WebServer.builder()
                 .host(host)
                 .port(port)
                 .backlog(4096)
-                .maxPayloadSize(MAX_BODY_BYTES)
+                .maxPayloadSize(maxBodyBytes)
+                .addProtocol(Http1Config.builder().maxPrologueLength(MAX_REQUEST_LINE).maxHeadersSize(MAX_HEADER_BYTES).build())
+                .errorHandling(e -> e.includeEntity(true))
+                .directHandlers(d -> {
+                    for (DirectHandler.EventType type : DirectHandler.EventType.values()) {
+                        d.addHandler(type, (request, event, status, headers, message) ->
+                                self.edge.direct(request, status, headers, message));
+                    }
+                })
                 // streamed events are small writes flushed one by one: Nagle would hold each behind the
                 // previous one's delayed ACK (about 40 ms per event)
                 .connectionOptions(o -> o.tcpNoDelay(true))
                 .shutdownHook(false)
                 .routing(routing)
-                .build()
-                .start();
-        self[0] = new HttpEdge(server, metrics);
-        return self[0];
+                .build();
+        self.edge = new HttpEdge(server, metrics, table, fallbackErrors, cors, maxBodyBytes);
+        server.start();
+        if (!server.isRunning() || server.port() < 0) {
+            server.stop();
+            throw new CannotListen("the HTTP server did not start (see the log line above)");
+        }
+        return self.edge;
+    }
+
+    /** Lets the routing lambdas reach the edge, which exists only once the server is built. */
+    private static final class EdgeHolder {
+        volatile HttpEdge edge;
     }
 
     public int port() {
         return server.port();
     }
 
+    /** A request no route took: an unknown path (404), another method (405), or {@code OPTIONS} (204). */
+    private void unrouted(ServerRequest req, ServerResponse res) {
+        Set<String> methods = table.methods(req.path().path());
+        Route route = table.anyRoute(req.path().path()).map(r -> new Route(req.prologue().method().text(), r.pattern(),
+                r.endpoint(), r.errors(), ex -> refuse(ex, methods))).orElseGet(() -> new Route("ANY", "/*", "unknown",
+                fallbackErrors, ex -> refuse(ex, methods)));
+        dispatch(route, req, res);
+    }
+
+    private void refuse(Exchange ex, Set<String> methods) {
+        // a path whose route takes this very method was refused by the server's own matching (a dot segment...)
+        if (methods.isEmpty() || methods.contains(ex.method())) {
+            throw GatewayError.notFound("No route for " + ex.method() + " " + ex.path() + ".").toException();
+        }
+        Set<String> allow = new LinkedHashSet<>(methods);
+        allow.add("OPTIONS");
+        String allowed = String.join(", ", allow);
+        ex.header("allow", allowed);
+        if (ex.method().equals("OPTIONS")) {
+            // a preflight from an allowed origin (dispatch already added Access-Control-Allow-Origin for it)
+            if (ex.header("origin").flatMap(cors::allowOrigin).isPresent()) {
+                ex.header("access-control-allow-methods", allowed);
+                ex.header("access-control-allow-headers", ex.header("access-control-request-headers").orElse("*"));
+                ex.header("access-control-max-age", CorsPolicy.MAX_AGE);
+            }
+            ex.respond(204, "text/plain", new byte[0]);
+            return;
+        }
+        throw new GatewayError(405, "method_not_allowed", ex.method() + " is not supported on " + ex.path()
+                + "; it takes " + String.join(" or ", methods) + ".", Optional.empty(), false).toException();
+    }
+
+    /**
+     * Failures the server library meets before any route runs (body over the limit, overlong request line
+     * or headers, broken HTTP framing): answered in the envelope of the path's format when the path is
+     * known, else in the common one.
+     */
+    private DirectHandler.TransportResponse direct(DirectHandler.TransportRequest request, Status status,
+                                                   ServerResponseHeaders headers, String libraryMessage) {
+        int code = status.code();
+        String path = request.path();
+        GatewayError error = switch (code) {
+            case 413 -> tooLarge();
+            case 414 -> new GatewayError(414, "invalid_request_error", "The request URI is longer than "
+                    + MAX_REQUEST_LINE + " bytes.", Optional.empty(), false);
+            case 431 -> headersTooLarge();
+            default -> code >= 500
+                    ? GatewayError.internal("The server could not process this request; please retry.")
+                    : String.valueOf(libraryMessage).toLowerCase(Locale.ROOT).contains("header")
+                            && String.valueOf(libraryMessage).toLowerCase(Locale.ROOT).contains("size")
+                    ? headersTooLarge()
+                    : GatewayError.invalidRequest("The request could not be read as HTTP/1.1 (" + status.reasonPhrase() + ").");
+        };
+        ErrorRenderer errors = path == null || path.isEmpty() ? fallbackErrors
+                : table.anyRoute(path).map(Route::errors).orElse(fallbackErrors);
+        headers.set(HeaderNames.CONTENT_TYPE, "application/json");
+        headers.set(HeaderNames.create("x-request-id"), newRequestId());
+        LOG.atInfo().addKeyValue("status", error.status()).addKeyValue("path", path == null ? "" : path)
+                .addKeyValue("reason", String.valueOf(libraryMessage)).log("request refused before routing");
+        return DirectHandler.TransportResponse.builder()
+                .status(Status.create(error.status()))
+                .headers(headers)
+                .entity(errors.render(error))
+                .keepAlive(false)
+                .build();
+    }
+
+    private GatewayError tooLarge() {
+        return new GatewayError(413, "request_too_large", "The request body is larger than " + maxBodyBytes
+                + " bytes, the most this gateway accepts.", Optional.empty(), false);
+    }
+
+    private static GatewayError headersTooLarge() {
+        return new GatewayError(431, "invalid_request_error", "The request headers are larger than "
+                + MAX_HEADER_BYTES + " bytes in all; is an API key or a cookie much longer than it should be?",
+                Optional.empty(), false);
+    }
+
     private void dispatch(Route route, ServerRequest req, ServerResponse res) {
         HelidonExchange ex = new HelidonExchange(req, res, newRequestId());
+        ex.header("origin").flatMap(cors::allowOrigin).ifPresent(origin -> {
+            ex.header("access-control-allow-origin", origin);
+            ex.header("access-control-expose-headers", CorsPolicy.EXPOSED);
+            ex.header("vary", "Origin");
+        });
         int status;
         try {
             route.handler().handle(ex);
@@ -83,8 +217,12 @@ public final class HttpEdge implements AutoCloseable {
         } catch (GatewayException e) {
             status = fail(route, ex, e.error(), e.retryAfter());
         } catch (PayloadTooLarge e) {
-            status = fail(route, ex, new GatewayError(413, "request_too_large",
-                    "The request body exceeds " + MAX_BODY_BYTES + " bytes.", Optional.empty(), false), Optional.empty());
+            ex.header("connection", "close");
+            status = fail(route, ex, tooLarge(), Optional.empty());
+        } catch (UnreadableBody e) {
+            ex.header("connection", "close");
+            status = fail(route, ex, GatewayError.invalidRequest("The request body could not be read: " + e.getMessage()),
+                    Optional.empty());
         } catch (Exception | Error e) {
             LOG.atError().addKeyValue("request_id", ex.requestId()).setCause(e).log("unexpected failure");
             status = fail(route, ex, GatewayError.internal(
@@ -144,10 +282,59 @@ public final class HttpEdge implements AutoCloseable {
         server.stop();
     }
 
-    /** Thrown by {@link Exchange#body()} when the body exceeds {@link #MAX_BODY_BYTES}. */
+    /**
+     * Checks that {@code host:port} can be bound before the server tries, so the common failures (port in
+     * use, address not on this machine) become one clear sentence instead of the server library's stack
+     * trace. The socket is closed at once; the server binds the same address with the same options.
+     */
+    private static void probe(String host, int port) {
+        InetAddress address;
+        try {
+            address = InetAddress.getByName(host);
+        } catch (UnknownHostException e) {
+            throw new CannotListen("the host name '" + host + "' does not resolve");
+        }
+        if (port == 0) {
+            return;
+        }
+        try (ServerSocket socket = new ServerSocket()) {
+            socket.setReuseAddress(true);
+            socket.bind(new InetSocketAddress(address, port));
+        } catch (BindException e) {
+            String m = String.valueOf(e.getMessage()).toLowerCase(Locale.ROOT);
+            throw new CannotListen(m.contains("in use") ? "port " + port + " is already in use by another program"
+                    : m.contains("assign") ? "the address " + host + " is not one of this machine's"
+                    : m.contains("permission") ? "binding port " + port + " needs privileges this process lacks"
+                    : "the address cannot be bound (" + e.getMessage() + ")");
+        } catch (IOException e) {
+            throw new CannotListen("the address cannot be bound (" + e.getMessage() + ")");
+        }
+    }
+
+    /** The server cannot listen where it was asked to; the message says why, in one sentence. */
+    public static final class CannotListen extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+
+        CannotListen(String reason) {
+            super(reason, null, false, false);
+        }
+    }
+
+    /** Thrown by {@link Exchange#body()} when the body exceeds the limit (a chunked body, found while reading). */
     static final class PayloadTooLarge extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+
         PayloadTooLarge(Throwable cause) {
             super("payload too large", cause, false, false);
+        }
+    }
+
+    /** Thrown by {@link Exchange#body()} when the body's framing is broken (bad chunk sizes, early end). */
+    static final class UnreadableBody extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+
+        UnreadableBody(String reason, Throwable cause) {
+            super(reason, cause, false, false);
         }
     }
 }

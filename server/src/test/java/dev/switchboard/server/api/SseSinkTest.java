@@ -54,9 +54,9 @@ class SseSinkTest {
                      writer.contentType() + "; charset=utf-8", () -> writer.finish().getBytes(StandardCharsets.UTF_8))) {
             sink.send(new StreamEvent.MessageStart("r1", "m", Usage.EMPTY));
             sink.send(new StreamEvent.BlockStart(0, ContentBlock.Text.of("")));
-            sink.heartbeatIfQuiet(System.nanoTime() + 1, 0);
+            sink.heartbeatIfQuiet(System.nanoTime() + 1, 0, Long.MAX_VALUE / 4);
             sink.send(new StreamEvent.BlockDelta(0, new StreamEvent.Delta.TextDelta("Hello")));
-            sink.heartbeatIfQuiet(System.nanoTime() + 1, 0);
+            sink.heartbeatIfQuiet(System.nanoTime() + 1, 0, Long.MAX_VALUE / 4);
             sink.send(new StreamEvent.BlockDelta(0, new StreamEvent.Delta.TextDelta(" there")));
             // no MessageStop: the stream stops short, as after an unexpected failure
         }

@@ -14,7 +14,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
-/** The admin API over HTTP (OPERATIONS.md), with the keys it issues used through the OpenAI SDK. */
+/** The admin API over HTTP (docs/admin.md), with the keys it issues used through the OpenAI SDK. */
 class AdminApiIT {
     @RegisterExtension
     static final GatewayExtension GATEWAY = new GatewayExtension(ItSupport.CONFIG);

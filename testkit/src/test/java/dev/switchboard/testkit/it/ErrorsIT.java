@@ -24,7 +24,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
- * Requests the gateway refuses (spec 7, CONTRACTS.md §4): the SDK raises the exception class of the status and
+ * Requests the gateway refuses (spec 7, docs/contracts.md §4): the SDK raises the exception class of the status and
  * finds the envelope's {@code type}, {@code param} and {@code code}; nothing reaches the upstream.
  */
 class ErrorsIT {

@@ -28,7 +28,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
- * Failover as a caller sees it (CONTRACTS.md §1, §2): pools tried in order, timeouts, caller fallbacks, the
+ * Failover as a caller sees it (docs/contracts.md §1, §2): pools tried in order, timeouts, caller fallbacks, the
  * final error when everything failed, failures before and after the first stream event, key rotation.
  */
 class FailoverIT {
@@ -93,19 +93,18 @@ class FailoverIT {
 
         assertThat(text).startsWith("Hello from up-rescue-one!");
         assertThat(ItSupport.upstreamModels(gateway)).containsExactly("up-stuck-hang", "up-rescue-one");
-        // first_byte is 500ms; the hang would last forever and the provider's other deadlines are seconds long
-        assertThat(took).isLessThan(Duration.ofMillis(1500));
+        // first_byte (500ms) gave up on the hang; without it only the attempt's total (10s) would have
+        assertThat(took).as("left the hanging provider long before its total deadline").isLessThan(Duration.ofSeconds(8));
     }
 
     @Test
     void firstByteTimeoutOnASlowUpstreamFallsOverBeforeItWouldHaveAnswered() {
-        long start = System.nanoTime();
         String text = streamedText(ItSupport.ask("chat-slow", "hello"), new ArrayList<>());
-        Duration took = Duration.ofNanos(System.nanoTime() - start);
 
+        // the slow upstream answers normally after SLOW_FIRST_BYTE: the next target was asked (and answered)
+        // only because first_byte (500ms) gave up on it first
         assertThat(text).startsWith("Hello from up-rescue-two!");
         assertThat(ItSupport.upstreamModels(gateway)).containsExactly("up-late-slowfirst", "up-rescue-two");
-        assertThat(took).isLessThan(FakeUpstream.SLOW_FIRST_BYTE);
     }
 
     @Test
@@ -184,7 +183,7 @@ class FailoverIT {
         StringBuilder text = new StringBuilder();
         long start = System.nanoTime();
 
-        SseException e = assertTimeoutPreemptively(Duration.ofSeconds(5), () -> assertThrows(SseException.class, () -> {
+        SseException e = assertTimeoutPreemptively(Duration.ofSeconds(30), () -> assertThrows(SseException.class, () -> {
             try (StreamResponse<ChatCompletionChunk> s = client.chat().completions()
                     .createStreaming(ItSupport.ask("chat-stall", "hello"))) {
                 s.stream().forEach(c -> c.choices().forEach(ch -> ch.delta().content().ifPresent(text::append)));
@@ -194,7 +193,7 @@ class FailoverIT {
 
         assertThat(text.toString()).isEqualTo("Stalling");
         assertThat(ItSupport.body(e).path("code").asText()).isEqualTo("503");
-        assertThat(took).as("idle is 1s on this provider").isLessThan(Duration.ofMillis(2500));
+        assertThat(took).as("idle (1s) ended it, not the attempt's total (10s)").isLessThan(Duration.ofSeconds(8));
         assertThat(ItSupport.upstreamModels(gateway)).containsExactly("up-stall");
     }
 
@@ -236,7 +235,7 @@ class FailoverIT {
     @Test
     void failureAfterTheFirstEventIsReportedInBandAndTheSdkThrowsAfterTheContentSoFar() {
         StringBuilder text = new StringBuilder();
-        SseException e = assertTimeoutPreemptively(Duration.ofSeconds(5), () -> {
+        SseException e = assertTimeoutPreemptively(Duration.ofSeconds(30), () -> {
             try (StreamResponse<ChatCompletionChunk> s = client.chat().completions()
                     .createStreaming(ItSupport.ask("chat-midfail", "hello"))) {
                 Iterator<ChatCompletionChunk> it = s.stream().iterator();

@@ -25,7 +25,7 @@ import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * Failover holds until the first content, streamed or not (CONTRACTS.md §1, §2). A caller who wants the
+ * Failover holds until the first content, streamed or not (docs/contracts.md §1, §2). A caller who wants the
  * whole answer is served from a streamed upstream call, so a provider that accepts the request and then
  * says nothing is left after its first-byte deadline, not after the total one. A stream is committed to a
  * target only at its first content: an upstream that sends {@code message_start} and then fails is left

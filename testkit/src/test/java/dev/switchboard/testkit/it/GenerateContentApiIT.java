@@ -28,7 +28,7 @@ import org.junit.jupiter.params.provider.EnumSource;
 /**
  * The content-parts endpoints themselves, judged by the Google GenAI SDK where it can speak and by raw HTTP
  * where it cannot: the three ways to present a key, model discovery, errors in Google's shape (spec 7 plus
- * the status word, CONTRACTS.md §4), both stream framings, the {@code /v1} base, failover and scopes.
+ * the status word, docs/contracts.md §4), both stream framings, the {@code /v1} base, failover and scopes.
  */
 class GenerateContentApiIT {
     @RegisterExtension

@@ -38,7 +38,7 @@ public final class Anthropic {
     /**
      * Reads a client's {@code POST /v1/messages/count_tokens} body: {@code model}, {@code messages} and the
      * optional {@code system}, {@code tools}, {@code tool_choice} and {@code thinking}, under the same rules
-     * as {@link #fromClient}, except that {@code max_tokens} is not required (B.7).
+     * as {@link #fromClient}, except that {@code max_tokens} is not required.
      *
      * @throws dev.switchboard.model.GatewayException 400 {@code invalid_request_error} naming the field
      */
@@ -84,8 +84,8 @@ public final class Anthropic {
     }
 
     /**
-     * An upstream error status and body (B.8 envelope) in the gateway's terms: the upstream's message,
-     * the spec slug for the status, retryable per CONTRACTS 1 (408, 409, 425, 429, 5xx, 529). A body
+     * An upstream error status and body (Anthropic's error envelope) in the gateway's terms: the upstream's message,
+     * the spec slug for the status, retryable per docs/contracts.md §1 (408, 409, 425, 429, 5xx, 529). A body
      * that is not the envelope still gives an error; a status outside 4xx/5xx is reported as 502.
      */
     public static GatewayError errorFromUpstream(int status, byte[] body) {

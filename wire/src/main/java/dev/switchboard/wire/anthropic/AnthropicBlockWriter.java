@@ -19,7 +19,7 @@ import java.util.Optional;
  *       (the trace is shown, spec 2.4 rule 3, and an empty signature reads back as "none"); the upstream
  *       never gets it, because Anthropic rejects unsigned or foreign-signed thinking;
  *   <li>tool ids: the client sees the ids as they are (an empty one, which a client could not send back, as
- *       {@link AnthropicToolIds#EMPTY}); the upstream gets them sanitised (E.1);
+ *       {@link AnthropicToolIds#EMPTY}); the upstream gets them sanitised;
  *   <li>cache markers are request-only.
  * </ul>
  * Blocks the target cannot take (foreign opaque or redacted blocks, an image given as plain text) give
@@ -127,7 +127,7 @@ final class AnthropicBlockWriter {
     }
 
     /**
-     * The {@code input} object of a tool call. Anthropic needs an object, never a string (E.3): an empty
+     * The {@code input} object of a tool call. Anthropic needs an object, never a string: an empty
      * string is {@code {}}, and so is text that is not a JSON object (malformed arguments from another
      * provider's model), which cannot be expressed at all.
      */

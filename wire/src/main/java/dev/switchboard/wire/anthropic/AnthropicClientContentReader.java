@@ -8,6 +8,7 @@ import dev.switchboard.model.MediaSource;
 import dev.switchboard.model.Role;
 import dev.switchboard.model.Signature;
 import dev.switchboard.wire.Json;
+import dev.switchboard.wire.internal.InlineMedia;
 import dev.switchboard.wire.internal.JsonFields;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -17,7 +18,7 @@ import java.util.Optional;
 import java.util.Set;
 
 /**
- * Reads the content blocks of a client's messages (wire-formats B.2) into canonical blocks, validating
+ * Reads the content blocks of a client's messages into canonical blocks, validating
  * as it goes. One instance per request: it remembers tool names by call id so that a later
  * {@code tool_result} carries the name Gemini needs, and it counts cache breakpoints.
  *
@@ -121,7 +122,10 @@ final class AnthropicClientContentReader {
         JsonNode source = JsonFields.requireObject(JsonFields.require(node, "source", at), at);
         String type = JsonFields.requireString(source, "type", JsonFields.path(at, "type"));
         MediaSource media = switch (type) {
-            case "base64" -> base64(source, at);
+            case "base64" -> InlineMedia.image(
+                    JsonFields.requireNonEmptyString(source, "media_type", JsonFields.path(at, "media_type")),
+                    JsonFields.requireString(source, "data", JsonFields.path(at, "data")),
+                    JsonFields.path(at, "media_type"), JsonFields.path(at, "data"));
             case "url" -> new MediaSource.Url(JsonFields.requireNonEmptyString(source, "url", JsonFields.path(at, "url")));
             case "file" -> new MediaSource.FileRef(
                     JsonFields.requireNonEmptyString(source, "file_id", JsonFields.path(at, "file_id")), "image/*");
@@ -158,9 +162,10 @@ final class AnthropicClientContentReader {
     }
 
     private static MediaSource.Base64 base64(JsonNode source, String at) {
+        String data = JsonFields.requireString(source, "data", JsonFields.path(at, "data"));
+        InlineMedia.requireBase64(data, JsonFields.path(at, "data"));
         return new MediaSource.Base64(
-                JsonFields.requireNonEmptyString(source, "media_type", JsonFields.path(at, "media_type")),
-                JsonFields.requireString(source, "data", JsonFields.path(at, "data")));
+                JsonFields.requireNonEmptyString(source, "media_type", JsonFields.path(at, "media_type")), data);
     }
 
     private ContentBlock toolUse(JsonNode node, String path) {
@@ -192,9 +197,13 @@ final class AnthropicClientContentReader {
                 content.add(block(block, blockPath, Role.USER));
             }
         }
+        if (!toolNames.containsKey(id)) {
+            throw JsonFields.invalid(JsonFields.path(path, "tool_use_id"), "No tool_use block with id \"" + id
+                    + "\" comes before this tool_result: a tool result must answer a call of an earlier assistant message.");
+        }
         boolean isError = JsonFields.optBoolean(node, "is_error", JsonFields.path(path, "is_error")).orElse(false);
         Optional<CacheMarker> cache = AnthropicCacheControls.read(node, path, breakpoints);
-        return new ContentBlock.ToolResult(id, Optional.ofNullable(toolNames.get(id)), content, isError, cache);
+        return new ContentBlock.ToolResult(id, Optional.of(toolNames.get(id)), content, isError, cache);
     }
 
     /** An empty signature is no signature: it is what this gateway shows for traces no Anthropic model signed. */

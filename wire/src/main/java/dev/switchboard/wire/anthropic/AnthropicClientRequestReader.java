@@ -15,8 +15,8 @@ import dev.switchboard.model.Sampling;
 import dev.switchboard.model.ToolChoice;
 import dev.switchboard.model.ToolSpec;
 import dev.switchboard.wire.Json;
+import dev.switchboard.wire.internal.GatewayFields;
 import dev.switchboard.wire.internal.JsonFields;
-import dev.switchboard.wire.internal.SkillFields;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -27,7 +27,7 @@ import java.util.OptionalLong;
 import java.util.Set;
 
 /**
- * Reads a client's {@code POST /v1/messages} body (spec 2.7, wire-formats B.1-B.4) into a canonical
+ * Reads a client's {@code POST /v1/messages} body (spec 2.7) into a canonical
  * {@link ChatRequest}, or throws a 400 whose {@code param} is the JSON path of the offending field.
  *
  * <p>Also read, although spec 2.7 does not list them, because the official SDK sends them or the service
@@ -41,7 +41,6 @@ import java.util.Set;
  */
 final class AnthropicClientRequestReader {
     static final int MAX_STOP_SEQUENCES = 4;
-    static final int MAX_FALLBACKS = 3;
 
     /** Fields this reader consumes; all others are passed through. */
     private static final Set<String> KNOWN = Set.of("model", "max_tokens", "messages", "system", "temperature",
@@ -56,7 +55,7 @@ final class AnthropicClientRequestReader {
     }
 
     /**
-     * A {@code count_tokens} body (wire-formats B.7): the same fields, but {@code max_tokens} is not part
+     * A {@code count_tokens} body: the same fields, but {@code max_tokens} is not part
      * of it, so it is optional here (still checked when present).
      */
     static ChatRequest readForCounting(JsonNode body) {
@@ -72,7 +71,7 @@ final class AnthropicClientRequestReader {
         Map<String, JsonNode> passthrough = new LinkedHashMap<>();
 
         ChatRequest.Builder b = ChatRequest.builder(JsonFields.requireNonEmptyString(root, "model", "model"));
-        OptionalInt maxTokens = JsonFields.optInt(root, "max_tokens", "max_tokens", 0, Integer.MAX_VALUE);
+        OptionalInt maxTokens = JsonFields.optInt(root, "max_tokens", "max_tokens", 1, Integer.MAX_VALUE);
         if (maxTokens.isEmpty() && maxTokensRequired) {
             throw JsonFields.invalid("max_tokens", "`max_tokens` is required.");
         }
@@ -102,10 +101,10 @@ final class AnthropicClientRequestReader {
                 .ifPresent(m -> b.user(JsonFields.optString(m, "user_id", "metadata.user_id")));
         b.reasoning(reasoning(root, passthrough));
         b.responseFormat(responseFormat(root));
-        b.fallbackModels(fallbacks(root));
-        b.transforms(JsonFields.optStringArray(root, "transforms", "transforms").orElse(List.of()));
-        b.skills(SkillFields.read(root));
-        b.ignoreDefaults(JsonFields.optBoolean(root, "ignore_defaults", "ignore_defaults").orElse(false));
+        b.fallbackModels(GatewayFields.fallbacks(root));
+        b.transforms(GatewayFields.transforms(root));
+        b.skills(GatewayFields.skills(root));
+        b.ignoreDefaults(GatewayFields.ignoreDefaults(root));
 
         for (Map.Entry<String, JsonNode> field : root.properties()) {
             if (!KNOWN.contains(field.getKey()) && !field.getValue().isNull()) {
@@ -291,31 +290,5 @@ final class AnthropicClientRequestReader {
         JsonNode schema = JsonFields.requireObject(
                 JsonFields.require(format.get(), "schema", "output_config.format.schema"), "output_config.format.schema");
         return new ResponseFormat.JsonSchema("response", Optional.empty(), schema.deepCopy(), true);
-    }
-
-    /** {@code fallbacks: [{model}]} then a plain {@code models: [string]}, each at most 3 (spec 2.7, 8). */
-    private static List<String> fallbacks(ObjectNode root) {
-        List<String> out = new ArrayList<>();
-        Optional<ArrayNode> fallbacks = JsonFields.optArray(root, "fallbacks", "fallbacks");
-        if (fallbacks.isPresent()) {
-            if (fallbacks.get().size() > MAX_FALLBACKS) {
-                throw JsonFields.invalid("fallbacks", "`fallbacks` may hold at most " + MAX_FALLBACKS + " entries, got "
-                        + fallbacks.get().size() + ".");
-            }
-            for (int i = 0; i < fallbacks.get().size(); i++) {
-                String path = JsonFields.index("fallbacks", i);
-                JsonNode entry = JsonFields.requireObject(fallbacks.get().get(i), path);
-                out.add(JsonFields.requireNonEmptyString(entry, "model", JsonFields.path(path, "model")));
-            }
-        }
-        Optional<List<String>> models = JsonFields.optStringArray(root, "models", "models");
-        if (models.isPresent()) {
-            if (models.get().size() > MAX_FALLBACKS) {
-                throw JsonFields.invalid("models", "`models` may hold at most " + MAX_FALLBACKS + " entries, got "
-                        + models.get().size() + ".");
-            }
-            models.get().stream().filter(m -> !out.contains(m)).forEach(out::add);
-        }
-        return out;
     }
 }

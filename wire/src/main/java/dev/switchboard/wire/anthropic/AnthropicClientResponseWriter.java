@@ -8,7 +8,7 @@ import dev.switchboard.model.StopReason;
 import dev.switchboard.wire.Json;
 
 /**
- * Renders a canonical answer as an Anthropic {@code message} object (spec 2.8, wire-formats B.5).
+ * Renders a canonical answer as an Anthropic {@code message} object (spec 2.8).
  * {@code stop_sequence} is set only for {@code stop_sequence} stops; usage follows {@link AnthropicUsageJson}.
  * Blocks an Anthropic client cannot be shown are left out (see {@link AnthropicBlockWriter}).
  */

@@ -17,8 +17,8 @@ import java.util.Optional;
 import java.util.Set;
 
 /**
- * Renders one canonical answer stream as the named-event SSE stream of an Anthropic client (spec 6.2,
- * wire-formats B.6): {@code message_start}, per block {@code content_block_start},
+ * Renders one canonical answer stream as the named-event SSE stream of an Anthropic client (spec 6.2):
+ * {@code message_start}, per block {@code content_block_start},
  * {@code content_block_delta}s and {@code content_block_stop}, then {@code message_delta} (stop reason
  * and cumulative usage) and {@code message_stop}.
  *
@@ -29,7 +29,7 @@ import java.util.Set;
  * does. A thinking block's Anthropic signature (from its start or any {@code SignatureDelta}) is held back
  * and sent as one {@code signature_delta} just before its {@code content_block_stop}; foreign signatures
  * are never sent. A {@code StreamError} becomes {@code event: error} with {@link Anthropic#errorBody} and
- * ends the stream (CONTRACTS 2); after it or after {@code message_stop} every event renders to nothing.
+ * ends the stream (docs/contracts.md §2); after it or after {@code message_stop} every event renders to nothing.
  * Open blocks are closed and a missing {@code message_delta} is supplied before {@code message_stop}, so
  * the final frames always carry the stop reason and usage. The stream opens, and ends, as every client
  * stream does ({@link EventStreamWriter}): events before {@code MessageStart} still get a

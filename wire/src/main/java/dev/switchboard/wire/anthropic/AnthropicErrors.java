@@ -10,14 +10,14 @@ import java.util.Optional;
 
 /**
  * Errors both ways. Toward the client: the spec's envelope ({@code error.message/type/param/code}, spec 7)
- * plus the top-level {@code "type": "error"} Anthropic SDKs look for (CONTRACTS 4). {@code error.type}
+ * plus the top-level {@code "type": "error"} Anthropic SDKs look for (docs/contracts.md §4). {@code error.type}
  * stays the spec's slug ({@code rate_limit_error}, {@code model_not_found}, {@code api_error}...): the
  * Anthropic SDKs choose their exception class by HTTP status alone (400 BadRequest, 401 Authentication,
  * 403 PermissionDenied, 404 NotFound, 429 RateLimit, 529 Overloaded, other 5xx InternalServer), so no
  * SDK depends on Anthropic's own type words.
  *
- * <p>From an upstream: the B.8 envelope {@code {"type":"error","error":{"type","message"}}}, the message
- * kept (as {@link UpstreamErrors} cleans it), the type the spec's for the status, retryable per CONTRACTS 1.
+ * <p>From an upstream: the Anthropic error envelope {@code {"type":"error","error":{"type","message"}}}, the message
+ * kept (as {@link UpstreamErrors} cleans it), the type the spec's for the status, retryable per docs/contracts.md §1.
  */
 final class AnthropicErrors {
 
@@ -34,7 +34,7 @@ final class AnthropicErrors {
         int shown = UpstreamErrors.status(status);
         Optional<String> message = UpstreamErrors.json(body).map(j -> j.path("error").path("message"))
                 .filter(m -> m.isTextual() && !m.textValue().isBlank()).map(JsonNode::textValue);
-        // Not the B.8 envelope (a proxy's HTML page, a cut body): a message naming the status instead.
+        // Not the Anthropic error envelope (a proxy's HTML page, a cut body): a message naming the status instead.
         return UpstreamErrors.error(shown,
                 message.orElse("The Anthropic upstream answered HTTP " + status + " without an error message."),
                 Optional.empty());
@@ -50,7 +50,7 @@ final class AnthropicErrors {
         return UpstreamErrors.error(status, message, Optional.empty());
     }
 
-    /** The HTTP status Anthropic uses for each of its error types (wire-formats B.8). */
+    /** The HTTP status Anthropic uses for each of its error types. */
     static int statusOf(String anthropicType) {
         return switch (anthropicType) {
             case "invalid_request_error" -> 400;

@@ -7,7 +7,7 @@ import dev.switchboard.wire.Json;
 import java.util.Optional;
 
 /**
- * Reads the content blocks of an upstream's answer (wire-formats B.5), for whole responses and for the
+ * Reads the content blocks of an upstream's answer, for whole responses and for the
  * start of streamed blocks. Lenient, because an upstream's output is not the caller's fault: missing
  * strings read as empty. Block types the canonical model does not know (server-tool uses and results,
  * and whatever Anthropic adds) are kept as {@code Opaque("anthropic")}; {@code citations} on text are

@@ -2,7 +2,7 @@ package dev.switchboard.wire.anthropic;
 
 import dev.switchboard.model.StopReason;
 
-/** {@code stop_reason} values both ways (wire-formats B.5); no reason is folded into another. */
+/** {@code stop_reason} values both ways; no reason is folded into another. */
 final class AnthropicStopReasons {
     private AnthropicStopReasons() {
     }

@@ -4,7 +4,7 @@ package dev.switchboard.wire.anthropic;
  * Tool-call ids as Anthropic accepts them ({@code ^[a-zA-Z0-9_-]+$}). Ids minted by other providers
  * ({@code functions.Bash:0}, Gemini's empty ids) would make Anthropic reject the whole history, so the
  * same function is applied to {@code tool_use.id} and {@code tool_result.tool_use_id}: the pair keeps
- * matching because the mapping is deterministic (wire-formats E.1).
+ * matching because the mapping is deterministic.
  */
 final class AnthropicToolIds {
     /** What an empty id becomes; pairs with empty ids on both sides still match each other. */

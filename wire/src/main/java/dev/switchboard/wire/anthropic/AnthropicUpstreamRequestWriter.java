@@ -26,11 +26,11 @@ import java.util.TreeSet;
  *
  * <ul>
  *   <li>consecutive turns of one role are merged, and in a user turn the {@code tool_result} blocks come
- *       first (E.5); empty text blocks are dropped (Anthropic rejects them), and so is trailing whitespace
+ *       first; empty text blocks are dropped (Anthropic rejects them), and so is trailing whitespace
  *       at the end of a final assistant turn (a prefill may not end in whitespace);
- *   <li>tool ids are sanitised identically on both sides of a pair (E.1); arguments become an object (E.3);
- *   <li>thinking blocks go back unchanged with their Anthropic signatures, redacted thinking unchanged
- *       (E.6); thinking blocks without an Anthropic signature (another provider's trace) are dropped,
+ *   <li>tool ids are sanitised identically on both sides of a pair; arguments become an object;
+ *   <li>thinking blocks go back unchanged with their Anthropic signatures, redacted thinking unchanged;
+ *       thinking blocks without an Anthropic signature (another provider's trace) are dropped,
  *       because Anthropic rejects them;
  *   <li>thinking from the reasoning controls: a budget gives {@code enabled} with {@code budget_tokens}
  *       of at least 1024 and below {@code max_tokens} (when the caller's own {@code max_tokens} leaves no
@@ -39,9 +39,9 @@ import java.util.TreeSet;
  *       {@code none} alone, gives {@code disabled}; an effort goes to {@code output_config.effort}
  *       ({@code minimal} as {@code low});
  *   <li>with thinking on, {@code temperature} and {@code top_k} are left out, {@code top_p} is kept only
- *       from 0.95, and a forced {@code tool_choice} becomes {@code auto} (E.11, E.17); otherwise
- *       {@code temperature} is clamped to 0..1 (E.17);
- *   <li>{@code max_tokens} is always sent: the request's value or the given default (E.13).
+ *       from 0.95, and a forced {@code tool_choice} becomes {@code auto}; otherwise
+ *       {@code temperature} is clamped to 0..1;
+ *   <li>{@code max_tokens} is always sent: the request's value or the given default.
  * </ul>
  *
  * Passthrough fields of format {@code anthropic} are added last and never override what the canonical

@@ -11,7 +11,7 @@ import java.util.List;
 import java.util.Optional;
 
 /**
- * Reads an upstream's non-streamed {@code message} (wire-formats B.5) into a canonical answer. Signatures
+ * Reads an upstream's non-streamed {@code message} into a canonical answer. Signatures
  * are kept with origin {@code anthropic}; usage is converted to the canonical convention (input includes
  * cache reads and writes). A body that is not a message object is a retryable 502: the provider broke its
  * protocol, another one may not.

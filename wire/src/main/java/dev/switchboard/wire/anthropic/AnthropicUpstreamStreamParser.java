@@ -18,7 +18,7 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * Turns the named-event SSE stream of an Anthropic upstream (wire-formats B.6) into canonical events.
+ * Turns the named-event SSE stream of an Anthropic upstream into canonical events.
  *
  * <p>Contract: one instance per stream, not thread-safe. {@link #onEvent} takes one dispatched SSE event
  * (its {@code event:} name, if any, and its data) and returns zero or more canonical events;
@@ -32,7 +32,7 @@ import java.util.Optional;
  *       so far; {@code message_stop} gives {@code MessageStop}.
  *   <li>A {@code tool_use} block starts with empty arguments: the {@code {}} of
  *       {@code content_block_start} is a placeholder, and the {@code input_json_delta} slices follow as
- *       {@code ArgumentsDelta}s (E.3). Should a block carry real input in its start and no slices, that
+ *       {@code ArgumentsDelta}s. Should a block carry real input in its start and no slices, that
  *       input is sent as one slice before the block's stop.
  *   <li>{@code signature_delta} gives a {@code SignatureDelta} with origin {@code anthropic};
  *       {@code redacted_thinking} is complete at its start.

@@ -7,8 +7,8 @@ import dev.switchboard.wire.Json;
 
 /**
  * Anthropic {@code usage} objects both ways. The canonical {@code inputTokens} includes cache reads and
- * writes (the chat-completions convention); Anthropic's {@code input_tokens} excludes them
- * (wire-formats E.9), so writing subtracts them and reading adds them back.
+ * writes (the chat-completions convention); Anthropic's {@code input_tokens} excludes them,
+ * so writing subtracts them and reading adds them back.
  */
 final class AnthropicUsageJson {
     private AnthropicUsageJson() {

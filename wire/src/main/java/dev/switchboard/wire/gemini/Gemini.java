@@ -149,7 +149,7 @@ public final class Gemini {
     }
 
     /**
-     * The error of a failed upstream call, keeping Google's message; retryable per CONTRACTS.md section 1.
+     * The error of a failed upstream call, keeping Google's message; retryable per docs/contracts.md §1.
      * Google's 400 with reason {@code API_KEY_INVALID} is reported as 401 (a key problem: the engine
      * rotates to the next key), and a 400 {@code FAILED_PRECONDITION} (region, billing) as a retryable 403.
      */

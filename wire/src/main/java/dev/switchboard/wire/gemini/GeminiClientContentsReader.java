@@ -11,6 +11,7 @@ import dev.switchboard.model.Message;
 import dev.switchboard.model.Role;
 import dev.switchboard.model.Signature;
 import dev.switchboard.wire.Json;
+import dev.switchboard.wire.internal.InlineMedia;
 import dev.switchboard.wire.internal.JsonFields;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -39,7 +40,7 @@ import java.util.stream.Stream;
  * when it has an {@code error} key) its JSON text; {@code GeminiUpstreamContentsWriter} inverts this.
  */
 final class GeminiClientContentsReader {
-    /** The part fields that carry data; a part has exactly one (wire-formats C.1). */
+    /** The part fields that carry data; a part has exactly one. */
     private static final List<String> DATA_FIELDS = List.of("text", "inlineData", "fileData", "functionCall",
             "functionResponse", "executableCode", "codeExecutionResult");
 
@@ -171,6 +172,7 @@ final class GeminiClientContentsReader {
         GeminiObjectReader d = p.requireObject("inlineData");
         String mime = d.requireNonEmptyString("mimeType");
         String data = d.requireNonEmptyString("data");
+        InlineMedia.requireBase64(data, d.at("data"));
         return media(new MediaSource.Base64(mime, data), mime, p);
     }
 

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.switchboard.model.ChatRequest;
 import dev.switchboard.model.GatewayError;
 import dev.switchboard.model.Passthrough;
+import dev.switchboard.wire.internal.GatewayFields;
 import dev.switchboard.wire.internal.JsonFields;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -13,7 +14,10 @@ import java.util.Map;
  * Reads a client's {@code generateContent} body (spec 2.9) into a {@link ChatRequest}. The model is the
  * one of the URL path; a {@code model} field in the body is ignored. {@code safetySettings} and
  * {@code cachedContent} are accepted and ignored, as the spec says (a cached-content name belongs to the
- * client's own Google project, which the gateway's keys cannot open). Other unknown fields are ignored.
+ * client's own Google project, which the gateway's keys cannot open). The gateway's own fields
+ * ({@code models}, {@code fallbacks}, {@code transforms}, {@code skill}, {@code skills}, {@code ignore_defaults})
+ * are read as in every format (Google's SDKs cannot send them; the edge also takes fallbacks from the
+ * {@code x-switchboard-fallbacks} header). Other unknown fields are ignored.
  *
  * <p>What only a Gemini upstream understands travels in a {@code gemini} {@link Passthrough}:
  * {@code generationConfig} holds the untranslated generation settings, {@code tools} the non-function
@@ -55,6 +59,10 @@ final class GeminiClientRequestReader {
                 .responseFormat(settings.responseFormat())
                 .reasoning(settings.reasoning())
                 .stream(stream)
+                .fallbackModels(GatewayFields.fallbacks((ObjectNode) body))
+                .transforms(GatewayFields.transforms((ObjectNode) body))
+                .skills(GatewayFields.skills((ObjectNode) body))
+                .ignoreDefaults(GatewayFields.ignoreDefaults((ObjectNode) body))
                 .passthrough(extras.isEmpty() ? Passthrough.NONE : new Passthrough(Gemini.FORMAT, extras))
                 .build();
     }

@@ -16,7 +16,7 @@ import java.util.Objects;
 import java.util.Optional;
 
 /**
- * Renders one canonical event stream for a content-parts client (spec 6.3, CONTRACTS.md section 2).
+ * Renders one canonical event stream for a content-parts client (spec 6.3, docs/contracts.md §2).
  * Create one per client stream; not thread-safe.
  *
  * <p>Each element is a whole response-shaped chunk ({@code candidates[0].content.parts},

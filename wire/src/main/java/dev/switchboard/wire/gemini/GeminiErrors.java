@@ -8,13 +8,14 @@ import dev.switchboard.wire.internal.UpstreamErrors;
 import java.nio.charset.StandardCharsets;
 import java.util.HashSet;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 
 /**
  * Error envelopes of the content-parts format both ways.
  *
- * <p>To clients: the spec's envelope (spec 7, CONTRACTS.md section 4) {@code {"error": {message, type,
+ * <p>To clients: the spec's envelope (spec 7, docs/contracts.md §4) {@code {"error": {message, type,
  * param, code}}} with {@code code} the HTTP status as a string, plus Google's {@code status} word so the
  * GenAI SDKs find what they read. The official Java SDK (google-genai 1.70.0, {@code ApiException.
  * throwFromResponse}) takes the code of an HTTP error from the status line and reads only
@@ -23,14 +24,27 @@ import java.util.Set;
  * {@code error.code} only when it is a JSON integer and otherwise reports 500 for every error, so the
  * in-band element carries the status as a number (the spec does not define in-stream errors).
  *
- * <p>From Google: {@code {"error": {code, message, status, details: [{reason}]}}} (wire-formats C.5).
+ * <p>From Google: {@code {"error": {code, message, status, details: [{reason}]}}}.
  */
 final class GeminiErrors {
     private GeminiErrors() {
     }
 
-    /** The HTTP error body for a client. */
-    static ObjectNode body(GatewayError e) {
+    /** Canonical field names as this format spells them, for errors the pipeline raised (spec 2.9). */
+    static final Map<String, String> PARAM_NAMES = Map.of(
+            "messages", "contents",
+            "system", "systemInstruction",
+            "max_tokens", "generationConfig.maxOutputTokens",
+            "temperature", "generationConfig.temperature",
+            "top_p", "generationConfig.topP",
+            "top_k", "generationConfig.topK",
+            "stop", "generationConfig.stopSequences",
+            "response_format", "generationConfig.responseMimeType",
+            "tool_choice", "toolConfig.functionCallingConfig");
+
+    /** The HTTP error body for a client; a canonical field name in {@code param} is spelt as this format spells it. */
+    static ObjectNode body(GatewayError error) {
+        GatewayError e = error.withParamNames(PARAM_NAMES);
         ObjectNode root = ErrorEnvelope.body(e);
         ((ObjectNode) root.get("error")).put("status", statusWord(e.status()));
         return root;

@@ -18,7 +18,7 @@ final class GeminiFinishReasons {
     /**
      * The client-facing value (spec 2.9: STOP, MAX_TOKENS, SAFETY, OTHER). A context-window overflow is
      * reported as MAX_TOKENS, as the chat-completions format reports it as {@code length}: the output was
-     * cut for lack of room, which is not a plain stop (wire-formats E.10).
+     * cut for lack of room, which is not a plain stop.
      */
     static String toWire(StopReason reason) {
         return switch (reason) {

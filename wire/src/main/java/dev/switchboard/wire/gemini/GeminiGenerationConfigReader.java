@@ -36,7 +36,8 @@ final class GeminiGenerationConfigReader {
     private static final Set<String> TRANSLATED = Set.of("temperature", "topP", "topK", "candidateCount",
             "maxOutputTokens", "stopSequences", "presencePenalty", "frequencyPenalty", "seed", "responseMimeType",
             "responseSchema", "responseJsonSchema", "thinkingConfig");
-    private static final int MAX_STOP_SEQUENCES = 5;
+    /** Spec 8: at most 4 stop sequences, in every format (Google's own API takes 5). */
+    private static final int MAX_STOP_SEQUENCES = 4;
 
     /** What {@code generationConfig} says, in canonical terms. */
     record Settings(Sampling sampling, OptionalInt maxTokens, List<String> stop, ResponseFormat responseFormat,

@@ -96,8 +96,7 @@ record GeminiObjectReader(ObjectNode node, String path) {
         }
         double d = n.doubleValue();
         if (d < min || d > max) {
-            String range = max == Integer.MAX_VALUE ? "at least " + min : "between " + min + " and " + max;
-            throw JsonFields.invalid(p, "`" + p + "` must be " + range + ", got " + n.asText() + ".");
+            throw JsonFields.outOfRange(p, min, max, n);
         }
         return OptionalInt.of((int) d);
     }

@@ -12,7 +12,7 @@ import java.util.Optional;
 
 /**
  * Builds Gemini parts from canonical pieces, for answers to clients and for requests to Google alike.
- * A signature is written on the very part it came with, never on a neighbour (wire-formats E.7).
+ * A signature is written on the very part it came with, never on a neighbour.
  */
 final class GeminiParts {
     private GeminiParts() {
@@ -46,7 +46,7 @@ final class GeminiParts {
     }
 
     /**
-     * The arguments as the object Gemini requires ({@code args} is never a string, wire-formats E.3).
+     * The arguments as the object Gemini requires ({@code args} is never a string).
      * Empty text is {@code {}}; text that is not a JSON object (a model's malformed output) also becomes
      * {@code {}}, because the format has no place for anything else.
      */

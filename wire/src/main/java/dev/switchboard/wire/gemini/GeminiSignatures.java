@@ -6,8 +6,8 @@ import dev.switchboard.model.Signature;
 import java.util.Optional;
 
 /**
- * Gemini {@code thoughtSignature}s: a sibling of {@code text} or {@code functionCall} on the same part
- * (wire-formats C.1, E.7). Read ones are tagged with origin {@code gemini}; only such ones are written,
+ * Gemini {@code thoughtSignature}s: a sibling of {@code text} or {@code functionCall} on the same part.
+ * Read ones are tagged with origin {@code gemini}; only such ones are written,
  * because a signature from another provider means nothing to Google and is rejected.
  */
 final class GeminiSignatures {

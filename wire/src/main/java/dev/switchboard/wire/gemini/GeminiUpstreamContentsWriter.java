@@ -19,7 +19,7 @@ import java.util.Optional;
 /**
  * Renders canonical messages as Google's {@code contents}: roles {@code user} and {@code model},
  * consecutive turns of the same role merged into one (so all responses to parallel calls share one user
- * turn, wire-formats E.2), messages with nothing to show left out.
+ * turn), messages with nothing to show left out.
  *
  * <ul>
  *   <li>A tool call is a {@code functionCall {name, args, id}} part with its Gemini signature on the same
@@ -28,7 +28,7 @@ import java.util.Optional;
  *       call, the value Google documents for such history; models that validate signatures answer 400
  *       without one.</li>
  *   <li>A tool result is a {@code functionResponse {name, id, response}}. The name is the result's own or
- *       the name of the call with its id in the history (Google requires it, E.2). The response object
+ *       the name of the call with its id in the history (Google requires it). The response object
  *       is the result's text when that is a JSON object, else {@code {"output": text}}; an error result
  *       is {@code {"error": ...}}. Images of a result follow as sibling parts of the same turn.</li>
  *   <li>Thinking is sent only when it carries a Gemini signature (Google needs the signature, not the

@@ -20,7 +20,7 @@ import java.util.Map;
  * <ul>
  *   <li>{@code systemInstruction} from the system text; {@code contents} by {@link GeminiUpstreamContentsWriter}.</li>
  *   <li>Tools as {@code functionDeclarations} with {@code parametersJsonSchema}: plain JSON Schema, which
- *       avoids the 400s of keywords outside Google's OpenAPI subset (wire-formats E.16).</li>
+ *       avoids the 400s of keywords outside Google's OpenAPI subset.</li>
  *   <li>{@code toolConfig.functionCallingConfig}: REQUIRED as ANY, a named tool as ANY with that one
  *       allowed name, NONE as NONE; AUTO is Google's default and not sent. There is no parallel-call
  *       switch in this API, so {@code parallelToolCalls} is not sent.</li>

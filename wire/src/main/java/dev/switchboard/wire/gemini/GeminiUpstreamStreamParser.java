@@ -22,7 +22,7 @@ import java.util.Optional;
 
 /**
  * Turns Google's {@code streamGenerateContent?alt=sse} events (each a whole response-shaped chunk,
- * wire-formats C.3) into canonical stream events. One instance per upstream stream; not thread-safe.
+ * ) into canonical stream events. One instance per upstream stream; not thread-safe.
  *
  * <ul>
  *   <li>The first chunk starts the message ({@code responseId}, {@code modelVersion}, prompt usage).</li>
@@ -40,7 +40,7 @@ import java.util.Optional;
  *       the open block is closed and {@code MessageDelta} and {@code MessageStop} follow.
  *       {@code promptFeedback.blockReason} without a finish reason is {@link StopReason#REFUSAL}.</li>
  *   <li>A chunk with a top-level {@code error} becomes a {@code StreamError}; so does a malformed chunk,
- *       and a stream that ends without a finish reason (it was cut: never end silently, CONTRACTS.md
+ *       and a stream that ends without a finish reason (it was cut: never end silently, docs/contracts.md
  *       section 2). Nothing follows a {@code StreamError}.</li>
  * </ul>
  */
@@ -119,7 +119,8 @@ public final class GeminiUpstreamStreamParser {
             started = true;
             String responseId = text(c, "responseId");
             idSeed = responseId.isEmpty() ? digest(data) : sanitize(responseId);
-            out.add(new StreamEvent.MessageStart(responseId, text(c, "modelVersion"),
+            // Google may leave responseId out; an answer always has an id (the digest of its first chunk then)
+            out.add(new StreamEvent.MessageStart(responseId.isEmpty() ? "gen-" + idSeed : responseId, text(c, "modelVersion"),
                     usage.provenance() == Usage.Provenance.REPORTED ? usage : Usage.EMPTY));
         }
         if (c.path("promptFeedback").path("blockReason").isTextual()) {

@@ -9,7 +9,7 @@ import dev.switchboard.wire.Json;
  * {@code usageMetadata} both ways. Gemini's {@code promptTokenCount} already includes
  * {@code cachedContentTokenCount}, like the canonical {@code inputTokens}; its
  * {@code candidatesTokenCount} excludes {@code thoughtsTokenCount}, while the canonical
- * {@code outputTokens} includes reasoning (wire-formats section 0, E.9).
+ * {@code outputTokens} includes reasoning.
  */
 final class GeminiUsageMetadata {
     private GeminiUsageMetadata() {

@@ -147,16 +147,36 @@ public final class JsonFields {
     }
 
     private static long checkInteger(JsonNode v, String path, long min, long max) {
-        if (!v.isIntegralNumber() || !v.canConvertToLong()) {
+        if (!v.isIntegralNumber()) {
             throw wrongType(path, "an integer", v);
         }
-        long l = v.longValue();
-        if (l < min || l > max) {
-            boolean open = max == Integer.MAX_VALUE || max == Long.MAX_VALUE;
-            String range = !open ? "between " + min + " and " + max : l < min ? "at least " + min : "at most " + max;
-            throw invalid(path, "`" + path + "` must be " + range + ", got " + l + ".");
+        if (!v.canConvertToLong() || v.longValue() < min || v.longValue() > max) {
+            throw outOfRange(path, min, max, v);
         }
-        return l;
+        return v.longValue();
+    }
+
+    /** 400: the number {@code found} at {@code path} is outside {@code [min, max]}, said the way a person would. */
+    public static GatewayException outOfRange(String path, long min, long max, JsonNode found) {
+        boolean low = found.isIntegralNumber() ? found.bigIntegerValue().compareTo(java.math.BigInteger.valueOf(min)) < 0
+                : found.doubleValue() < min;
+        return invalid(path, "`" + path + "` must be " + range(min, max, low) + ", got " + found.asText() + ".");
+    }
+
+    /** The allowed range in words, for a value found below it ({@code low}) or above it. */
+    private static String range(long min, long max, boolean low) {
+        boolean openAbove = max == Integer.MAX_VALUE || max == Long.MAX_VALUE;
+        boolean openBelow = min == Integer.MIN_VALUE || min == Long.MIN_VALUE;
+        if (openAbove && openBelow) {
+            return "between " + min + " and " + max;
+        }
+        if (openAbove) {
+            return low ? "at least " + min : "at most " + max;
+        }
+        if (openBelow) {
+            return "at most " + max;
+        }
+        return "between " + min + " and " + max;
     }
 
     public static GatewayException wrongType(String path, String expected, JsonNode found) {

@@ -38,7 +38,15 @@ public final class OpenAi {
 
     /** Renders an answer for a client (spec 2.6); {@code created} is the Unix time in seconds. */
     public static ObjectNode toClient(ChatResponse response, long created) {
-        return OpenAiClientResponseWriter.write(response, created);
+        return OpenAiClientResponseWriter.write(response, created, response.id());
+    }
+
+    /**
+     * As {@link #toClient(ChatResponse, long)}, with {@code fallbackId} as the completion id when the upstream
+     * gave none (spec 2.6: a stable completion id, never an empty one).
+     */
+    public static ObjectNode toClient(ChatResponse response, long created, String fallbackId) {
+        return OpenAiClientResponseWriter.write(response, created, response.id().isBlank() ? fallbackId : response.id());
     }
 
     /** The error envelope {@code {"error": {message, type, param, code}}} with {@code code} the status as text. */
@@ -73,7 +81,7 @@ public final class OpenAi {
         return OpenAiUpstreamResponseReader.read(body);
     }
 
-    /** The error of a failed upstream call, keeping its message; retryable per CONTRACTS.md section 1. */
+    /** The error of a failed upstream call, keeping its message; retryable per docs/contracts.md §1. */
     public static GatewayError errorFromUpstream(int status, byte[] body) {
         return OpenAiErrors.fromUpstream(status, body);
     }

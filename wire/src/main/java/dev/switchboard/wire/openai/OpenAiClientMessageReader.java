@@ -30,6 +30,7 @@ import dev.switchboard.model.Message;
 import dev.switchboard.model.Role;
 import dev.switchboard.model.Signature;
 import dev.switchboard.wire.Json;
+import dev.switchboard.wire.internal.InlineMedia;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -101,10 +102,13 @@ final class OpenAiClientMessageReader {
 
     private void tool(ObjectNode m, String p) {
         String callId = requireNonEmptyString(m, "tool_call_id", path(p, "tool_call_id"));
+        if (!callNames.containsKey(callId)) {
+            throw invalid(path(p, "tool_call_id"), "No assistant tool call with id \"" + callId + "\" comes before this "
+                    + "tool message: a tool result must answer a call of an earlier assistant message.");
+        }
         List<ContentBlock> content = opt(m, "content").isEmpty() ? List.of()
                 : textContent(m.get("content"), path(p, "content"), "tool");
-        Optional<String> name = Optional.ofNullable(callNames.get(callId))
-                .or(() -> optString(m, "name", path(p, "name")));
+        Optional<String> name = Optional.of(callNames.get(callId));
         addUserBlocks(List.of(new ToolResult(callId, name, content, false, OpenAiCacheControls.read(m, p))));
         lastTurnIsToolResults = true;
     }
@@ -302,9 +306,8 @@ final class OpenAiClientMessageReader {
         } else {
             throw wrongType(ip, "an object {url, detail?}", img);
         }
-        if (url.startsWith("data:") && !(MediaSource.fromUrl(url) instanceof MediaSource.Base64)) {
-            throw invalid(img.isObject() ? path(ip, "url") : ip,
-                    "Image data URLs must have the form data:<media type>;base64,<data>.");
+        if (url.startsWith("data:")) {
+            return new Image(InlineMedia.imageDataUrl(url, img.isObject() ? path(ip, "url") : ip), detail, cache);
         }
         return new Image(MediaSource.fromUrl(url), detail, cache);
     }
@@ -318,11 +321,11 @@ final class OpenAiClientMessageReader {
         MediaSource source;
         if (data.isPresent()) {
             // OpenAI takes a data URL here; bare base64 is what some clients send, and PDF is the only kind it accepts.
-            source = data.get().startsWith("data:") ? MediaSource.fromUrl(data.get())
-                    : new MediaSource.Base64("application/pdf", data.get());
-            if (!(source instanceof MediaSource.Base64)) {
-                throw invalid(path(fp, "file_data"), "`" + path(fp, "file_data")
-                        + "` must be base64 data or a data:<media type>;base64,<data> URL.");
+            if (data.get().startsWith("data:")) {
+                source = InlineMedia.dataUrl(data.get(), path(fp, "file_data"));
+            } else {
+                InlineMedia.requireBase64(data.get(), path(fp, "file_data"));
+                source = new MediaSource.Base64("application/pdf", data.get());
             }
         } else if (id.isPresent()) {
             source = new MediaSource.FileRef(id.get(), "application/pdf");

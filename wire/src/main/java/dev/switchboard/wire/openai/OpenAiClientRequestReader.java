@@ -25,8 +25,8 @@ import dev.switchboard.model.Passthrough;
 import dev.switchboard.model.ResponseFormat;
 import dev.switchboard.model.Sampling;
 import dev.switchboard.model.ToolSpec;
+import dev.switchboard.wire.internal.GatewayFields;
 import dev.switchboard.wire.internal.JsonFields;
-import dev.switchboard.wire.internal.SkillFields;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -48,9 +48,7 @@ final class OpenAiClientRequestReader {
             "stream_options", "tools", "tool_choice", "parallel_tool_calls", "response_format", "reasoning_effort",
             "thinking", "thinking_budget", "reasoning", "models", "transforms", "user", "metadata",
             "ignore_defaults", "skill", "skills");
-    private static final Set<String> KNOWN_TRANSFORMS = Set.of("middle-out");
     private static final int MAX_STOP = 4;
-    private static final int MAX_FALLBACKS = 3;
 
     private OpenAiClientRequestReader() {
     }
@@ -86,12 +84,12 @@ final class OpenAiClientRequestReader {
                 .responseFormat(optObject(b, "response_format", "response_format")
                         .map(OpenAiClientRequestReader::responseFormat).orElse(ResponseFormat.TEXT))
                 .reasoning(OpenAiClientReasoningReader.read(b))
-                .fallbackModels(fallbacks(b))
-                .transforms(transforms(b))
+                .fallbackModels(GatewayFields.fallbacks(b))
+                .transforms(GatewayFields.transforms(b))
                 .user(optString(b, "user", "user"))
                 .metadata(metadata(b))
-                .ignoreDefaults(optBoolean(b, "ignore_defaults", "ignore_defaults").orElse(false))
-                .skills(SkillFields.read(b))
+                .ignoreDefaults(GatewayFields.ignoreDefaults(b))
+                .skills(GatewayFields.skills(b))
                 .passthrough(passthrough(b));
         opt(b, "tool_choice").ifPresent(tc -> r.toolChoice(OpenAiClientToolReader.toolChoice(tc, tools)));
         // Only the shape is checked: usage is always sent on the final chunk, whatever include_usage says.
@@ -158,30 +156,6 @@ final class OpenAiClientRequestReader {
             default -> throw invalid("response_format.type", "`response_format.type` must be text, json_object or "
                     + "json_schema; got \"" + type + "\".");
         };
-    }
-
-    private static List<String> fallbacks(ObjectNode b) {
-        List<String> models = optStringArray(b, "models", "models").orElse(List.of());
-        if (models.size() > MAX_FALLBACKS) {
-            throw invalid("models", "`models` takes at most " + MAX_FALLBACKS + " fallback models, got "
-                    + models.size() + ".");
-        }
-        for (int i = 0; i < models.size(); i++) {
-            if (models.get(i).isEmpty()) {
-                throw invalid(index("models", i), "`" + index("models", i) + "` must not be empty.");
-            }
-        }
-        return models;
-    }
-
-    private static List<String> transforms(ObjectNode b) {
-        List<String> transforms = optStringArray(b, "transforms", "transforms").orElse(List.of());
-        for (String t : transforms) {
-            if (!KNOWN_TRANSFORMS.contains(t)) {
-                throw invalid("transforms", "`transforms` supports only \"middle-out\"; got \"" + t + "\".");
-            }
-        }
-        return transforms;
     }
 
     private static Map<String, String> metadata(ObjectNode b) {

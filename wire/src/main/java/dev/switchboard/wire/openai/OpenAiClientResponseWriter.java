@@ -21,9 +21,9 @@ final class OpenAiClientResponseWriter {
     private OpenAiClientResponseWriter() {
     }
 
-    static ObjectNode write(ChatResponse r, long created) {
+    static ObjectNode write(ChatResponse r, long created, String id) {
         ObjectNode o = Json.object();
-        o.put("id", r.id());
+        o.put("id", id);
         o.put("object", "chat.completion");
         o.put("created", created);
         o.put("model", r.model());

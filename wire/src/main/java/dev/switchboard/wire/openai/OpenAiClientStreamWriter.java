@@ -20,7 +20,7 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * Renders one canonical event stream as a chat-completions SSE stream (spec 6.1, CONTRACTS.md section 2).
+ * Renders one canonical event stream as a chat-completions SSE stream (spec 6.1, docs/contracts.md §2).
  * Create one per client stream; not thread-safe.
  *
  * <p>Output: a first chunk with {@code delta: {role: assistant, content: ""}}; text as
@@ -41,6 +41,7 @@ public final class OpenAiClientStreamWriter extends EventStreamWriter {
     private enum Kind { TEXT, THINKING, TOOL, OTHER }
 
     private final long created;
+    private final String fallbackId;
     private String id = "";
     private String model = "";
     private final Map<Integer, Kind> kinds = new HashMap<>();
@@ -64,12 +65,22 @@ public final class OpenAiClientStreamWriter extends EventStreamWriter {
 
     /** @param created the {@code created} Unix time (seconds) every chunk of this stream carries */
     public OpenAiClientStreamWriter(long created) {
+        this(created, "chatcmpl-stream");
+    }
+
+    /**
+     * @param created    the {@code created} Unix time (seconds) every chunk of this stream carries
+     * @param fallbackId the id every chunk carries when the upstream's answer had none (spec 2.6: a stable
+     *                   completion id; some upstreams, Gemini among them, may leave theirs out)
+     */
+    public OpenAiClientStreamWriter(long created, String fallbackId) {
         this.created = created;
+        this.fallbackId = fallbackId;
     }
 
     @Override
     protected void start(StringBuilder out, StreamEvent.MessageStart s) {
-        id = s.id();
+        id = s.id().isBlank() ? fallbackId : s.id();
         model = s.model();
         ObjectNode delta = Json.object();
         delta.put("role", "assistant");

@@ -2,7 +2,7 @@ package dev.switchboard.wire.openai;
 
 import dev.switchboard.model.StopReason;
 
-/** Stop reasons to and from {@code finish_reason} (wire-formats.md section 0, the gateway convention). */
+/** Stop reasons to and from {@code finish_reason}. */
 final class OpenAiFinishReasons {
     private OpenAiFinishReasons() {
     }

@@ -12,6 +12,7 @@ import dev.switchboard.wire.internal.ErrorEnvelope;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 
@@ -112,9 +113,20 @@ public final class Responses {
         return new ResponsesStreamWriter(header, ids);
     }
 
-    /** The error envelope, the same as chat completions' ({@code code} is the status as text). */
+    /** Canonical field names as this format spells them, for errors the pipeline raised. */
+    static final Map<String, String> PARAM_NAMES = Map.of(
+            "messages", "input",
+            "system", "instructions",
+            "max_tokens", "max_output_tokens",
+            "response_format", "text.format",
+            "reasoning_effort", "reasoning.effort");
+
+    /**
+     * The error envelope, the same as chat completions' ({@code code} is the status as text), with a
+     * canonical field name in {@code param} spelt as this format spells it ({@code messages} is {@code input}).
+     */
     public static ObjectNode errorBody(GatewayError error) {
-        return ErrorEnvelope.body(error);
+        return ErrorEnvelope.body(error.withParamNames(PARAM_NAMES));
     }
 
     /** Reads one item (stored or sent); {@code path} names it in errors. */

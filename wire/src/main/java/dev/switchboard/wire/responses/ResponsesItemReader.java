@@ -17,6 +17,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.switchboard.model.MediaSource;
+import dev.switchboard.wire.internal.InlineMedia;
 import dev.switchboard.wire.responses.ResponsesItem.Role;
 import java.util.ArrayList;
 import java.util.List;
@@ -24,7 +25,7 @@ import java.util.Optional;
 import java.util.Set;
 
 /**
- * Reads Responses items (D.2) from JSON, validating as it goes: every refusal is a 400 whose
+ * Reads Responses items from JSON, validating as it goes: every refusal is a 400 whose
  * {@code param} is the item's JSON path. A message without {@code type} is accepted (the "easy" input
  * message the SDKs send); string content becomes one text part. Item kinds the gateway cannot run on
  * any provider (hosted-tool calls, {@code item_reference}) are refused by name rather than dropped.
@@ -140,8 +141,8 @@ final class ResponsesItemReader {
         }
         String up = path(p, "image_url");
         String url = requireNonEmptyString(part, "image_url", up);
-        if (url.startsWith("data:") && !(MediaSource.fromUrl(url) instanceof MediaSource.Base64)) {
-            throw invalid(up, "`" + up + "` data URLs must have the form data:<media type>;base64,<data>.");
+        if (url.startsWith("data:")) {
+            InlineMedia.imageDataUrl(url, up);
         }
         String dp = path(p, "detail");
         String detail = optString(part, "detail", dp).orElse("auto");
@@ -160,11 +161,13 @@ final class ResponsesItemReader {
         if (sources != 1) {
             throw invalid(p, "`" + p + "` needs exactly one of `file_id`, `file_data` or `file_url`.");
         }
-        if (f.fileData().filter(d -> d.startsWith("data:")).isPresent()
-                && !(MediaSource.fromUrl(f.fileData().get()) instanceof MediaSource.Base64)) {
-            throw invalid(path(p, "file_data"), "`" + path(p, "file_data")
-                    + "` must be base64 data or a data:<media type>;base64,<data> URL.");
-        }
+        f.fileData().ifPresent(d -> {
+            if (d.startsWith("data:")) {
+                InlineMedia.dataUrl(d, path(p, "file_data"));
+            } else {
+                InlineMedia.requireBase64(d, path(p, "file_data"));
+            }
+        });
         return f;
     }
 

@@ -8,7 +8,7 @@ import java.util.List;
 import java.util.Optional;
 
 /**
- * Assembles the response object (D.3) with every field the OpenAI SDKs require present ({@code error},
+ * Assembles the response object with every field the OpenAI SDKs require present ({@code error},
  * {@code incomplete_details}, {@code instructions}, {@code temperature}, {@code top_p} and the like may be
  * null but never missing), the echoed request settings, and {@code model} as the model that answered.
  */

@@ -24,8 +24,8 @@ import dev.switchboard.model.Reasoning;
 import dev.switchboard.model.ResponseFormat;
 import dev.switchboard.model.Sampling;
 import dev.switchboard.wire.Json;
+import dev.switchboard.wire.internal.GatewayFields;
 import dev.switchboard.wire.internal.JsonFields;
-import dev.switchboard.wire.internal.SkillFields;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -34,7 +34,7 @@ import java.util.OptionalInt;
 import java.util.Set;
 
 /**
- * Reads a {@code POST /v1/responses} body (D.1) into a {@link ResponsesRequest}, validating every field
+ * Reads a {@code POST /v1/responses} body into a {@link ResponsesRequest}, validating every field
  * it models; a refusal is a 400 naming the field. Fields that only OpenAI itself could honour and whose
  * silent loss would change the answer ({@code background}, {@code conversation}, {@code prompt}) are
  * refused; other unmodelled fields ({@code service_tier}, {@code prompt_cache_key}...) are kept as a
@@ -45,7 +45,7 @@ final class ResponsesRequestReader {
     private static final Set<String> MODELLED = Set.of("model", "input", "instructions", "previous_response_id",
             "store", "stream", "stream_options", "tools", "tool_choice", "parallel_tool_calls", "text", "reasoning",
             "max_output_tokens", "temperature", "top_p", "metadata", "truncation", "include", "user", "background",
-            "conversation", "prompt", "skill", "skills");
+            "conversation", "prompt");
     private static final Set<String> SUMMARIES = Set.of("auto", "concise", "detailed");
     private static final String EFFORTS = "none, minimal, low, medium, high, xhigh, max";
     private static final int MAX_METADATA = 16;
@@ -93,8 +93,10 @@ final class ResponsesRequestReader {
                 .stream(stream)
                 .reasoning(reasoning.canonical())
                 .responseFormat(format.canonical())
-                .transforms(truncate ? List.of("middle-out") : List.of())
-                .skills(SkillFields.read(b))
+                .transforms(truncate ? List.of(GatewayFields.MIDDLE_OUT) : GatewayFields.transforms(b))
+                .fallbackModels(GatewayFields.fallbacks(b))
+                .skills(GatewayFields.skills(b))
+                .ignoreDefaults(GatewayFields.ignoreDefaults(b))
                 .user(user)
                 .metadata(metadata)
                 .passthrough(passthrough(b))
@@ -209,7 +211,7 @@ final class ResponsesRequestReader {
     private record FormatRead(ResponseFormat canonical, ObjectNode echo) {
     }
 
-    /** {@code text.format}: in this format {@code name} and {@code schema} sit directly in {@code format} (E.14). */
+    /** {@code text.format}: in this format {@code name} and {@code schema} sit directly in {@code format}. */
     private static FormatRead text(ObjectNode b) {
         ObjectNode echo = Json.object();
         Optional<ObjectNode> text = optObject(b, "text", "text");
@@ -259,7 +261,7 @@ final class ResponsesRequestReader {
     private static Passthrough passthrough(ObjectNode b) {
         Map<String, JsonNode> fields = new LinkedHashMap<>();
         b.properties().forEach(e -> {
-            if (!MODELLED.contains(e.getKey()) && !e.getValue().isNull()) {
+            if (!MODELLED.contains(e.getKey()) && !GatewayFields.NAMES.contains(e.getKey()) && !e.getValue().isNull()) {
                 fields.put(e.getKey(), e.getValue());
             }
         });

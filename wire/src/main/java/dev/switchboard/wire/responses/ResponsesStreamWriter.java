@@ -20,7 +20,7 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * Renders one canonical event stream as a Responses event stream (D.4, CONTRACTS.md section 2). One
+ * Renders one canonical event stream as a Responses event stream (docs/contracts.md §2). One
  * instance per stream; not thread-safe.
  *
  * <p>Every event is an SSE frame whose {@code event:} name equals the payload's {@code type}, and carries

@@ -26,7 +26,7 @@ import java.util.Optional;
 import java.util.Set;
 
 /**
- * Reads the flat function {@code tools} of a Responses request and its {@code tool_choice} (E.14: the
+ * Reads the flat function {@code tools} of a Responses request and its {@code tool_choice} (the
  * function's fields sit directly on the tool, not under {@code function}). Hosted tools (web search,
  * file search, MCP, ...) run inside OpenAI and no other provider can run them, so they are refused by
  * name rather than silently dropped.

@@ -38,16 +38,25 @@ class AnthropicClientRequestTest {
     void toolResultsCarryTheNameOfTheCallTheyAnswer() {
         ChatRequest r = read("", "[{\"role\":\"user\",\"content\":\"q\"},"
                 + "{\"role\":\"assistant\",\"content\":[{\"type\":\"tool_use\",\"id\":\"toolu_1\",\"name\":\"get_weather\",\"input\":{\"a\":1}}]},"
-                + "{\"role\":\"user\",\"content\":[{\"type\":\"tool_result\",\"tool_use_id\":\"toolu_1\"},"
-                + "{\"type\":\"tool_result\",\"tool_use_id\":\"toolu_unknown\",\"content\":\"x\"}]}]");
+                + "{\"role\":\"user\",\"content\":[{\"type\":\"tool_result\",\"tool_use_id\":\"toolu_1\"}]}]");
 
         ContentBlock.ToolCall call = (ContentBlock.ToolCall) r.messages().get(1).content().get(0);
         ContentBlock.ToolResult known = (ContentBlock.ToolResult) r.messages().get(2).content().get(0);
-        ContentBlock.ToolResult unknown = (ContentBlock.ToolResult) r.messages().get(2).content().get(1);
         assertThat(call.argumentsJson()).isEqualTo("{\"a\":1}");
         assertThat(known.name()).hasValue("get_weather");
         assertThat(known.content()).isEmpty();
-        assertThat(unknown.name()).isEmpty();
+    }
+
+    @Test
+    void aToolResultThatAnswersNoCallIsRefusedAsInEveryFormat() {
+        assertThatThrownBy(() -> read("", "[{\"role\":\"user\",\"content\":\"q\"},"
+                + "{\"role\":\"assistant\",\"content\":[{\"type\":\"tool_use\",\"id\":\"toolu_1\",\"name\":\"f\",\"input\":{}}]},"
+                + "{\"role\":\"user\",\"content\":[{\"type\":\"tool_result\",\"tool_use_id\":\"toolu_1\"},"
+                + "{\"type\":\"tool_result\",\"tool_use_id\":\"toolu_unknown\",\"content\":\"x\"}]}]"))
+                .isInstanceOfSatisfying(GatewayException.class, e -> {
+                    assertThat(e.error().param()).hasValue("messages[2].content[1].tool_use_id");
+                    assertThat(e.error().message()).contains("toolu_unknown");
+                });
     }
 
     @Test
@@ -113,9 +122,12 @@ class AnthropicClientRequestTest {
     }
 
     @Test
-    void maxTokensZeroIsAllowedForCachePrewarming() {
-        assertThat(Anthropic.fromClient(Json.parse("{\"model\":\"m\",\"max_tokens\":0,\"messages\":[{\"role\":\"user\",\"content\":\"q\"}]}"))
-                .maxTokens()).hasValue(0);
+    void maxTokensZeroIsRefusedAsInEveryFormat() {
+        // a request must mean the same whichever provider answers it, and only Anthropic's API has a use for 0
+        // (priming its cache); max_tokens 1 primes it just as well and every upstream takes it
+        assertThatThrownBy(() -> Anthropic.fromClient(Json.parse("{\"model\":\"m\",\"max_tokens\":0,\"messages\":"
+                + "[{\"role\":\"user\",\"content\":\"q\"}]}")))
+                .isInstanceOfSatisfying(GatewayException.class, e -> assertThat(e.error().param()).hasValue("max_tokens"));
     }
 
     @Test

@@ -14,7 +14,7 @@ import java.util.Map;
 /**
  * What an Anthropic SDK makes of a named-event stream: the final message (blocks rebuilt from their
  * deltas, {@code input_json_delta} parsed at the block's stop), and a check that the stream is shaped the
- * way the SDKs' accumulators need it. Test-only; written from wire-formats B.6, not from the production
+ * way the SDKs' accumulators need it. Test-only; written from , not from the production
  * writer, so that both cannot share a misunderstanding.
  */
 final class AnthropicSseMessages {

@@ -1,10 +1,12 @@
 package dev.switchboard.wire.openai;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.switchboard.model.CacheMarker;
 import dev.switchboard.model.ChatRequest;
 import dev.switchboard.model.ContentBlock;
+import dev.switchboard.model.GatewayException;
 import dev.switchboard.model.Message;
 import dev.switchboard.model.Reasoning;
 import dev.switchboard.model.Role;
@@ -31,7 +33,7 @@ class OpenAiClientRequestReaderTest {
                 [{"role":"user","content":"q"},
                  {"role":"assistant","tool_calls":[{"id":"c1","type":"function","function":{"name":"f","arguments":"{}"}}]},
                  {"role":"tool","tool_call_id":"c1","content":"r1"},
-                 {"role":"tool","tool_call_id":"unknown","name":"g","content":null},
+                 {"role":"tool","tool_call_id":"c1","content":null},
                  {"role":"user","content":"next"},
                  {"role":"tool","tool_call_id":"c1","content":"again"}]""");
         assertThat(r.messages()).hasSize(4);
@@ -40,9 +42,19 @@ class OpenAiClientRequestReaderTest {
         assertThat(results.content()).containsExactly(
                 new ContentBlock.ToolResult("c1", Optional.of("f"), List.of(ContentBlock.Text.of("r1")), false,
                         Optional.empty()),
-                new ContentBlock.ToolResult("unknown", Optional.of("g"), List.of(), false, Optional.empty()),
+                new ContentBlock.ToolResult("c1", Optional.of("f"), List.of(), false, Optional.empty()),
                 ContentBlock.Text.of("next"));
         assertThat(r.messages().get(3).content()).singleElement().isInstanceOf(ContentBlock.ToolResult.class);
+    }
+
+    @Test
+    void aToolMessageThatAnswersNoCallIsRefusedAsInEveryFormat() {
+        assertThatThrownBy(() -> read("""
+                [{"role":"user","content":"q"},
+                 {"role":"assistant","tool_calls":[{"id":"c1","type":"function","function":{"name":"f","arguments":"{}"}}]},
+                 {"role":"tool","tool_call_id":"unknown","content":"r"}]"""))
+                .isInstanceOfSatisfying(GatewayException.class,
+                        e -> assertThat(e.error().param()).hasValue("messages[2].tool_call_id"));
     }
 
     @Test

@@ -104,7 +104,7 @@ class OpenAiRoundTripTest {
         assertThat(down.path("done").asBoolean()).as("client stream ends with [DONE]").isTrue();
     }
 
-    /** Spec 6.1 and CONTRACTS.md section 2 on every client stream we render. */
+    /** Spec 6.1 and docs/contracts.md §2 on every client stream we render. */
     @ParameterizedTest(name = "{0}")
     @MethodSource("clientStreams")
     void clientStreamKeepsTheChunkContract(Path dir) {

@@ -1,0 +1,38 @@
+package dev.switchboard.server.config;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * How the HTTP edge treats clients, from the config's {@code http}, {@code cors} and {@code metrics} sections.
+ *
+ * @param maxBodyBytes the largest request body accepted; larger ones are a 413 ({@code http.max_body})
+ * @param heartbeat    quiet streams get a keep-alive at least every half of this, and a client that left is
+ *                     noticed (and its upstream request cancelled) within it ({@code http.heartbeat})
+ * @param corsOrigins  browser origins allowed to call the API: exact origins, or {@code *} ({@code cors.allowed_origins})
+ * @param metricsToken when set, {@code GET /metrics} needs {@code Authorization: Bearer <token>} ({@code metrics.token})
+ */
+public record EdgeSettings(long maxBodyBytes, Duration heartbeat, List<String> corsOrigins, Optional<String> metricsToken) {
+    public static final long DEFAULT_MAX_BODY_BYTES = 32L * 1024 * 1024;
+    public static final Duration DEFAULT_HEARTBEAT = Duration.ofSeconds(10);
+    public static final EdgeSettings DEFAULTS = new EdgeSettings(DEFAULT_MAX_BODY_BYTES, DEFAULT_HEARTBEAT, List.of(),
+            Optional.empty());
+
+    public EdgeSettings {
+        if (maxBodyBytes < 1) {
+            throw new IllegalArgumentException("maxBodyBytes must be positive");
+        }
+        Objects.requireNonNull(heartbeat, "heartbeat");
+        corsOrigins = List.copyOf(corsOrigins);
+        Objects.requireNonNull(metricsToken, "metricsToken");
+    }
+
+    /** Never prints the metrics token. */
+    @Override
+    public String toString() {
+        return "EdgeSettings[maxBodyBytes=" + maxBodyBytes + ", heartbeat=" + heartbeat + ", corsOrigins=" + corsOrigins
+                + ", metricsToken=" + (metricsToken.isPresent() ? "(set)" : "(none)") + "]";
+    }
+}
