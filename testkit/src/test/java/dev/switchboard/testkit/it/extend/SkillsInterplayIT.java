@@ -141,7 +141,16 @@ class SkillsInterplayIT {
                     + " \"content\": \"hi\"}]}");
             assertThat(a.status()).isEqualTo(200);
             String requestId = a.header("x-request-id").orElseThrow();
-            ILoggingEvent line = lines.list.stream().filter(e -> value(e, "request_id").equals(requestId)).findFirst().orElseThrow();
+            // the line is written once the answer has gone out: wait for it
+            java.time.Instant until = java.time.Instant.now().plusSeconds(20);
+            Optional<ILoggingEvent> found = Optional.empty();
+            while (found.isEmpty() && java.time.Instant.now().isBefore(until)) {
+                SkillsItSupport.sleep(20);
+                synchronized (lines) {
+                    found = List.copyOf(lines.list).stream().filter(e -> value(e, "request_id").equals(requestId)).findFirst();
+                }
+            }
+            ILoggingEvent line = found.orElseThrow(() -> new AssertionError("no access log line for " + requestId));
             assertThat(value(line, "skills")).isEqualTo("it-reviewer,it-shout");
         } finally {
             access.detachAppender(lines);
