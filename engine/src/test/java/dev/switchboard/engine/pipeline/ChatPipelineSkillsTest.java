@@ -16,7 +16,7 @@ import dev.switchboard.engine.defaults.ModelDefaults;
 import dev.switchboard.engine.defaults.ParamDefaults;
 import dev.switchboard.engine.extend.Skill;
 import dev.switchboard.engine.extend.SkillBody;
-import dev.switchboard.engine.extend.SkillLookup;
+import dev.switchboard.engine.extend.InMemorySkillLookup;
 import dev.switchboard.engine.extend.Visibility;
 import dev.switchboard.engine.media.FetchLimits;
 import dev.switchboard.engine.media.ImageFetcher;
@@ -43,7 +43,6 @@ import java.net.URI;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -59,9 +58,8 @@ class ChatPipelineSkillsTest {
 
     private final List<Attempt> attempts = new ArrayList<>();
     private final Set<String> failing = new java.util.HashSet<>();
-    private final Map<String, Skill> skills = new LinkedHashMap<>();
-    private final Map<String, List<Skill>> installed = new HashMap<>();
-    private final Map<String, Long> uses = new HashMap<>();
+    private final InMemorySkillLookup lookup = new InMemorySkillLookup();
+    private final Map<String, Long> uses = lookup.uses();
     private final Map<String, String> savedDefaults = new HashMap<>();
 
     private final ProviderAdapter adapter = new ProviderAdapter() {
@@ -78,23 +76,6 @@ class ChatPipelineSkillsTest {
         @Override
         public EventSource stream(Attempt a) {
             throw new UnsupportedOperationException();
-        }
-    };
-
-    private final SkillLookup lookup = new SkillLookup() {
-        @Override
-        public Optional<Skill> usable(String id, String userId) {
-            return Optional.ofNullable(skills.get(id)).filter(s -> s.readableBy(Optional.of(userId)));
-        }
-
-        @Override
-        public List<Skill> installedFor(String userId, String modelId) {
-            return installed.getOrDefault(userId + "/" + modelId, List.of());
-        }
-
-        @Override
-        public void recordUses(Map<String, Long> counts) {
-            counts.forEach((id, n) -> uses.merge(id, n, Long::sum));
         }
     };
 
@@ -128,8 +109,7 @@ class ChatPipelineSkillsTest {
         Instant t = Instant.parse("2026-01-01T00:00:00Z");
         Skill s = new Skill(id, id, "", owner, owner.orElse("switchboard"), owner.isEmpty(), visibility,
                 SkillBody.read(Json.parse(body.replace('\'', '"')), "body"), List.of(), 0, 0, 0, Optional.empty(), t, t);
-        skills.put(id, s);
-        return s;
+        return lookup.add(s);
     }
 
     private static ChatRequest.Builder ask(String model, SkillRef... refs) {
@@ -213,7 +193,8 @@ class ChatPipelineSkillsTest {
 
     @Test
     void installedSkillsApplyWhenNoneIsNamedPerModelAndANamedSkillReplacesThem() {
-        installed.put("usr_alice/main", List.of(add("inst-a", "{'system_prompt': 'A.'}"), add("inst-b", "{'system_prompt': 'B.'}")));
+        lookup.install("usr_alice", "main", add("inst-a", "{'system_prompt': 'A.'}"));
+        lookup.install("usr_alice", "main", add("inst-b", "{'system_prompt': 'B.'}"));
         add("named", "{'system_prompt': 'Named.'}");
 
         complete(ask("main").build());
@@ -227,8 +208,8 @@ class ChatPipelineSkillsTest {
 
     @Test
     void aFallbackGetsItsOwnInstalledSkillsAndTheAnswerCountsOnlyThose() {
-        installed.put("usr_alice/main", List.of(add("for-main", "{'system_prompt': 'Main.'}")));
-        installed.put("usr_alice/backup", List.of(add("for-backup", "{'system_prompt': 'Backup.'}")));
+        lookup.install("usr_alice", "main", add("for-main", "{'system_prompt': 'Main.'}"));
+        lookup.install("usr_alice", "backup", add("for-backup", "{'system_prompt': 'Backup.'}"));
         failing.add("up-main");
         RequestTrace trace = complete(ask("main").fallbackModels(List.of("backup")).build());
 

@@ -4,40 +4,25 @@ import static dev.switchboard.engine.skills.SkillsTestSupport.skill;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.switchboard.engine.extend.Skill;
-import dev.switchboard.engine.extend.SkillLookup;
+import dev.switchboard.engine.extend.InMemorySkillLookup;
 import dev.switchboard.engine.extend.Visibility;
 import dev.switchboard.model.GatewayException;
 import dev.switchboard.model.Message;
 import dev.switchboard.wire.Json;
-import java.util.List;
-import java.util.Map;
 import java.util.Optional;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /** The preview of a skill's effect on a sample conversation, as the dashboard's rules editor asks for it. */
 class SkillPreviewTest {
-    private final Map<String, Skill> skills = Map.of(
-            "polite", skill("polite", "{'system_prompt': 'Be polite.', 'hints': {'temperature': 0.3}}"),
-            "shout", skill("shout", "{'rules': [{'type': 'append', 'text': '!'}], 'hints': {'temperature': 0.9}}"),
-            "secret", skill("secret", "{'system_prompt': 'x'}", Optional.of("usr_bob"), Visibility.PRIVATE));
+    private final InMemorySkillLookup lookup = new InMemorySkillLookup();
 
-    private final SkillLookup lookup = new SkillLookup() {
-        @Override
-        public Optional<Skill> usable(String id, String userId) {
-            return Optional.ofNullable(skills.get(id)).filter(s -> s.readableBy(Optional.of(userId)));
-        }
-
-        @Override
-        public List<Skill> installedFor(String userId, String modelId) {
-            return List.of();
-        }
-
-        @Override
-        public void recordUses(Map<String, Long> counts) {
-            throw new AssertionError("a preview counts no use");
-        }
-    };
+    @BeforeEach
+    void skills() {
+        lookup.add(skill("polite", "{'system_prompt': 'Be polite.', 'hints': {'temperature': 0.3}}"));
+        lookup.add(skill("shout", "{'rules': [{'type': 'append', 'text': '!'}], 'hints': {'temperature': 0.9}}"));
+        lookup.add(skill("secret", "{'system_prompt': 'x'}", Optional.of("usr_bob"), Visibility.PRIVATE));
+    }
 
     private SkillPreview.Result preview(String json) {
         return SkillPreview.run(lookup, "usr_alice", Json.parse(json.replace('\'', '"')));
@@ -63,6 +48,7 @@ class SkillPreviewTest {
         assertThat(r.system()).containsExactly("Be polite.");
         assertThat(r.messages()).extracting(Message::text).containsExactly("a", "b", "c!");
         assertThat(r.hints().temperature()).hasValue(0.9);
+        assertThat(lookup.uses()).as("a preview counts no use").isEmpty();
     }
 
     @Test
