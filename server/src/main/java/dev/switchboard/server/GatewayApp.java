@@ -21,6 +21,7 @@ import dev.switchboard.engine.provider.AnthropicDialect;
 import dev.switchboard.engine.provider.GeminiDialect;
 import dev.switchboard.engine.provider.HttpProviderAdapter;
 import dev.switchboard.engine.provider.OpenAiDialect;
+import dev.switchboard.engine.provider.OpenAiResponsesDialect;
 import dev.switchboard.engine.provider.ProviderAdapter;
 import dev.switchboard.engine.provider.SimulatorAdapter;
 import dev.switchboard.engine.responses.ResponsesService;
@@ -135,6 +136,7 @@ public final class GatewayApp implements AutoCloseable {
                                JdbcCatalogStore catalogStore) {
         Map<ProviderType, ProviderAdapter> adapters = new EnumMap<>(ProviderType.class);
         adapters.put(ProviderType.OPENAI, new HttpProviderAdapter(new OpenAiDialect(), upstream));
+        adapters.put(ProviderType.OPENAI_RESPONSES, new HttpProviderAdapter(new OpenAiResponsesDialect(), upstream));
         adapters.put(ProviderType.ANTHROPIC, new HttpProviderAdapter(new AnthropicDialect(), upstream));
         adapters.put(ProviderType.SIMULATOR, new SimulatorAdapter());
         adapters.put(ProviderType.GEMINI, new HttpProviderAdapter(new GeminiDialect(), upstream));

@@ -25,8 +25,9 @@ import java.util.regex.Pattern;
  *   <li>echoed thinking blocks need a signature, and this fake's own signatures must verify against the
  *       text beside them ({@link FakeSignatures});
  *   <li>thinking {@code enabled} needs {@code budget_tokens} of at least 1024 and below {@code max_tokens};
- *       with thinking on, {@code temperature} may only be 1, {@code top_k} must be unset and
- *       {@code tool_choice} must not force a tool;
+ *       with thinking on, {@code temperature} may only be 1, {@code top_k} must be unset,
+ *       {@code tool_choice} must not force a tool, and an assistant turn still in its tool loop (the final
+ *       user turn answers its calls) must begin with a thinking block;
  *   <li>at most 4 {@code cache_control} breakpoints.
  * </ul>
  *
@@ -120,6 +121,9 @@ record AnthropicRequest(Prompt prompt, boolean stream, boolean thinking, boolean
         List<Turn> turns = turns(messages);
         for (int t = 0; t < turns.size(); t++) {
             checkTurn(turns, t);
+        }
+        if (thinkingOn) {
+            checkToolLoopStartsWithThinking(turns);
         }
         for (JsonNode message : messages) {
             messageUnits(message, units, breakpoints);
@@ -297,6 +301,33 @@ record AnthropicRequest(Prompt prompt, boolean stream, boolean thinking, boolean
             }
             case "" -> throw new Invalid(path + ".type: Field required");
             default -> { }
+        }
+    }
+
+    /**
+     * With thinking on, an assistant turn that is still in its tool loop (the last turn answers its calls)
+     * must begin with the thinking that led to the calls, as it was returned.
+     */
+    private static void checkToolLoopStartsWithThinking(List<Turn> turns) throws Invalid {
+        if (turns.size() < 2) {
+            return;
+        }
+        Turn last = turns.getLast();
+        Turn assistant = turns.get(turns.size() - 2);
+        boolean inLoop = last.role().equals("user") && !last.blocks().isEmpty()
+                && last.blocks().getFirst().path("type").asText().equals("tool_result")
+                && assistant.role().equals("assistant")
+                && assistant.blocks().stream().anyMatch(b -> b.path("type").asText().equals("tool_use"));
+        if (!inLoop) {
+            return;
+        }
+        String first = assistant.blocks().isEmpty() ? "" : assistant.blocks().getFirst().path("type").asText();
+        if (!first.equals("thinking") && !first.equals("redacted_thinking")) {
+            throw new Invalid("messages." + assistant.firstIndex() + ".content.0.type: Expected `thinking` or "
+                    + "`redacted_thinking`, but found `" + first + "`. When `thinking` is enabled, a final `assistant` "
+                    + "message must start with a thinking block (preceeding the lastmost set of `tool_use` and "
+                    + "`tool_result` blocks). We recommend you include thinking blocks from previous turns. To avoid "
+                    + "this requirement, disable `thinking`.");
         }
     }
 

@@ -10,10 +10,11 @@ import java.util.Optional;
  * (recording, key checks, scripted responders, the faults of {@link Faults}); a dialect owns only its
  * wire shapes: which paths it serves, where its clients put the key, its error envelope, and its answers.
  *
- * <p>OpenAI is {@link FakeOpenAiDialect}, Anthropic ({@code POST /v1/messages}, key in {@code x-api-key}) is
- * {@link FakeAnthropicDialect}. Gemini ({@code POST /v1beta/models/{m}:generateContent|:streamGenerateContent},
- * key in {@code x-goog-api-key} or {@code ?key=}) is meant to be a further implementation, turning its
- * request into a {@link Prompt} and rendering the shared {@link AnswerGenerator}'s {@link Reply}.
+ * <p>OpenAI chat completions is {@link FakeOpenAiDialect}, Anthropic ({@code POST /v1/messages}, key in
+ * {@code x-api-key}) {@link FakeAnthropicDialect}, Gemini ({@code POST /v1beta/models/{m}:generateContent|
+ * :streamGenerateContent}, key in {@code x-goog-api-key} or {@code ?key=}) {@link FakeGeminiDialect}, and
+ * OpenAI's Responses API ({@code POST /v1/responses}) {@link FakeResponsesDialect}; each turns its request
+ * into a {@link Prompt} and renders the shared {@link AnswerGenerator}'s {@link Reply}.
  */
 interface FakeDialect {
 

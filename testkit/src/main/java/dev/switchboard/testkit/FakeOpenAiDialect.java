@@ -43,6 +43,11 @@ final class FakeOpenAiDialect implements FakeDialect {
 
     @Override
     public Optional<String> apiKey(RecordedRequest request) {
+        return bearer(request);
+    }
+
+    /** The key of {@code Authorization: Bearer <key>}, where OpenAI's clients put it. */
+    static Optional<String> bearer(RecordedRequest request) {
         return request.header("authorization")
                 .filter(value -> value.regionMatches(true, 0, "Bearer ", 0, 7))
                 .map(value -> value.substring(7).trim());

@@ -14,16 +14,42 @@ import java.util.Optional;
  * verifies, as Anthropic's encrypted signatures do.
  *
  * <p>Format: {@code fakesig.<base64 of the text>.<16 hex digits of SHA-256 over a fixed key and the text>}.
+ *
+ * <p>The Responses dialect's encrypted reasoning ({@code encrypted_content}) is built the same way under
+ * its own prefix, {@code fakeenc.}, so neither provider accepts the other's: like OpenAI, the Responses
+ * dialect refuses encrypted content it did not issue.
  */
 final class FakeSignatures {
 
     static final String PREFIX = "fakesig.";
+    static final String ENCRYPTED_PREFIX = "fakeenc.";
 
     private FakeSignatures() {
     }
 
     static String sign(String thinking) {
         return PREFIX + Base64.getEncoder().encodeToString(thinking.getBytes(StandardCharsets.UTF_8)) + "." + mac(thinking);
+    }
+
+    /** The Responses dialect's {@code encrypted_content} for a reasoning trace. */
+    static String encrypt(String reasoning) {
+        return ENCRYPTED_PREFIX + Base64.getEncoder().encodeToString(reasoning.getBytes(StandardCharsets.UTF_8)) + "."
+                + mac(reasoning);
+    }
+
+    /** Why echoed {@code encrypted_content} would be refused: not issued by this fake, or altered. */
+    static Optional<String> encryptedProblem(String encrypted) {
+        if (!encrypted.startsWith(ENCRYPTED_PREFIX)) {
+            return Optional.of("Encrypted content could not be decrypted or parsed.");
+        }
+        String[] parts = encrypted.substring(ENCRYPTED_PREFIX.length()).split("\\.", -1);
+        try {
+            String reasoning = new String(Base64.getDecoder().decode(parts[0]), StandardCharsets.UTF_8);
+            return parts.length == 2 && mac(reasoning).equals(parts[1]) ? Optional.empty()
+                    : Optional.of("Encrypted content could not be verified.");
+        } catch (IllegalArgumentException e) {
+            return Optional.of("Encrypted content could not be decrypted or parsed.");
+        }
     }
 
     /**

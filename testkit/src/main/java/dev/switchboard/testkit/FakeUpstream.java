@@ -9,9 +9,11 @@ import java.util.List;
  * precise ways. It is an independent judge of the gateway: it uses no Switchboard code, only the JDK and
  * Jackson, so a shared misunderstanding of a wire format cannot make both sides agree.
  *
- * <p>It speaks OpenAI chat completions ({@code POST /v1/chat/completions}, {@code GET /v1/models}) and
+ * <p>It speaks OpenAI chat completions ({@code POST /v1/chat/completions}, {@code GET /v1/models}),
  * Anthropic messages ({@code POST /v1/messages}, see {@link FakeAnthropicDialect} for its checks and its own
- * suffixes {@code -midreset}, {@code -noprefill}, {@code -redacted}). Behaviour is chosen by the upstream
+ * suffixes {@code -midreset}, {@code -noprefill}, {@code -redacted}), Gemini ({@link FakeGeminiDialect}) and
+ * OpenAI's Responses API ({@code POST /v1/responses}, see {@link FakeResponsesDialect} for what it refuses
+ * and its own suffixes {@code -noreason}, {@code -refusal}, {@code -failed}). Behaviour is chosen by the upstream
  * model name in the request, through {@code -}-separated suffixes that combine
  * ({@code fake-reasoning-cache}):
  *
@@ -54,7 +56,7 @@ public final class FakeUpstream implements AutoCloseable {
     private FakeUpstream() {
         AnswerGenerator generator = new AnswerGenerator();
         List<FakeDialect> dialects = List.of(new FakeOpenAiDialect(settings, generator), new FakeAnthropicDialect(generator),
-                new FakeGeminiDialect(settings, generator));
+                new FakeGeminiDialect(settings, generator), new FakeResponsesDialect(generator));
         server = RawHttpServer.start(new Dispatcher(dialects, settings, log, SLOW_FIRST_BYTE));
     }
 

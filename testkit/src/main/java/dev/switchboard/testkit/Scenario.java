@@ -29,7 +29,10 @@ record Scenario(Set<Flag> flags, Optional<Integer> failStatus) {
         CACHE("cache"),
         PARALLEL("parallel"),
         NOPREFILL("noprefill"),
-        REDACTED("redacted");
+        REDACTED("redacted"),
+        NOREASON("noreason"),
+        REFUSAL("refusal"),
+        FAILED("failed");
 
         private final String segment;
 

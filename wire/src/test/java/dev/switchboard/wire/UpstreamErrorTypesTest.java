@@ -66,7 +66,9 @@ class UpstreamErrorTypesTest {
             new Provider("anthropic", s -> "{\"type\":\"error\",\"error\":{\"type\":\"" + anthropicType(s)
                     + "\",\"message\":\"failed\"},\"request_id\":\"req_1\"}", Anthropic::errorFromUpstream),
             new Provider("gemini", s -> "{\"error\":{\"code\":" + s + ",\"message\":\"failed\",\"status\":\""
-                    + googleStatus(s) + "\"}}", Gemini::errorFromUpstream));
+                    + googleStatus(s) + "\"}}", Gemini::errorFromUpstream),
+            new Provider("openai-responses", s -> "{\"error\":{\"message\":\"failed\",\"type\":\"upstream_slug\","
+                    + "\"param\":null,\"code\":\"some_code\"}}", Responses::errorFromUpstream));
 
     private static final List<ClientFormat> CLIENT_FORMATS = List.of(
             new ClientFormat("chat-completions", e -> OpenAi.errorBody(e).path("error"),

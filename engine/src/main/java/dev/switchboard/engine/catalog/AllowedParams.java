@@ -34,6 +34,8 @@ public final class AllowedParams {
     private static final Map<ProviderType, Set<String>> EXTRAS = new EnumMap<>(Map.of(
             ProviderType.OPENAI, Set.of("seed", "presence_penalty", "frequency_penalty", "logit_bias", "logprobs",
                     "top_logprobs", "n", "service_tier", "prediction", "verbosity", "prompt_cache_key"),
+            // The Responses API has no seed, penalties, logprobs or n; these chat-completions fields mean the same there.
+            ProviderType.OPENAI_RESPONSES, Set.of("service_tier", "verbosity", "prompt_cache_key", "safety_identifier"),
             ProviderType.ANTHROPIC, Set.of("top_k"),
             ProviderType.GEMINI, Set.of("top_k", "seed", "presence_penalty", "frequency_penalty"),
             ProviderType.SIMULATOR, Set.of("top_k", "seed", "presence_penalty", "frequency_penalty")));

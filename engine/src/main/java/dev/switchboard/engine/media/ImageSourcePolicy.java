@@ -11,7 +11,8 @@ import java.util.Locale;
  * what they will be handed.
  *
  * <ul>
- *   <li>OpenAI-compatible upstreams and Anthropic accept http(s) image URLs and fetch them themselves.
+ *   <li>OpenAI-compatible upstreams (chat completions and Responses) and Anthropic accept http(s) image URLs
+ *       and fetch them themselves.
  *   <li>Gemini takes {@code fileData} URIs only for files Google hosts ({@code gs://}, the Gemini Files
  *       API); any other image must be sent as {@code inlineData}, so the gateway fetches it.
  *   <li>The simulator never looks at image bytes.
@@ -24,7 +25,7 @@ public final class ImageSourcePolicy {
     /** Whether an image at {@code url} must reach a {@code type} provider as bytes. */
     public static boolean needsBytes(ProviderType type, MediaSource.Url url) {
         return switch (type) {
-            case OPENAI, ANTHROPIC, SIMULATOR -> false;
+            case OPENAI, OPENAI_RESPONSES, ANTHROPIC, SIMULATOR -> false;
             case GEMINI -> !googleHosted(url.url());
         };
     }

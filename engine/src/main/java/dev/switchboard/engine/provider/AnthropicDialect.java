@@ -65,12 +65,12 @@ public final class AnthropicDialect implements Dialect {
     }
 
     @Override
-    public ChatResponse response(byte[] body) {
+    public ChatResponse response(Attempt attempt, byte[] body) {
         return Anthropic.fromUpstream(Json.parse(body));
     }
 
     @Override
-    public StreamParser streamParser() {
+    public StreamParser streamParser(Attempt attempt) {
         AnthropicUpstreamStreamParser parser = new AnthropicUpstreamStreamParser();
         return StreamParser.of(parser::onEvent, parser::onEnd);
     }

@@ -19,11 +19,11 @@ public interface Dialect {
     /** The HTTP call for one attempt, authenticated with the attempt's provider key. */
     HttpCall call(Attempt attempt, boolean stream);
 
-    /** A successful non-streamed body. */
-    ChatResponse response(byte[] body);
+    /** A successful non-streamed body of {@code attempt}. */
+    ChatResponse response(Attempt attempt, byte[] body);
 
-    /** A fresh parser for one streamed answer. */
-    StreamParser streamParser();
+    /** A fresh parser for the streamed answer of {@code attempt}. */
+    StreamParser streamParser(Attempt attempt);
 
     /** An error status and body translated to the gateway's terms. */
     GatewayError error(int status, byte[] body);

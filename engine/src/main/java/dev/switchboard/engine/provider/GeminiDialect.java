@@ -64,12 +64,12 @@ public final class GeminiDialect implements Dialect {
     }
 
     @Override
-    public ChatResponse response(byte[] body) {
+    public ChatResponse response(Attempt attempt, byte[] body) {
         return Gemini.fromUpstream(Json.parse(body));
     }
 
     @Override
-    public StreamParser streamParser() {
+    public StreamParser streamParser(Attempt attempt) {
         GeminiUpstreamStreamParser parser = new GeminiUpstreamStreamParser();
         return StreamParser.of(parser::onEvent, parser::onEnd);
     }

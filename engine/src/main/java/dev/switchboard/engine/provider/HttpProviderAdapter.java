@@ -43,7 +43,7 @@ public final class HttpProviderAdapter implements ProviderAdapter {
             failOnErrorStatus(response);
             byte[] body = read(response);
             try {
-                return dialect.response(body);
+                return dialect.response(attempt, body);
             } catch (GatewayException | IllegalArgumentException e) {
                 throw ProviderAdapter.protocolError("unreadable answer: " + e.getMessage());
             }
@@ -59,7 +59,7 @@ public final class HttpProviderAdapter implements ProviderAdapter {
             response.close();
             throw e;
         }
-        return new SseEventSource(response, dialect.streamParser());
+        return new SseEventSource(response, dialect.streamParser(attempt));
     }
 
     private void failOnErrorStatus(UpstreamResponse response) {

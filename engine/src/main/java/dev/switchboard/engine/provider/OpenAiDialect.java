@@ -1,6 +1,5 @@
 package dev.switchboard.engine.provider;
 
-import dev.switchboard.engine.catalog.ProviderConfig;
 import dev.switchboard.engine.upstream.HttpCall;
 import dev.switchboard.model.ChatResponse;
 import dev.switchboard.model.GatewayError;
@@ -9,8 +8,6 @@ import dev.switchboard.wire.openai.OpenAi;
 import dev.switchboard.wire.openai.OpenAiUpstreamOptions;
 import dev.switchboard.wire.openai.OpenAiUpstreamStreamParser;
 import java.net.URI;
-import java.util.LinkedHashMap;
-import java.util.Map;
 
 /**
  * OpenAI-compatible upstreams (OpenAI, OpenRouter, vLLM, DeepSeek...): {@code POST {base_url}/chat/completions}
@@ -18,17 +15,13 @@ import java.util.Map;
  * provider's, plus the provider's configured static headers.
  */
 public final class OpenAiDialect implements Dialect {
+    private static final String PATH = "/chat/completions";
 
     @Override
     public HttpCall call(Attempt attempt, boolean stream) {
-        ProviderConfig provider = attempt.provider();
-        Map<String, String> headers = new LinkedHashMap<>(provider.headers());
-        if (!attempt.apiKey().isEmpty()) {
-            headers.put("authorization", "Bearer " + attempt.apiKey());
-        }
         byte[] body = Json.writeBytes(OpenAi.toUpstream(attempt.request(), attempt.upstreamModel(), stream,
-                options(provider.baseUrl())));
-        return new HttpCall(endpoint(provider.baseUrl()), headers, body, stream);
+                options(attempt.provider().baseUrl())));
+        return BearerCall.of(attempt, PATH, body, stream);
     }
 
     /**
@@ -50,18 +43,13 @@ public final class OpenAiDialect implements Dialect {
         return OpenAiUpstreamOptions.DEFAULT;
     }
 
-    static URI endpoint(URI base) {
-        String s = base.toString();
-        return URI.create((s.endsWith("/") ? s.substring(0, s.length() - 1) : s) + "/chat/completions");
-    }
-
     @Override
-    public ChatResponse response(byte[] body) {
+    public ChatResponse response(Attempt attempt, byte[] body) {
         return OpenAi.fromUpstream(Json.parse(body));
     }
 
     @Override
-    public StreamParser streamParser() {
+    public StreamParser streamParser(Attempt attempt) {
         OpenAiUpstreamStreamParser parser = new OpenAiUpstreamStreamParser();
         return StreamParser.of((event, data) -> parser.onData(data), parser::onEnd);
     }

@@ -33,7 +33,9 @@ import org.slf4j.LoggerFactory;
  * first success wins. A refused key (401/403/429) moves to the provider's next key; any other retryable
  * failure moves to the next target; a non-retryable 4xx is the caller's fault and ends the loop with the
  * provider's message. When everything failed, the caller gets 429 if every attempt was rate limited and
- * 503 otherwise, with a summary naming each attempt.
+ * 503 otherwise, with a summary naming each attempt. Two refusals get exactly one retry on the same target
+ * with a compatible rewrite instead: a refused prefill ({@link PrefillRewrite}) and encrypted reasoning a
+ * Responses upstream cannot read ({@link ReasoningReplayRewrite}).
  *
  * <p>Image URLs a provider cannot take are fetched as bytes just before an attempt on it, once per
  * request. A stream attempt succeeds only at its first content ({@link FirstContent}): until then the
@@ -106,16 +108,22 @@ public final class FailoverRouter {
                 ProviderConfig provider = catalog.provider(target.providerId()).orElseThrow();
                 ProviderAdapter adapter = adapters.get(provider.type());
                 List<Integer> slots = new ArrayList<>(keys.order(provider));
+                boolean reasoningDropped = false;
                 for (int i = 0; i < slots.size(); i++) {
                     int slot = slots.get(i);
                     long start = System.nanoTime();
+                    ChatRequest forTarget = PrefillRewrite.upfront(provider.type()) && request.endsWithPrefill()
+                            ? PrefillRewrite.rewrite(request) : request;
+                    if (reasoningDropped) {
+                        forTarget = ReasoningReplayRewrite.rewrite(forTarget);
+                    }
                     try {
                         if (adapter == null) {
                             throw UpstreamFailure.of(UpstreamFailure.Kind.PROTOCOL,
                                     "provider type " + provider.type().wire() + " is not available in this build");
                         }
                         T value = call.attempt(adapter,
-                                inlineImages.apply(new Attempt(request, model, provider, target, KeyRing.key(provider, slot))));
+                                inlineImages.apply(new Attempt(forTarget, model, provider, target, KeyRing.key(provider, slot))));
                         record(log, model, provider, target, slot, true, "ok", start);
                         return new Answer<>(candidate, target, value);
                     } catch (UpstreamFailure f) {
@@ -128,6 +136,13 @@ public final class FailoverRouter {
                             retryAfter = f.retryAfter();
                         }
                         if (f.keyProblem()) {
+                            continue;
+                        }
+                        if (!reasoningDropped && ReasoningReplayRewrite.isRejection(provider.type(), f)
+                                && ReasoningReplayRewrite.replaysReasoning(forTarget)) {
+                            // exactly one retry, same target and key, without the traces it cannot read
+                            reasoningDropped = true;
+                            slots.add(i + 1, slot);
                             continue;
                         }
                         if (!prefillRewritten && request.endsWithPrefill() && PrefillRewrite.isRejection(f)) {

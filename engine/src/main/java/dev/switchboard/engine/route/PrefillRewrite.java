@@ -1,5 +1,6 @@
 package dev.switchboard.engine.route;
 
+import dev.switchboard.engine.catalog.ProviderType;
 import dev.switchboard.engine.upstream.UpstreamFailure;
 import dev.switchboard.model.ChatRequest;
 import dev.switchboard.model.ContentBlock;
@@ -14,9 +15,17 @@ import java.util.Locale;
  * Newer models answer a conversation ending in an assistant turn with a 400 naming prefill; the rewrite
  * moves the partial answer into a final user turn that asks for its continuation only, so the answer
  * has the same shape as a native prefill's: the continuation, without the prefix.
+ *
+ * <p>The Responses API has no prefill at all: it answers a trailing assistant message with a new turn
+ * instead of continuing it, without an error to react to. Upstreams of that type get the rewrite at once.
  */
 final class PrefillRewrite {
     private PrefillRewrite() {
+    }
+
+    /** Whether a {@code type} upstream must get the rewrite before its first attempt (it would silently not continue). */
+    static boolean upfront(ProviderType type) {
+        return type == ProviderType.OPENAI_RESPONSES;
     }
 
     /** A provider's refusal of native prefill (a 400 whose message talks about prefill). */

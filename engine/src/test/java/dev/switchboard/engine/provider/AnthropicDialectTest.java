@@ -93,7 +93,7 @@ class AnthropicDialectTest {
 
     @Test
     void streamParserReadsNamedEvents() {
-        Dialect.StreamParser parser = dialect.streamParser();
+        Dialect.StreamParser parser = dialect.streamParser(attempt(hello(), "https://api.anthropic.com", Map.of(), "k"));
 
         List<StreamEvent> events = parser.onEvent(Optional.of("message_start"),
                 "{\"type\":\"message_start\",\"message\":{\"id\":\"msg_1\",\"model\":\"claude-up\",\"usage\":{\"input_tokens\":3,\"output_tokens\":1}}}");

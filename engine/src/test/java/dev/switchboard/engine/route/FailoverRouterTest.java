@@ -339,6 +339,106 @@ class FailoverRouterTest {
         assertThat(calls).hasSize(2);
     }
 
+    private static final String ENCRYPTED_REFUSAL = "The encrypted content for item rs_1 could not be verified.";
+
+    /** A Responses provider {@code r} with one key, the only target of model {@code mr}. */
+    private static FailoverRouter responsesRouter(ProviderAdapter adapter, ModelEntry model) {
+        // streaming: false, so whole answers are asked for whole and the adapters below need no stream
+        ProviderConfig responses = new ProviderConfig("r", ProviderType.OPENAI_RESPONSES, URI.create("http://127.0.0.1:1/v1"),
+                List.of("kr"), Timeouts.DEFAULT, Map.of(), false);
+        return new FailoverRouter(new Catalog(List.of(responses), List.of(model)),
+                Map.of(ProviderType.OPENAI_RESPONSES, adapter), new GatewayMetrics(new SimpleMeterRegistry()));
+    }
+
+    private static ChatRequest withReplayedReasoning() {
+        return ChatRequest.builder("mr").addMessage(Message.user("Hi"))
+                .addMessage(new Message(dev.switchboard.model.Role.ASSISTANT, List.of(
+                        new dev.switchboard.model.ContentBlock.Thinking("trace",
+                                Optional.of(new dev.switchboard.model.Signature("responses", "enc-other-org"))),
+                        dev.switchboard.model.ContentBlock.Text.of("Hello"))))
+                .addMessage(Message.user("Again")).build();
+    }
+
+    private static boolean hasResponsesTrace(ChatRequest r) {
+        return r.messages().stream().flatMap(m -> m.content().stream())
+                .anyMatch(b -> b instanceof dev.switchboard.model.ContentBlock.Thinking);
+    }
+
+    @Test
+    void encryptedReasoningAResponsesUpstreamCannotReadIsDroppedForExactlyOneRetryOnTheSameTarget() {
+        List<ChatRequest> seen = new ArrayList<>();
+        ProviderAdapter refusesForeignReasoning = new ProviderAdapter() {
+            @Override
+            public ChatResponse complete(Attempt a) {
+                seen.add(a.request());
+                if (hasResponsesTrace(a.request())) {
+                    throw UpstreamFailure.http(400, GatewayError.invalidRequest(ENCRYPTED_REFUSAL), Optional.empty());
+                }
+                return new ChatResponse("id", a.upstreamModel(), List.of(), StopReason.END_TURN, Optional.empty(), Usage.of(1, 1));
+            }
+
+            @Override
+            public EventSource stream(Attempt a) {
+                throw new UnsupportedOperationException("not used");
+            }
+        };
+        ModelEntry mr = model("mr", new RouteTarget("r", "up-r"));
+        Answer<ChatResponse> a = responsesRouter(refusesForeignReasoning, mr).complete(candidates(withReplayedReasoning(), mr),
+                CandidateGate.OPEN, new AttemptLog());
+
+        assertThat(a.target().providerId()).isEqualTo("r");
+        assertThat(seen).hasSize(2);
+        assertThat(hasResponsesTrace(seen.get(0))).isTrue();
+        assertThat(seen.get(1).messages()).extracting(Message::text).containsExactly("Hi", "Hello", "Again");
+    }
+
+    @Test
+    void aSecondRefusalOfEncryptedReasoningReachesTheCaller() {
+        ProviderAdapter alwaysRefuses = new ProviderAdapter() {
+            @Override
+            public ChatResponse complete(Attempt a) {
+                calls.add(a.provider().id());
+                throw UpstreamFailure.http(400, GatewayError.invalidRequest(ENCRYPTED_REFUSAL), Optional.empty());
+            }
+
+            @Override
+            public EventSource stream(Attempt a) {
+                throw new UnsupportedOperationException("not used");
+            }
+        };
+        ModelEntry mr = model("mr", new RouteTarget("r", "up-r"));
+        assertThatThrownBy(() -> responsesRouter(alwaysRefuses, mr).complete(candidates(withReplayedReasoning(), mr),
+                CandidateGate.OPEN, new AttemptLog()))
+                .isInstanceOfSatisfying(GatewayException.class, e -> assertThat(e.error().status()).isEqualTo(400));
+        assertThat(calls).hasSize(2);
+    }
+
+    @Test
+    void aResponsesUpstreamGetsAPrefillAsTheContinuationRewriteAtOnce() {
+        List<ChatRequest> seen = new ArrayList<>();
+        ProviderAdapter recording = new ProviderAdapter() {
+            @Override
+            public ChatResponse complete(Attempt a) {
+                seen.add(a.request());
+                return new ChatResponse("id", a.upstreamModel(), List.of(), StopReason.END_TURN, Optional.empty(), Usage.of(1, 1));
+            }
+
+            @Override
+            public EventSource stream(Attempt a) {
+                throw new UnsupportedOperationException("not used");
+            }
+        };
+        ModelEntry mr = model("mr", new RouteTarget("r", "up-r"));
+        ChatRequest prefill = ChatRequest.builder("mr").addMessage(Message.user("Name a colour"))
+                .addMessage(Message.assistant("The colour is")).build();
+        responsesRouter(recording, mr).complete(candidates(prefill, mr), CandidateGate.OPEN, new AttemptLog());
+
+        assertThat(seen).singleElement().satisfies(r -> {
+            assertThat(r.endsWithPrefill()).isFalse();
+            assertThat(r.messages().getLast().text()).contains("The colour is").contains("Continue it");
+        });
+    }
+
     @Test
     void secretsAreScrubbedFromProviderMessages() {
         assertThat(FailoverRouter.scrub("Incorrect API key provided: sk-abc123456789. Bearer xyz"))

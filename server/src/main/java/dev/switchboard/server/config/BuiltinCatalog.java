@@ -24,7 +24,7 @@ final class BuiltinCatalog {
     static final String RESOURCE = "builtin-catalog.yaml";
     static final String SOURCE = "builtin-catalog.yaml (shipped with Switchboard)";
     /** The provider ids the shipped routes use, in the order they are tried. */
-    static final List<String> PROVIDER_IDS = List.of("openai", "anthropic", "gemini", "openrouter");
+    static final List<String> PROVIDER_IDS = List.of("openai", "openai-responses", "anthropic", "gemini", "openrouter");
 
     private BuiltinCatalog() {
     }

@@ -23,6 +23,7 @@ final class EmbeddedDefault {
     /** Provider id in {@code builtin-providers.yaml} -> the environment variable that enables it. */
     static final Map<String, String> KEY_VARIABLES = orderedMap(
             "openai", "OPENAI_API_KEY",
+            "openai-responses", "OPENAI_API_KEY",
             "anthropic", "ANTHROPIC_API_KEY",
             "gemini", "GEMINI_API_KEY",
             "openrouter", "OPENROUTER_API_KEY");

@@ -41,7 +41,7 @@ final class ProviderBinder {
     /** The vendor's own base URL, what its SDK uses by default. */
     static Optional<URI> officialBaseUrl(ProviderType type) {
         return switch (type) {
-            case OPENAI -> Optional.of(URI.create("https://api.openai.com/v1"));
+            case OPENAI, OPENAI_RESPONSES -> Optional.of(URI.create("https://api.openai.com/v1"));
             case ANTHROPIC -> Optional.of(URI.create("https://api.anthropic.com"));
             case GEMINI -> Optional.of(URI.create("https://generativelanguage.googleapis.com"));
             case SIMULATOR -> Optional.empty();
@@ -132,8 +132,12 @@ final class ProviderBinder {
     private static List<String> keys(YamlFields fields, Optional<ProviderType> type) {
         // Unknown type: whether keys are needed is unknown too; the type problem is reported already.
         boolean needsKeys = type.isPresent() && type.get() != ProviderType.SIMULATOR;
-        String example = "keys: [\"${" + type.filter(t -> t != ProviderType.SIMULATOR).orElse(ProviderType.OPENAI).name()
-                + "_API_KEY}\"]";
+        String vendor = switch (type.orElse(ProviderType.OPENAI)) {
+            case OPENAI, OPENAI_RESPONSES, SIMULATOR -> "OPENAI";
+            case ANTHROPIC -> "ANTHROPIC";
+            case GEMINI -> "GEMINI";
+        };
+        String example = "keys: [\"${" + vendor + "_API_KEY}\"]";
         int before = fields.problems().size();
         Optional<List<Scalar>> items = fields.scalars("keys", example);
         if (items.isEmpty()) {

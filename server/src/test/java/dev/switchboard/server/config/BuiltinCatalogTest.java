@@ -27,6 +27,7 @@ class BuiltinCatalogTest {
     private static final String ALL_PROVIDERS = """
             providers:
               openai: {type: openai, keys: [k]}
+              openai-responses: {type: openai-responses, keys: [k]}
               anthropic: {type: anthropic, keys: [k]}
               gemini: {type: gemini, keys: [k]}
               openrouter: {type: openai, base_url: https://openrouter.ai/api/v1, keys: [k]}
@@ -118,8 +119,9 @@ class BuiltinCatalogTest {
         for (String id : List.of("claude-opus-5-5", "claude-sonnet-5-5", "claude-haiku-5-5")) {
             assertThat(catalog.resolve(id).orElseThrow().route().getFirst()).as(id).isEqualTo(new RouteTarget("anthropic", id));
         }
-        // Codex 0.169.0: its default, and the model it reviews approvals with.
-        assertThat(catalog.resolve("gpt-6.1-sol").orElseThrow().route().getFirst()).isEqualTo(new RouteTarget("openai", "gpt-6.1-sol"));
+        // Codex 0.169.0: its default (through OpenAI's Responses API, Codex's own), and the model it reviews approvals with.
+        assertThat(catalog.resolve("gpt-6.1-sol").orElseThrow().route().getFirst())
+                .isEqualTo(new RouteTarget("openai-responses", "gpt-6.1-sol"));
         assertThat(catalog.resolve("gpt-6.1-sol-2026-09-29")).map(ModelEntry::id).contains("gpt-6.1-sol");
         assertThat(catalog.resolve("gpt-5.6-luna")).isPresent();
         // Gemini CLI 0.61.0: its pro and flash-lite defaults, and the flash models it falls back to.
@@ -171,10 +173,16 @@ class BuiltinCatalogTest {
         assertThat(catalog.resolve("o3-deep-research").orElseThrow().responsesApi()).isEqualTo(ResponsesRequirement.ONLY);
         assertThat(catalog.resolve("gpt-6.1-sol").orElseThrow().responsesApi()).isEqualTo(ResponsesRequirement.FOR_REASONING_TOOLS);
         assertThat(catalog.resolve("gpt-4.1").orElseThrow().responsesApi()).isEqualTo(ResponsesRequirement.NOT_NEEDED);
-        // The openai provider type speaks chat completions: a Responses-only model is reached through OpenRouter until a
-        // provider speaking the Responses API exists, rather than routed to an upstream that refuses it.
+        // The openai provider type speaks chat completions, which refuses these models (or their reasoning tool calls):
+        // they go to OpenAI's Responses API first; a Responses-only model is never routed to chat completions at OpenAI.
         assertThat(catalog.models()).filteredOn(m -> m.responsesApi() == ResponsesRequirement.ONLY).hasSizeGreaterThanOrEqualTo(5)
-                .allSatisfy(m -> assertThat(m.route()).extracting(RouteTarget::providerId).containsExactly("openrouter"));
+                .allSatisfy(m -> assertThat(m.route()).extracting(RouteTarget::providerId)
+                        .containsExactly("openai-responses", "openrouter"));
+        assertThat(catalog.models()).filteredOn(m -> m.responsesApi() == ResponsesRequirement.FOR_REASONING_TOOLS)
+                .hasSizeGreaterThanOrEqualTo(5).allSatisfy(m -> assertThat(m.route()).extracting(RouteTarget::providerId)
+                        .containsExactly("openai-responses", "openai", "openrouter"));
+        assertThat(catalog.models()).filteredOn(m -> m.responsesApi() == ResponsesRequirement.NOT_NEEDED)
+                .allSatisfy(m -> assertThat(m.route()).extracting(RouteTarget::providerId).doesNotContain("openai-responses"));
 
         // OpenAI takes effort none as its off switch; the always-reasoning family sends it when thinking is turned off.
         assertThat(catalog.resolve("gpt-6-sol").orElseThrow().reasoning().efforts()).startsWith(Effort.NONE);
@@ -297,8 +305,8 @@ class BuiltinCatalogTest {
                 """);
 
         assertThat(p.line()).isEqualTo(3);
-        assertThat(p.message()).isEqualTo("include: builtin-catalog added no model: its routes use the provider ids openai, anthropic, "
-                + "gemini, openrouter and none of them is configured (name your providers so)");
+        assertThat(p.message()).isEqualTo("include: builtin-catalog added no model: its routes use the provider ids openai, "
+                + "openai-responses, anthropic, gemini, openrouter and none of them is configured (name your providers so)");
     }
 
     @Test

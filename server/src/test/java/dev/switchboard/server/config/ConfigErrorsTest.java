@@ -114,7 +114,7 @@ class ConfigErrorsTest {
         ConfigProblem p = problem(BASE.replace("type: simulator", "type: antropic"));
 
         assertThat(p.line()).isEqualTo(6);
-        assertThat(p.message()).isEqualTo("unknown provider type 'antropic' in provider 'simulator' (expected one of: openai | "
+        assertThat(p.message()).isEqualTo("unknown provider type 'antropic' in provider 'simulator' (expected one of: openai | openai-responses | "
                 + "anthropic | gemini | simulator; did you mean 'anthropic'?; OpenAI-compatible services such as OpenRouter use type openai)");
     }
 
@@ -123,7 +123,7 @@ class ConfigErrorsTest {
         ConfigProblem p = problem(BASE.replace("    type: simulator\n", "    keys: [k]\n"));
 
         assertThat(p.line()).isEqualTo(5);
-        assertThat(p.message()).isEqualTo("provider 'simulator' has no 'type' (add type: openai | anthropic | gemini | simulator)");
+        assertThat(p.message()).isEqualTo("provider 'simulator' has no 'type' (add type: openai | openai-responses | anthropic | gemini | simulator)");
     }
 
     @Test

@@ -64,7 +64,9 @@ class EmbeddedDefaultTest {
     void eachKeyEnablesItsProviderAndTheModelsItReaches(String variable, String id, String baseUrl, String type, String model) {
         GatewayConfig c = ConfigLoader.embeddedDefault(Map.of(variable, "secret-" + id));
 
-        assertThat(c.catalog().providers()).extracting(ProviderConfig::id).containsExactly("simulator", id);
+        // One OpenAI key serves both of OpenAI's APIs: chat completions and the Responses API.
+        List<String> enabled = id.equals("openai") ? List.of("simulator", "openai", "openai-responses") : List.of("simulator", id);
+        assertThat(c.catalog().providers()).extracting(ProviderConfig::id).containsExactlyElementsOf(enabled);
         ProviderConfig p = c.catalog().provider(id).orElseThrow();
         assertThat(p.type()).isEqualTo(ProviderType.parse(type).orElseThrow());
         assertThat(p.baseUrl()).isEqualTo(URI.create(baseUrl));
@@ -73,7 +75,7 @@ class EmbeddedDefaultTest {
         assertThat(c.catalog().resolve("switchboard-demo")).isPresent();
         // Routes to disabled providers are gone.
         assertThat(c.catalog().models()).allSatisfy(m -> assertThat(m.route())
-                .allSatisfy(t -> assertThat(t.providerId()).isIn("simulator", id)));
+                .allSatisfy(t -> assertThat(t.providerId()).isIn(enabled)));
     }
 
     @Test
@@ -91,10 +93,13 @@ class EmbeddedDefaultTest {
         GatewayConfig c = ConfigLoader.embeddedDefault(ConfigSupport.ALL_KEYS);
 
         assertThat(c.catalog().providers()).extracting(ProviderConfig::id)
-                .containsExactly("simulator", "openai", "anthropic", "gemini", "openrouter");
+                .containsExactly("simulator", "openai", "openai-responses", "anthropic", "gemini", "openrouter");
         assertThat(c.catalog().models()).hasSizeGreaterThanOrEqualTo(101);
         assertThat(c.catalog().resolve("gpt-5").orElseThrow().route()).extracting(RouteTarget::providerId)
                 .containsExactly("openai", "openrouter");
+        assertThat(c.catalog().resolve("gpt-5.5-pro").orElseThrow().route()).extracting(RouteTarget::providerId)
+                .containsExactly("openai-responses", "openrouter");
+        assertThat(c.catalog().provider("openai-responses").orElseThrow().type()).isEqualTo(ProviderType.OPENAI_RESPONSES);
         assertThat(c.toString()).doesNotContain("sk-test-openai", "sk-ant-test", "gm-test", "sk-or-test");
     }
 

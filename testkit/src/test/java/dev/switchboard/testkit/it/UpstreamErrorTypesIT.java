@@ -42,7 +42,8 @@ class UpstreamErrorTypesIT {
     private static final List<List<String>> PROVIDERS = List.of(
             List.of("oa", "openai", "${UPSTREAM_OPENAI}"),
             List.of("an", "anthropic", "${UPSTREAM}"),
-            List.of("gm", "gemini", "${UPSTREAM}"));
+            List.of("gm", "gemini", "${UPSTREAM}"),
+            List.of("rs", "openai-responses", "${UPSTREAM_OPENAI}"));
 
     @RegisterExtension
     static final GatewayExtension GATEWAY = new GatewayExtension(config());

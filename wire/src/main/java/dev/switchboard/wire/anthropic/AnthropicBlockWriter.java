@@ -7,6 +7,7 @@ import dev.switchboard.model.ContentBlock;
 import dev.switchboard.model.MediaSource;
 import dev.switchboard.model.Signature;
 import dev.switchboard.wire.Json;
+import dev.switchboard.wire.internal.ForeignSignatures;
 import java.io.IOException;
 import java.util.Optional;
 
@@ -16,8 +17,10 @@ import java.util.Optional;
  *
  * <ul>
  *   <li>a thinking block without an Anthropic signature: the client sees it with {@code signature: ""}
- *       (the trace is shown, spec 2.4 rule 3, and an empty signature reads back as "none"); the upstream
- *       never gets it, because Anthropic rejects unsigned or foreign-signed thinking;
+ *       (the trace is shown, spec 2.4 rule 3, and an empty signature reads back as "none"), or with another
+ *       provider's signature encoded ({@link ForeignSignatures}) so it returns to that provider with the
+ *       next turn; the upstream never gets it, because Anthropic rejects unsigned or foreign-signed
+ *       thinking; the same goes for other providers' redacted reasoning;
  *   <li>tool ids: the client sees the ids as they are (an empty one, which a client could not send back, as
  *       {@link AnthropicToolIds#EMPTY}); the upstream gets them sanitised;
  *   <li>cache markers are request-only.
@@ -58,9 +61,7 @@ final class AnthropicBlockWriter {
             }
             case ContentBlock.ToolResult r -> Optional.of(toolResult(r));
             case ContentBlock.Thinking t -> thinking(t);
-            case ContentBlock.RedactedThinking r -> r.origin().equals(Anthropic.FORMAT)
-                    ? Optional.of(Json.object().put("type", "redacted_thinking").put("data", r.data()))
-                    : Optional.empty();
+            case ContentBlock.RedactedThinking r -> redacted(r);
             case ContentBlock.Opaque o -> o.format().equals(Anthropic.FORMAT) && o.json().isObject()
                     ? Optional.of((ObjectNode) o.json().deepCopy())
                     : Optional.empty();
@@ -68,13 +69,28 @@ final class AnthropicBlockWriter {
     }
 
     private Optional<ObjectNode> thinking(ContentBlock.Thinking t) {
-        Optional<String> signature = t.signature().filter(s -> s.isFrom(Anthropic.FORMAT)).map(Signature::value)
-                .filter(v -> !v.isEmpty());
+        Optional<String> signature = t.signature().filter(s -> !s.value().isEmpty()).flatMap(this::signature);
         if (signature.isEmpty() && target == Target.UPSTREAM) {
             return Optional.empty();
         }
         return Optional.of(Json.object().put("type", "thinking").put("thinking", t.text())
                 .put("signature", signature.orElse("")));
+    }
+
+    private Optional<ObjectNode> redacted(ContentBlock.RedactedThinking r) {
+        return signature(new Signature(r.origin(), r.data()))
+                .map(data -> Json.object().put("type", "redacted_thinking").put("data", data));
+    }
+
+    /**
+     * A signature as this target may see it: Anthropic's own as it is; another provider's only for a client,
+     * encoded so that it comes back with the next turn ({@link ForeignSignatures}), never for Anthropic.
+     */
+    Optional<String> signature(Signature s) {
+        if (s.isFrom(Anthropic.FORMAT)) {
+            return Optional.of(s.value());
+        }
+        return target == Target.CLIENT ? Optional.of(ForeignSignatures.encode(s)) : Optional.empty();
     }
 
     /** A result that is one plain text block is sent as a string, the form most clients use. */

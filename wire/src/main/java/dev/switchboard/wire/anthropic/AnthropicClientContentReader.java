@@ -8,6 +8,7 @@ import dev.switchboard.model.MediaSource;
 import dev.switchboard.model.Role;
 import dev.switchboard.model.Signature;
 import dev.switchboard.wire.Json;
+import dev.switchboard.wire.internal.ForeignSignatures;
 import dev.switchboard.wire.internal.InlineMedia;
 import dev.switchboard.wire.internal.JsonFields;
 import java.util.ArrayList;
@@ -89,8 +90,9 @@ final class AnthropicClientContentReader {
             case "redacted_thinking" -> {
                 only(role, Role.ASSISTANT, type, typePath);
                 AnthropicCacheControls.read(node, path, breakpoints);
-                yield new ContentBlock.RedactedThinking(
+                Signature data = ForeignSignatures.fromClient(
                         JsonFields.requireString(node, "data", JsonFields.path(path, "data")), Anthropic.FORMAT);
+                yield new ContentBlock.RedactedThinking(data.value(), data.origin());
             }
             default -> {
                 if (isOpaque(type)) {
@@ -206,12 +208,15 @@ final class AnthropicClientContentReader {
         return new ContentBlock.ToolResult(id, Optional.of(toolNames.get(id)), content, isError, cache);
     }
 
-    /** An empty signature is no signature: it is what this gateway shows for traces no Anthropic model signed. */
+    /**
+     * An empty signature is no signature: it is what this gateway shows for traces no provider signed.
+     * Another provider's signature comes back in the encoding it was shown in ({@link ForeignSignatures}).
+     */
     private ContentBlock thinking(JsonNode node, String path) {
         String text = JsonFields.requireString(node, "thinking", JsonFields.path(path, "thinking"));
         Optional<Signature> signature = JsonFields.optString(node, "signature", JsonFields.path(path, "signature"))
                 .filter(s -> !s.isEmpty())
-                .map(s -> new Signature(Anthropic.FORMAT, s));
+                .map(s -> ForeignSignatures.fromClient(s, Anthropic.FORMAT));
         AnthropicCacheControls.read(node, path, breakpoints);
         return new ContentBlock.Thinking(text, signature);
     }

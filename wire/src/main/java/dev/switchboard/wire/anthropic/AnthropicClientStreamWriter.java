@@ -26,10 +26,11 @@ import java.util.Set;
  * the frames for one event, possibly none. Block indexes are renumbered 0, 1, 2... in the order blocks
  * are shown, skipping blocks an Anthropic client cannot see (foreign opaque or redacted blocks); their
  * deltas are dropped too. A block's start content is sent as a delta after an empty start, as Anthropic
- * does. A thinking block's Anthropic signature (from its start or any {@code SignatureDelta}) is held back
- * and sent as one {@code signature_delta} just before its {@code content_block_stop}; foreign signatures
- * are never sent. A {@code StreamError} becomes {@code event: error} with {@link Anthropic#errorBody} and
- * ends the stream (docs/contracts.md §2); after it or after {@code message_stop} every event renders to nothing.
+ * does. A thinking block's signature (from its start or any {@code SignatureDelta}) is held back and sent
+ * as one {@code signature_delta} just before its {@code content_block_stop}; another provider's signature
+ * is sent encoded ({@link dev.switchboard.wire.internal.ForeignSignatures}) so it returns to that provider.
+ * A {@code StreamError} becomes {@code event: error} with {@link Anthropic#errorBody} and ends the stream
+ * (docs/contracts.md §2); after it or after {@code message_stop} every event renders to nothing.
  * Open blocks are closed and a missing {@code message_delta} is supplied before {@code message_stop}, so
  * the final frames always carry the stop reason and usage. The stream opens, and ends, as every client
  * stream does ({@link EventStreamWriter}): events before {@code MessageStart} still get a
@@ -44,6 +45,8 @@ public final class AnthropicClientStreamWriter extends EventStreamWriter {
         final int index;
         final Kind kind;
         Optional<String> signature = Optional.empty();
+        /** Anthropic's own signature is never replaced by another provider's arriving later. */
+        boolean signedByAnthropic;
 
         Open(int index, Kind kind) {
             this.index = index;
@@ -114,7 +117,7 @@ public final class AnthropicClientStreamWriter extends EventStreamWriter {
             case ContentBlock.Text t -> delta(out, o, "text_delta", "text", t.text());
             case ContentBlock.Thinking t -> {
                 delta(out, o, "thinking_delta", "thinking", t.text());
-                t.signature().filter(AnthropicClientStreamWriter::sendable).ifPresent(sig -> o.signature = Optional.of(sig.value()));
+                t.signature().ifPresent(sig -> sign(o, sig));
             }
             case ContentBlock.ToolCall c -> delta(out, o, "input_json_delta", "partial_json", c.argumentsJson());
             default -> { }
@@ -132,8 +135,7 @@ public final class AnthropicClientStreamWriter extends EventStreamWriter {
             case Delta.ThinkingDelta t when o.kind == Kind.THINKING -> delta(out, o, "thinking_delta", "thinking", t.text());
             case Delta.ArgumentsDelta a when o.kind == Kind.TOOL ->
                     delta(out, o, "input_json_delta", "partial_json", a.partialJson());
-            case Delta.SignatureDelta s when o.kind == Kind.THINKING && sendable(s.signature()) ->
-                    o.signature = Optional.of(s.signature().value());
+            case Delta.SignatureDelta s when o.kind == Kind.THINKING -> sign(o, s.signature());
             default -> { } // a delta that does not fit its block cannot be shown
         }
     }
@@ -184,8 +186,14 @@ public final class AnthropicClientStreamWriter extends EventStreamWriter {
         markFinished();
     }
 
-    private static boolean sendable(Signature signature) {
-        return signature.isFrom(Anthropic.FORMAT) && !signature.value().isEmpty();
+    /** Holds the signature to send, as the client sees it (another provider's encoded); empty ones sign nothing. */
+    private static void sign(Open o, Signature signature) {
+        boolean own = signature.isFrom(Anthropic.FORMAT);
+        if (signature.value().isEmpty() || o.signedByAnthropic && !own) {
+            return;
+        }
+        o.signature = BLOCKS.signature(signature);
+        o.signedByAnthropic = own;
     }
 
     private static void delta(StringBuilder out, Open o, String type, String field, String value) {

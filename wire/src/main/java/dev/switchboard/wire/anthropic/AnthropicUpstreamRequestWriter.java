@@ -313,6 +313,11 @@ final class AnthropicUpstreamRequestWriter {
                     || mode.isEmpty() && rs.budgetTokens().isEmpty() && effortNone) {
                 return new ThinkingPlan(Optional.of(Json.object().put("type", "disabled")), max, false);
             }
+            if (loopWithoutOwnThinking(r.messages())) {
+                // Anthropic wants a tool loop's turn to begin with the thinking that led to its calls; a turn
+                // another provider answered has none Anthropic can read, so this request goes without thinking.
+                return new ThinkingPlan(Optional.empty(), max, false);
+            }
             if (mode.filter(m -> m == Reasoning.Mode.AUTO).isPresent()) {
                 return new ThinkingPlan(Optional.of(Json.object().put("type", "adaptive")), max, true);
             }
@@ -331,6 +336,35 @@ final class AnthropicUpstreamRequestWriter {
             }
             return new ThinkingPlan(
                     Optional.of(Json.object().put("type", "enabled").put("budget_tokens", budget)), max, true);
+        }
+
+        /**
+         * Whether the conversation is inside a tool loop (the last turn answers the calls of the assistant turn
+         * before it) whose assistant turn would not begin with thinking Anthropic signed: thinking from another
+         * provider, or none, is not sent, and Anthropic refuses such a turn while thinking is on.
+         */
+        static boolean loopWithoutOwnThinking(List<Message> messages) {
+            if (messages.size() < 2) {
+                return false;
+            }
+            Message last = messages.getLast();
+            Message assistant = messages.get(messages.size() - 2);
+            boolean inLoop = last.role() == Role.USER && last.content().stream().anyMatch(b -> b instanceof ContentBlock.ToolResult)
+                    && assistant.role() == Role.ASSISTANT
+                    && assistant.content().stream().anyMatch(b -> b instanceof ContentBlock.ToolCall);
+            if (!inLoop) {
+                return false;
+            }
+            for (ContentBlock b : assistant.content()) {
+                if (b instanceof ContentBlock.Thinking t && t.signature().filter(sig -> sig.isFrom(Anthropic.FORMAT)).isPresent()
+                        || b instanceof ContentBlock.RedactedThinking rt && rt.origin().equals(Anthropic.FORMAT)) {
+                    return false;
+                }
+                if (!(b instanceof ContentBlock.Thinking) && !(b instanceof ContentBlock.RedactedThinking)) {
+                    return true; // the first block Anthropic would see is not its thinking
+                }
+            }
+            return true;
         }
 
         /** A budget for "thinking on" without one, from the effort when there is one. */

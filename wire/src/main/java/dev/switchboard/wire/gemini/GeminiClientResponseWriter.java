@@ -35,11 +35,12 @@ final class GeminiClientResponseWriter {
     /** The part showing one block to a client, if the block has a form here. */
     static Optional<ObjectNode> part(ContentBlock block) {
         return switch (block) {
-            case ContentBlock.Text t -> Optional.of(GeminiParts.text(t.text(), t.signature()));
-            case ContentBlock.Thinking t -> t.text().isEmpty() && !GeminiSignatures.isOwn(t.signature())
+            case ContentBlock.Text t -> Optional.of(GeminiParts.text(t.text(), GeminiSignatures.forClient(t.signature())));
+            case ContentBlock.Thinking t -> t.text().isEmpty() && GeminiSignatures.forClient(t.signature()).isEmpty()
                     ? Optional.empty()
-                    : Optional.of(GeminiParts.thought(t.text(), t.signature()));
-            case ContentBlock.ToolCall c -> Optional.of(GeminiParts.functionCall(c));
+                    : Optional.of(GeminiParts.thought(t.text(), GeminiSignatures.forClient(t.signature())));
+            case ContentBlock.ToolCall c -> Optional.of(GeminiParts.functionCall(new ContentBlock.ToolCall(c.id(), c.name(),
+                    c.argumentsJson(), GeminiSignatures.forClient(c.signature()))));
             case ContentBlock.Image i -> Optional.of(GeminiParts.media(i.source()));
             case ContentBlock.Opaque o -> o.format().equals(Gemini.FORMAT) && o.json().isObject()
                     ? Optional.of((ObjectNode) o.json().deepCopy())

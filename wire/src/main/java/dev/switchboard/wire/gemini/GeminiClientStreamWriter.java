@@ -55,7 +55,7 @@ public final class GeminiClientStreamWriter extends EventStreamWriter {
 
         TextBlock(boolean thought, Optional<Signature> signature) {
             this.thought = thought;
-            this.pending = signature.filter(s -> s.isFrom(Gemini.FORMAT));
+            this.pending = GeminiSignatures.forClient(signature);
         }
     }
 
@@ -69,7 +69,7 @@ public final class GeminiClientStreamWriter extends EventStreamWriter {
             id = call.id();
             name = call.name();
             arguments = new StringBuilder(call.argumentsJson());
-            signature = call.signature();
+            signature = GeminiSignatures.forClient(call.signature());
         }
     }
 
@@ -162,10 +162,10 @@ public final class GeminiClientStreamWriter extends EventStreamWriter {
                 }
             }
             case Delta.SignatureDelta s -> {
-                if (b instanceof TextBlock tb && s.signature().isFrom(Gemini.FORMAT)) {
-                    tb.pending = Optional.of(s.signature());
+                if (b instanceof TextBlock tb) {
+                    tb.pending = GeminiSignatures.forClient(Optional.of(s.signature()));
                 } else if (b instanceof CallBlock cb) {
-                    cb.signature = Optional.of(s.signature());
+                    cb.signature = GeminiSignatures.forClient(Optional.of(s.signature()));
                 }
             }
         }

@@ -3,12 +3,15 @@ package dev.switchboard.wire.gemini;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.switchboard.model.Signature;
+import dev.switchboard.wire.internal.ForeignSignatures;
 import java.util.Optional;
 
 /**
  * Gemini {@code thoughtSignature}s: a sibling of {@code text} or {@code functionCall} on the same part.
- * Read ones are tagged with origin {@code gemini}; only such ones are written,
- * because a signature from another provider means nothing to Google and is rejected.
+ * Read ones are tagged with origin {@code gemini}; only such ones are written to Google, because a
+ * signature from another provider means nothing to it and is rejected. Clients see other providers'
+ * signatures too, encoded ({@link ForeignSignatures}), so they come back with the next turn and return to
+ * the provider that issued them.
  */
 final class GeminiSignatures {
     static final String FIELD = "thoughtSignature";
@@ -23,9 +26,15 @@ final class GeminiSignatures {
     private GeminiSignatures() {
     }
 
-    /** The part's signature (either spelling); empty when absent or empty. */
+    /** The signature on a client's part (either spelling): Google's, or another provider's we encoded; empty when absent. */
     static Optional<Signature> read(GeminiObjectReader part) {
-        return part.optString(FIELD).filter(s -> !s.isEmpty()).map(s -> new Signature(Gemini.FORMAT, s));
+        return part.optString(FIELD).filter(s -> !s.isEmpty()).map(s -> ForeignSignatures.fromClient(s, Gemini.FORMAT));
+    }
+
+    /** A signature as a client's part carries it: Google's as it is, another provider's encoded (written as Google's). */
+    static Optional<Signature> forClient(Optional<Signature> signature) {
+        return signature.filter(s -> !s.value().isEmpty())
+                .map(s -> new Signature(Gemini.FORMAT, ForeignSignatures.forClient(s, Gemini.FORMAT)));
     }
 
     /** The signature of an upstream part (Google always spells it in camelCase). */

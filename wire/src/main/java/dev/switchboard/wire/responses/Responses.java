@@ -17,8 +17,8 @@ import java.util.Optional;
 import java.util.Set;
 
 /**
- * The OpenAI Responses wire format (client side), both directions, as pure functions: no I/O, no clock,
- * no randomness. Response ids, item ids and creation times are handed in ({@link ResponsesHeader},
+ * The OpenAI Responses wire format, both directions, as pure functions: no I/O, no clock, no randomness.
+ * Response ids, item ids and creation times are handed in ({@link ResponsesHeader},
  * {@link ResponsesIdSource}); what is stored and how a chain is found is the engine's business.
  *
  * <p>Requests: {@link #fromClient} validates a body into a {@link ResponsesRequest}; {@link #withIds}
@@ -27,6 +27,13 @@ import java.util.Set;
  * one {@link ResponsesStreamWriter} per stream renders events. Items are read and written by
  * {@link #readItem}/{@link #writeItem}, the same way for input, output and storage, so provider state
  * kept in reasoning items ({@code encrypted_content}) survives every round trip.
+ *
+ * <p>Upstream side (providers of {@code type: openai-responses}): {@link #toUpstream} renders a stateless
+ * request ({@code store: false}, the whole conversation as input items, encrypted reasoning asked for and
+ * given back), {@link #fromUpstream} reads a whole answer, one {@link ResponsesUpstreamStreamParser} per
+ * stream reads the named events, {@link #errorFromUpstream} reads a failed call. Encrypted reasoning
+ * travels in the canonical model as a Thinking block signed with origin {@link #FORMAT}, so it returns
+ * to an upstream of this format whichever client format carried the conversation, and to no other.
  *
  * <p>Client input that breaks the format's rules throws a 400 {@link dev.switchboard.model.GatewayException}
  * whose {@code param} is the JSON path of the offending field.
@@ -127,6 +134,39 @@ public final class Responses {
      */
     public static ObjectNode errorBody(GatewayError error) {
         return ErrorEnvelope.body(error.withParamNames(PARAM_NAMES));
+    }
+
+    /**
+     * Renders {@code request} for a Responses upstream.
+     *
+     * @param upstreamModel the provider's name for the model
+     * @param stream        whether to ask for the named-event stream
+     * @param options       what the model accepts (reasoning controls, sampling parameters)
+     */
+    public static ObjectNode toUpstream(ChatRequest request, String upstreamModel, boolean stream,
+                                        ResponsesUpstreamOptions options) {
+        return ResponsesUpstreamRequestWriter.write(request, upstreamModel, stream, options);
+    }
+
+    /**
+     * Reads a Responses upstream's whole answer, applying {@code stopSequences} (the format has no field
+     * for them). {@code model} is the upstream's model name; the engine replaces it with the gateway's.
+     *
+     * @throws dev.switchboard.model.GatewayException the response's error when it failed; a retryable 502
+     *     when the body is not a response object
+     */
+    public static ChatResponse fromUpstream(JsonNode body, List<String> stopSequences) {
+        return ResponsesUpstreamResponseReader.read(body, stopSequences);
+    }
+
+    /** A parser for one upstream stream, applying {@code stopSequences}. */
+    public static ResponsesUpstreamStreamParser upstreamStreamParser(List<String> stopSequences) {
+        return new ResponsesUpstreamStreamParser(stopSequences);
+    }
+
+    /** The error of a failed upstream call (the chat-completions envelope); retryable per its status. */
+    public static GatewayError errorFromUpstream(int status, byte[] body) {
+        return ResponsesUpstreamErrors.fromHttp(status, body);
     }
 
     /** Reads one item (stored or sent); {@code path} names it in errors. */

@@ -258,6 +258,11 @@ final class ResponsesRequestReader {
         return new FormatRead(canonical, echo);
     }
 
+    /**
+     * The unmodelled fields, for a Responses upstream; {@code text.verbosity} rides along as
+     * {@code verbosity} (its chat-completions name), the one modelled object's field the canonical request
+     * has no place for.
+     */
     private static Passthrough passthrough(ObjectNode b) {
         Map<String, JsonNode> fields = new LinkedHashMap<>();
         b.properties().forEach(e -> {
@@ -265,6 +270,10 @@ final class ResponsesRequestReader {
                 fields.put(e.getKey(), e.getValue());
             }
         });
+        JsonNode verbosity = b.path("text").path("verbosity");
+        if (verbosity.isTextual()) {
+            fields.put("verbosity", verbosity);
+        }
         return fields.isEmpty() ? Passthrough.NONE : new Passthrough(Responses.FORMAT, fields);
     }
 }

@@ -64,7 +64,7 @@ class AnthropicFixturesTest implements FixtureFormat {
     }
 
     @Override
-    public ChatResponse fromUpstream(JsonNode body) {
+    public ChatResponse fromUpstream(FixtureCase c, JsonNode body) {
         return Anthropic.fromUpstream(body);
     }
 
@@ -74,7 +74,7 @@ class AnthropicFixturesTest implements FixtureFormat {
     }
 
     @Override
-    public StreamParser streamParser() {
+    public StreamParser streamParser(FixtureCase c) {
         AnthropicUpstreamStreamParser parser = new AnthropicUpstreamStreamParser();
         return StreamParser.of(parser::onEvent, parser::onEnd);
     }

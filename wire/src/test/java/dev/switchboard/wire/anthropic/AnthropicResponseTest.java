@@ -12,6 +12,7 @@ import dev.switchboard.model.Signature;
 import dev.switchboard.model.StopReason;
 import dev.switchboard.model.Usage;
 import dev.switchboard.wire.Json;
+import dev.switchboard.wire.internal.ForeignSignatures;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Optional;
@@ -39,9 +40,13 @@ class AnthropicResponseTest {
                 ContentBlock.ToolCall.of("functions.g:1", "g", "[1]"),
                 ContentBlock.ToolCall.of("", "gemini_without_id", "{}")), StopReason.OTHER, Usage.of(10, 5)));
 
+        // Other providers' signatures are shown encoded, so they return to their provider with the next turn.
         assertThat(Json.write(out.get("content"))).isEqualTo("["
-                + "{\"type\":\"thinking\",\"thinking\":\"gemini thought\",\"signature\":\"\"},"
+                + "{\"type\":\"thinking\",\"thinking\":\"gemini thought\",\"signature\":\""
+                + ForeignSignatures.encode(new Signature("gemini", "g")) + "\"},"
                 + "{\"type\":\"thinking\",\"thinking\":\"deepseek thought\",\"signature\":\"\"},"
+                + "{\"type\":\"redacted_thinking\",\"data\":\"" + ForeignSignatures.encode(new Signature("openai", "enc"))
+                + "\"},"
                 + "{\"type\":\"text\",\"text\":\"hi\"},"
                 + "{\"type\":\"tool_use\",\"id\":\"call_1\",\"name\":\"f\",\"input\":{}},"
                 + "{\"type\":\"tool_use\",\"id\":\"functions.g:1\",\"name\":\"g\",\"input\":{}},"

@@ -15,6 +15,7 @@ import dev.switchboard.model.StreamEvent.BlockStop;
 import dev.switchboard.model.StreamEvent.Delta;
 import dev.switchboard.model.Usage;
 import dev.switchboard.wire.Json;
+import dev.switchboard.wire.internal.ForeignSignatures;
 import dev.switchboard.wire.sse.SseEvent;
 import dev.switchboard.wire.testing.Golden;
 import java.util.ArrayList;
@@ -57,12 +58,13 @@ class AnthropicStreamTest {
         List<SseEvent> events = Golden.events(sse);
         AnthropicSseMessages.assertWellFormed(events);
         JsonNode message = AnthropicSseMessages.accumulate(events);
-        assertThat(Json.write(message.get("content")))
-                .isEqualTo("[{\"type\":\"text\",\"text\":\"a\"},{\"type\":\"redacted_thinking\",\"data\":\"claude\"}]");
+        assertThat(Json.write(message.get("content"))).isEqualTo("[{\"type\":\"redacted_thinking\",\"data\":\""
+                + ForeignSignatures.encode(new Signature("openai", "enc")) + "\"},"
+                + "{\"type\":\"text\",\"text\":\"a\"},{\"type\":\"redacted_thinking\",\"data\":\"claude\"}]");
     }
 
     @Test
-    void onlyTheLastAnthropicSignatureIsSentJustBeforeTheStop() {
+    void onlyTheLastSignatureIsSentJustBeforeTheStopAndAnthropicsIsNeverReplacedByAForeignOne() {
         String sse = write(List.of(START,
                 new BlockStart(0, new ContentBlock.Thinking("pre", Optional.of(new Signature("anthropic", "early")))),
                 new BlockDelta(0, new Delta.ThinkingDelta("thought")),
@@ -76,10 +78,12 @@ class AnthropicStreamTest {
 
         List<SseEvent> events = Golden.events(sse);
         AnthropicSseMessages.assertWellFormed(events);
-        assertThat(sse).doesNotContain("early").doesNotContain("not for claude").doesNotContain("\"g\"");
+        assertThat(sse).doesNotContain("early").doesNotContain("\"g\"")
+                .doesNotContain(ForeignSignatures.encode(new Signature("gemini", "not for claude")));
         assertThat(Json.write(AnthropicSseMessages.accumulate(events).get("content"))).isEqualTo(
                 "[{\"type\":\"thinking\",\"thinking\":\"prethought\",\"signature\":\"final\"},"
-                        + "{\"type\":\"thinking\",\"thinking\":\"foreign\",\"signature\":\"\"}]");
+                        + "{\"type\":\"thinking\",\"thinking\":\"foreign\",\"signature\":\""
+                        + ForeignSignatures.encode(new Signature("gemini", "g")) + "\"}]");
     }
 
     @Test

@@ -262,4 +262,28 @@ class AnthropicUpstreamRequestTest {
                 + "\"cache_control\":{\"type\":\"ephemeral\",\"ttl\":\"1h\"},\"messages\":[{\"role\":\"user\",\"content\":\"q\"}]}"))))
                 .containsExactly("extended-cache-ttl-2025-04-11");
     }
+
+    private static ChatRequest toolLoop(ContentBlock trace) {
+        return ChatRequest.builder("m").addMessage(Message.user("weather?"))
+                .addMessage(new Message(Role.ASSISTANT, List.of(trace, ContentBlock.ToolCall.of("call_1", "get_weather", "{}"))))
+                .addMessage(new Message(Role.USER, List.of(result("call_1", "4C"))))
+                .reasoning(reasoning(Optional.of(Reasoning.Effort.LOW), Optional.of(Reasoning.Mode.ON), OptionalInt.empty()))
+                .build();
+    }
+
+    @Test
+    void aToolLoopWhoseTurnAnotherProviderReasonedGoesWithoutThinkingWhichAnthropicWouldRefuse() {
+        ObjectNode foreign = upstream(toolLoop(new ContentBlock.Thinking("t", Optional.of(new Signature("responses", "enc")))));
+        assertThat(foreign.has("thinking")).isFalse();
+        assertThat(foreign.get("messages").get(1).get("content").get(0).get("type").asText()).isEqualTo("tool_use");
+
+        ObjectNode own = upstream(toolLoop(new ContentBlock.Thinking("t", Optional.of(new Signature("anthropic", "sig")))));
+        assertThat(own.path("thinking").path("type").asText()).isEqualTo("enabled");
+        assertThat(own.get("messages").get(1).get("content").get(0).get("type").asText()).isEqualTo("thinking");
+
+        ObjectNode afterTheLoop = upstream(toolLoop(ContentBlock.Thinking.of("unsigned")).toBuilder()
+                .addMessage(Message.assistant("It is 4C.")).addMessage(Message.user("thanks")).build());
+        assertThat(afterTheLoop.path("thinking").path("type").asText()).as("only the open loop needs its thinking")
+                .isEqualTo("enabled");
+    }
 }

@@ -61,7 +61,7 @@ class GeminiFixturesTest implements FixtureFormat {
     }
 
     @Override
-    public ChatResponse fromUpstream(JsonNode body) {
+    public ChatResponse fromUpstream(FixtureCase c, JsonNode body) {
         return Gemini.fromUpstream(body);
     }
 
@@ -71,7 +71,7 @@ class GeminiFixturesTest implements FixtureFormat {
     }
 
     @Override
-    public StreamParser streamParser() {
+    public StreamParser streamParser(FixtureCase c) {
         GeminiUpstreamStreamParser parser = new GeminiUpstreamStreamParser();
         return StreamParser.of(parser::onEvent, parser::onEnd);
     }
@@ -109,7 +109,7 @@ class GeminiFixturesTest implements FixtureFormat {
 
     /** The canonical events of an upstream stream fed {@code chunk} bytes at a time. */
     static List<StreamEvent> parseStream(byte[] sse, int chunk) {
-        return FixtureRunner.parseUpstream(new GeminiFixturesTest(), sse, chunk);
+        return FixtureRunner.parseUpstream(new GeminiFixturesTest(), FixtureCase.NONE, sse, chunk);
     }
 
     static String render(List<StreamEvent> events, GeminiClientStreamWriter.Mode mode) {

@@ -54,7 +54,7 @@ class OpenAiFixturesTest implements FixtureFormat {
     }
 
     @Override
-    public ChatResponse fromUpstream(JsonNode body) {
+    public ChatResponse fromUpstream(FixtureCase c, JsonNode body) {
         return OpenAi.fromUpstream(body);
     }
 
@@ -64,7 +64,7 @@ class OpenAiFixturesTest implements FixtureFormat {
     }
 
     @Override
-    public StreamParser streamParser() {
+    public StreamParser streamParser(FixtureCase c) {
         OpenAiUpstreamStreamParser parser = new OpenAiUpstreamStreamParser();
         return StreamParser.of((event, data) -> parser.onData(data), parser::onEnd);
     }
@@ -88,7 +88,7 @@ class OpenAiFixturesTest implements FixtureFormat {
 
     /** The canonical events of an upstream stream fed {@code chunk} bytes at a time, ended as the engine would. */
     static List<StreamEvent> parseUpstream(byte[] body, int chunk) {
-        return FixtureRunner.parseUpstream(new OpenAiFixturesTest(), body, chunk);
+        return FixtureRunner.parseUpstream(new OpenAiFixturesTest(), FixtureCase.NONE, body, chunk);
     }
 
     static OpenAiUpstreamOptions options(JsonNode o) {

@@ -27,8 +27,10 @@ import org.junit.jupiter.api.DynamicNode;
 import org.junit.jupiter.api.TestFactory;
 
 /**
- * The golden fixtures of the Responses format ({@code fixtures/responses/}, run by {@link FixtureRunner}).
- * The format faces clients only: its answers start at canonical files. {@code history.json} holds the
+ * The golden fixtures of the Responses format ({@code fixtures/responses/}, run by {@link FixtureRunner}),
+ * both sides: clients of {@code /v1/responses}, and upstreams of {@code type: openai-responses} (the
+ * {@code upstream-*} cases, whose recorded answers and requests {@link ResponsesUpstreamSdkTest} also
+ * checks against the OpenAI SDK's types). {@code history.json} holds the
  * items of a stored chain (as the engine stores them) that the request continues; {@code case.json} may
  * set the response {@code id} and {@code createdAt}; item ids come from a counter ({@code msg_1},
  * {@code rs_2}, ...). Besides the goldens: a rendered answer read back as a replayed conversation is the
@@ -69,24 +71,40 @@ class ResponsesFixturesTest implements FixtureFormat {
         return Responses.errorBody(error);
     }
 
+    /**
+     * {@code case.json} may set the {@code upstreamModel} and the model's {@code options} ({@code reasoning},
+     * {@code temperature}, {@code topP}; all true by default).
+     */
     @Override
     public Optional<JsonNode> toUpstream(FixtureCase c, ChatRequest request) {
-        return Optional.empty();
+        JsonNode o = c.config().path("options");
+        ResponsesUpstreamOptions options = new ResponsesUpstreamOptions(o.path("reasoning").asBoolean(true),
+                o.path("temperature").asBoolean(true), o.path("topP").asBoolean(true));
+        return Optional.of(Responses.toUpstream(request, c.config().path("upstreamModel").asText("upstream-model"),
+                request.stream(), options));
     }
 
+    /** {@code case.json} may set the {@code stop} sequences the gateway applies to the answer. */
     @Override
-    public ChatResponse fromUpstream(JsonNode body) {
-        throw new UnsupportedOperationException("the Responses format has no upstream side");
+    public ChatResponse fromUpstream(FixtureCase c, JsonNode body) {
+        return Responses.fromUpstream(body, stops(c));
     }
 
     @Override
     public GatewayError errorFromUpstream(int status, byte[] body) {
-        throw new UnsupportedOperationException("the Responses format has no upstream side");
+        return Responses.errorFromUpstream(status, body);
     }
 
     @Override
-    public StreamParser streamParser() {
-        throw new UnsupportedOperationException("the Responses format has no upstream side");
+    public StreamParser streamParser(FixtureCase c) {
+        ResponsesUpstreamStreamParser parser = Responses.upstreamStreamParser(stops(c));
+        return StreamParser.of(parser::onEvent, parser::onEnd);
+    }
+
+    static List<String> stops(FixtureCase c) {
+        List<String> stops = new ArrayList<>();
+        c.config().path("stop").forEach(s -> stops.add(s.asText()));
+        return stops;
     }
 
     @Override

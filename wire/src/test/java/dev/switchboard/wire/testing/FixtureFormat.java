@@ -14,8 +14,7 @@ import java.util.function.Supplier;
 /**
  * What {@link FixtureRunner} needs of one wire format: its translations in both directions, plus
  * optional checks of its own that go beyond the goldens (each called after the chain's goldens were
- * compared). A client-only format (Responses) answers the upstream methods by throwing, so a fixture
- * that feeds it an upstream file fails loudly.
+ * compared).
  */
 public interface FixtureFormat {
 
@@ -34,12 +33,13 @@ public interface FixtureFormat {
     /** The request sent upstream; empty for a format that only faces clients. */
     Optional<JsonNode> toUpstream(FixtureCase c, ChatRequest request);
 
-    ChatResponse fromUpstream(JsonNode body);
+    /** An upstream's whole answer in canonical form; an answer that is an error (a failed response) throws it. */
+    ChatResponse fromUpstream(FixtureCase c, JsonNode body);
 
     GatewayError errorFromUpstream(int status, byte[] body);
 
-    /** A fresh parser of one upstream stream. */
-    StreamParser streamParser();
+    /** A fresh parser of one upstream stream of the case. */
+    StreamParser streamParser(FixtureCase c);
 
     JsonNode toClient(FixtureCase c, ChatResponse response);
 

@@ -33,7 +33,8 @@ import org.junit.jupiter.api.DynamicTest;
  *
  * <pre>
  *   client-request.json    -> canonical-request.json  -> upstream-request.json   (or client-error.json)
- *   upstream-response.json -> canonical-response.json -> client-response.json
+ *   upstream-response.json -> canonical-response.json -> client-response.json   (or canonical-error.json and
+ *                                                                               client-error.json when it failed)
  *   upstream-stream.sse    -> canonical-events.jsonl  -> client-stream.sse
  *   upstream-error.json    -> canonical-error.json    -> client-error.json
  * </pre>
@@ -112,7 +113,16 @@ public final class FixtureRunner {
                 ? Optional.of(Golden.readJson(c.file("upstream-response.json"))) : Optional.empty();
         ChatResponse canonical;
         if (upstream.isPresent()) {
-            canonical = format.fromUpstream(upstream.get());
+            try {
+                canonical = format.fromUpstream(c, upstream.get());
+            } catch (GatewayException e) {
+                // An answer that says it failed (a Responses upstream's failed response): the error chain.
+                assertThat(c.file("canonical-response.json")).as("the answer was expected to be read").doesNotExist();
+                JsonNode tree = CanonicalJson.tree(e.error());
+                Golden.json(c.file("canonical-error.json"), tree);
+                Golden.json(c.file("client-error.json"), clientError(format, e.error()));
+                return true;
+            }
             JsonNode tree = CanonicalJson.tree(canonical);
             Golden.json(c.file("canonical-response.json"), tree);
             assertThat(CanonicalJson.response(tree)).as("the canonical golden reads back").isEqualTo(canonical);
@@ -133,8 +143,8 @@ public final class FixtureRunner {
         List<StreamEvent> events;
         if (upstream.isPresent()) {
             byte[] sse = upstream.get().getBytes(StandardCharsets.UTF_8);
-            events = parseUpstream(format, sse, 7);
-            assertThat(parseUpstream(format, sse, sse.length)).as("the same events whatever the network chunking")
+            events = parseUpstream(format, c, sse, 7);
+            assertThat(parseUpstream(format, c, sse, sse.length)).as("the same events whatever the network chunking")
                     .isEqualTo(events);
             List<String> lines = events.stream().map(CanonicalJson::compact).toList();
             Golden.jsonl(c.file("canonical-events.jsonl"), lines);
@@ -177,8 +187,8 @@ public final class FixtureRunner {
     }
 
     /** The canonical events of an upstream stream fed in pieces of {@code chunk} bytes. */
-    public static List<StreamEvent> parseUpstream(FixtureFormat format, byte[] sse, int chunk) {
-        FixtureFormat.StreamParser parser = format.streamParser();
+    public static List<StreamEvent> parseUpstream(FixtureFormat format, FixtureCase c, byte[] sse, int chunk) {
+        FixtureFormat.StreamParser parser = format.streamParser(c);
         List<StreamEvent> out = new ArrayList<>();
         for (SseEvent e : Golden.events(sse, chunk)) {
             out.addAll(parser.onEvent(e));

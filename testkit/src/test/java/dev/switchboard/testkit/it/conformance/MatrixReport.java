@@ -49,14 +49,18 @@ final class MatrixReport {
                 .append("JSON-object arguments `{\"city\":\"Paris\"}`, a tool finish where the format has one |\n");
         md.append("| reasoning | the format's reasoning control (`reasoning_effort`, `thinking`, `thinkingConfig`, ")
                 .append("`reasoning.effort`) | the native control (`reasoning_effort`, `thinking`, ")
-                .append("`thinkingConfig.includeThoughts`) | the trace in the format's reasoning field (`reasoning_content`, ")
+                .append("`thinkingConfig.includeThoughts`, `reasoning.effort` with a `summary` and encrypted reasoning ")
+                .append("included) | the trace in the format's reasoning field (`reasoning_content`, ")
                 .append("thinking block, thought part, reasoning item) and the text |\n");
         md.append("| image | the question and a base64 PNG | the PNG as one native image part (`image_url` data URL, ")
-                .append("`image` block, `inlineData`) | the text |\n");
-        md.append("| json | the format's schema-less JSON mode (`json_object`, `responseMimeType`) | a native JSON mode ")
+                .append("`image` block, `inlineData`, `input_image`) | the text |\n");
+        md.append("| json | the format's schema-less JSON mode (`json_object`, `responseMimeType`, `text.format`) | a native JSON mode ")
                 .append("| the JSON the upstream answered (it answers JSON only when asked in its own format) |\n");
         md.append("| schema | a JSON Schema (`json_schema`, `output_config.format`, `responseJsonSchema`, `text.format`) ")
                 .append("| the schema in its native place | as for json |\n\n");
+        md.append("Upstreams: **OpenAI** chat completions `POST /chat/completions`; **Anthropic** `POST /v1/messages`; ")
+                .append("**Gemini** `POST /v1beta/models/{model}:generateContent, :streamGenerateContent`; **Responses** ")
+                .append("OpenAI's Responses API `POST /responses`, stateless (`store: false`, every turn sent as input items).\n\n");
         md.append("Clients: ");
         for (Client c : Client.values()) {
             md.append(c == Client.values()[0] ? "" : "; ").append("**").append(c.title).append("** `").append(c.endpoint)

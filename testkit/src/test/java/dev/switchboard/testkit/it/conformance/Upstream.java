@@ -2,12 +2,14 @@ package dev.switchboard.testkit.it.conformance;
 
 /**
  * The upstream wire formats, each a provider of the one gateway pointing at the fake upstream, which
- * speaks all three: the column groups of the matrix.
+ * speaks all four: the column groups of the matrix.
  */
 enum Upstream {
     OPENAI("openai", "OpenAI", "${UPSTREAM_OPENAI}", "sk-matrix-openai-0123456789", new OpenAiUpstream()),
     ANTHROPIC("anthropic", "Anthropic", "${UPSTREAM}", "sk-ant-matrix-0123456789", new AnthropicUpstream()),
-    GEMINI("gemini", "Gemini", "${UPSTREAM}", "matrix-google-key-0123456789", new GeminiUpstream());
+    GEMINI("gemini", "Gemini", "${UPSTREAM}", "matrix-google-key-0123456789", new GeminiUpstream()),
+    RESPONSES("openai-responses", "Responses", "${UPSTREAM_OPENAI}", "sk-matrix-responses-0123456789",
+            new ResponsesUpstream());
 
     /** The provider's {@code type} in the gateway config, and the word naming it in model ids. */
     final String type;

@@ -34,6 +34,42 @@ class UpstreamFormatTest {
         return new GeminiUpstream().problems(request(path, query, Map.of("x-goog-api-key", KEY), body), KEY);
     }
 
+    private static List<String> responses(String body) {
+        return new ResponsesUpstream().problems(request("/v1/responses", "", Map.of("authorization", "Bearer " + KEY), body),
+                KEY);
+    }
+
+    @Test
+    void responses() {
+        assertThat(responses("""
+                {"model":"m","store":false,"stream":true,"include":["reasoning.encrypted_content"],
+                "reasoning":{"effort":"low","summary":"auto"},"max_output_tokens":16,
+                "input":[{"type":"message","role":"user","content":[{"type":"input_text","text":"q"},
+                {"type":"input_image","image_url":"data:image/png;base64,AA","detail":"auto"}]},
+                {"type":"reasoning","summary":[],"encrypted_content":"e"},
+                {"type":"function_call","call_id":"c","name":"f","arguments":"{}"},
+                {"type":"function_call_output","call_id":"c","output":"ok"},
+                {"type":"message","role":"assistant","content":"a"}],
+                "tools":[{"type":"function","name":"f","parameters":{},"strict":false}],
+                "text":{"format":{"type":"json_schema","name":"w","schema":{}}}}""")).isEmpty();
+        assertThat(responses("""
+                {"model":"m","stop":["x"],"input":[{"id":"msg_1","type":"message","role":"assistant",
+                "content":[{"type":"input_text","text":"a"}]},{"type":"reasoning","summary":[]},
+                {"type":"message","role":"user","content":[{"type":"input_image","image_url":{"url":"u"}}]}],
+                "tools":[{"type":"function","function":{"name":"f"}}],"max_output_tokens":8}"""))
+                .containsExactlyInAnyOrder("stop: unknown field (the provider rejects it)",
+                        "store: must be false: the gateway keeps no state at the provider",
+                        "input[0].id: must be absent: ids name stored items, and nothing is stored",
+                        "input[0].content[0].type: must be one of [output_text, refusal]",
+                        "input[1].encrypted_content: required: without storage a reasoning item is only its encrypted content",
+                        "input[2].content[0].image_url: must be a string (not an object)",
+                        "tools[0].name: must match ^[a-zA-Z0-9_-]{1,64}$, is ",
+                        "tools[0]: function tools are flat here (no nested `function`)",
+                        "tools[0].parameters: must be an object",
+                        "tools[0].strict: must be given: the format's default is true, which a non-strict schema fails",
+                        "max_output_tokens: must be an integer of at least 16");
+    }
+
     @Test
     void openAi() {
         assertThat(openAi("""

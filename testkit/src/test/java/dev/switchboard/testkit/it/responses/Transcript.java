@@ -21,6 +21,7 @@ final class Transcript {
             case OPENAI -> openAi(body);
             case ANTHROPIC -> anthropic(body);
             case GEMINI -> gemini(body);
+            case RESPONSES -> responses(body);
             case SIMULATOR -> throw new IllegalArgumentException("the simulator is not recorded");
         };
     }
@@ -28,7 +29,7 @@ final class Transcript {
     /**
      * The provider signatures the request gives back: OpenAI-compatible {@code reasoning_details},
      * Anthropic thinking blocks, Gemini {@code thoughtSignature}s (Google's documented skip value
-     * included, so a test can tell a kept signature from a placeholder).
+     * included, so a test can tell a kept signature from a placeholder), Responses encrypted reasoning.
      */
     static List<String> signatures(UpstreamKind kind, RecordedRequest request) {
         JsonNode body = ResponsesItSupport.json(request.bodyText());
@@ -46,6 +47,11 @@ final class Transcript {
                     out.add(p.path("thoughtSignature").asText());
                 }
             }));
+            case RESPONSES -> body.path("input").forEach(i -> {
+                if (i.has("encrypted_content")) {
+                    out.add(i.path("encrypted_content").asText());
+                }
+            });
             case SIMULATOR -> throw new IllegalArgumentException("the simulator is not recorded");
         }
         return out;
@@ -116,6 +122,24 @@ final class Transcript {
                 } else if (p.has("text")) {
                     out.add(role + ": " + p.path("text").asText());
                 }
+            }
+        }
+        return out;
+    }
+
+    private static List<String> responses(JsonNode body) {
+        List<String> out = new ArrayList<>();
+        String system = body.path("instructions").asText("");
+        if (!system.isEmpty()) {
+            out.add("system: " + system);
+        }
+        for (JsonNode item : body.path("input")) {
+            switch (item.path("type").asText("message")) {
+                case "function_call" -> out.add("call " + item.path("name").asText() + " " + item.path("call_id").asText());
+                case "function_call_output" -> out.add("result " + item.path("call_id").asText() + ": "
+                        + text(item.path("output")));
+                case "reasoning" -> out.add("reasoning");
+                default -> out.add(item.path("role").asText() + ": " + text(item.path("content")));
             }
         }
         return out;

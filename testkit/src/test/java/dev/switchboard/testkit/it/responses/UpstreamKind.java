@@ -9,13 +9,14 @@ import org.junit.jupiter.params.provider.Arguments;
 
 /**
  * The kinds of upstream a Responses conversation can run on in these tests, each as a gateway model id
- * routed to a provider of that kind: the fake upstream speaking OpenAI, Anthropic or Gemini, and the
- * in-process simulator. Every test parameterised over kinds runs for each kind in {@link #ENABLED}.
+ * routed to a provider of that kind: the fake upstream speaking OpenAI chat completions, Anthropic, Gemini
+ * or OpenAI's Responses API, and the in-process simulator. Every test parameterised over kinds runs for each kind in {@link #ENABLED}.
  */
 enum UpstreamKind {
     OPENAI("openai", "${UPSTREAM_OPENAI}"),
     ANTHROPIC("anthropic", "${UPSTREAM}"),
     GEMINI("gemini", "${UPSTREAM}"),
+    RESPONSES("openai-responses", "${UPSTREAM_OPENAI}"),
     SIMULATOR("simulator", "");
 
     /** The kinds the tests run on: every upstream kind the gateway has an adapter for. */
@@ -48,9 +49,9 @@ enum UpstreamKind {
         return this != SIMULATOR;
     }
 
-    /** Whether the fake signs this kind's reasoning and checks the signatures it gets back. */
+    /** Whether the fake signs (or encrypts) this kind's reasoning and checks what it gets back. */
     boolean signsReasoning() {
-        return this == ANTHROPIC || this == GEMINI;
+        return this == ANTHROPIC || this == GEMINI || this == RESPONSES;
     }
 
     /** Whether the provider counts reasoning tokens apart (Anthropic's usage has no such count). */

@@ -1,0 +1,364 @@
+package dev.switchboard.wire.responses;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.switchboard.model.ChatRequest;
+import dev.switchboard.model.ContentBlock;
+import dev.switchboard.model.ContentBlock.Document;
+import dev.switchboard.model.ContentBlock.Image;
+import dev.switchboard.model.ContentBlock.RedactedThinking;
+import dev.switchboard.model.ContentBlock.Text;
+import dev.switchboard.model.ContentBlock.Thinking;
+import dev.switchboard.model.ContentBlock.ToolCall;
+import dev.switchboard.model.ContentBlock.ToolResult;
+import dev.switchboard.model.MediaSource;
+import dev.switchboard.model.Message;
+import dev.switchboard.model.Reasoning;
+import dev.switchboard.model.ResponseFormat;
+import dev.switchboard.model.Role;
+import dev.switchboard.model.ToolChoice;
+import dev.switchboard.model.ToolSpec;
+import dev.switchboard.wire.Json;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * Renders a canonical request for an upstream speaking the Responses format ({@code POST /responses}),
+ * statelessly: {@code store: false}, every turn sent again as input items, and, for reasoning models,
+ * {@code include: ["reasoning.encrypted_content"]} so the model's reasoning can go back on the next turn.
+ *
+ * <ul>
+ *   <li>System blocks become {@code instructions} (their texts joined by a blank line).</li>
+ *   <li>A USER turn gives one {@code function_call_output} per tool result, first, then one user
+ *       {@code message} with the rest ({@code input_text}, {@code input_image}, {@code input_file}).</li>
+ *   <li>An ASSISTANT turn gives its items in block order: a {@code reasoning} item for each trace whose
+ *       signature this format issued (its {@code encrypted_content}, its text as the summary), an
+ *       assistant {@code message} per run of text (an empty run is none), a {@code function_call} per call (the canonical id as
+ *       {@code call_id}). Traces signed by other providers or not signed at all are not sent: the
+ *       upstream can read only its own encrypted reasoning, and a reasoning item without it is refused
+ *       when nothing is stored. A reasoning item with nothing after it in its turn is left out too (the
+ *       API wants each reasoning item followed by the item it led to).</li>
+ *   <li>No item carries an {@code id}: ids refer to stored items, and nothing is stored.</li>
+ *   <li>Function tools are flat and always say {@code strict} (the format's default is {@code true},
+ *       which a schema not written for strict mode fails).</li>
+ *   <li>{@code text.format} carries JSON modes; a {@code json_object} request whose input never says
+ *       "JSON" gets a line saying so in {@code instructions}, which OpenAI requires.</li>
+ *   <li>{@code max_output_tokens} is at least {@value #MIN_OUTPUT_TOKENS}, the API's minimum.</li>
+ *   <li>Stop sequences have no field in this format; the gateway applies them to the answer
+ *       ({@link ResponsesStopSequences}).</li>
+ *   <li>Pass-through fields of this format are sent as they came; of the chat-completions format only
+ *       those that mean the same here ({@link #SHARED_WITH_CHAT}), and {@code verbosity} as
+ *       {@code text.verbosity}. They never override a field rendered from the canonical request.</li>
+ * </ul>
+ */
+final class ResponsesUpstreamRequestWriter {
+    /** OpenAI refuses a smaller {@code max_output_tokens} ("Expected a value >= 16"). */
+    static final int MIN_OUTPUT_TOKENS = 16;
+    /** Chat-completions fields with the same name and meaning in the Responses format. */
+    static final Set<String> SHARED_WITH_CHAT = Set.of("prompt_cache_key", "prompt_cache_retention",
+            "safety_identifier", "service_tier");
+    /** Fields only the gateway decides: statelessness and streaming are not the caller's to change here. */
+    static final Set<String> NEVER_PASSED = Set.of("store", "include", "stream", "previous_response_id", "background",
+            "conversation", "input", "instructions", "verbosity");
+    static final String INCLUDE_REASONING = "reasoning.encrypted_content";
+    static final String JSON_HINT = "Respond in JSON.";
+    /** The chat-completions format's name in pass-through fields (the formats do not use each other's code). */
+    static final String CHAT_FORMAT = "openai";
+    private static final String SYSTEM_SEPARATOR = "\n\n";
+
+    private ResponsesUpstreamRequestWriter() {
+    }
+
+    static ObjectNode write(ChatRequest req, String upstreamModel, boolean stream, ResponsesUpstreamOptions opts) {
+        ObjectNode o = Json.object();
+        o.put("model", upstreamModel);
+        instructions(req).ifPresent(i -> o.put("instructions", i));
+        o.set("input", input(req.messages(), opts));
+        if (!req.tools().isEmpty()) {
+            ArrayNode tools = o.putArray("tools");
+            req.tools().forEach(t -> tools.add(tool(t)));
+            toolChoice(o, req.toolChoice());
+            req.parallelToolCalls().ifPresent(p -> o.put("parallel_tool_calls", p));
+        }
+        text(o, req);
+        if (opts.reasoning()) {
+            reasoning(req.reasoning()).ifPresent(r -> o.set("reasoning", r));
+            o.putArray("include").add(INCLUDE_REASONING);
+        }
+        req.maxTokens().ifPresent(n -> o.put("max_output_tokens", Math.max(MIN_OUTPUT_TOKENS, n)));
+        if (opts.temperature()) {
+            req.sampling().temperature().ifPresent(v -> o.put("temperature", v));
+        }
+        if (opts.topP()) {
+            req.sampling().topP().ifPresent(v -> o.put("top_p", v));
+        }
+        o.put("store", false);
+        if (stream) {
+            o.put("stream", true);
+        }
+        req.user().ifPresent(u -> o.put("user", u));
+        if (!req.metadata().isEmpty()) {
+            ObjectNode md = o.putObject("metadata");
+            req.metadata().entrySet().stream().sorted(Map.Entry.comparingByKey())
+                    .forEach(e -> md.put(e.getKey(), e.getValue()));
+        }
+        passthrough(o, req);
+        return o;
+    }
+
+    private static Optional<String> instructions(ChatRequest req) {
+        List<String> texts = new ArrayList<>();
+        for (ContentBlock b : req.system()) {
+            if (b instanceof Text t && !t.text().isEmpty()) {
+                texts.add(t.text());
+            }
+        }
+        if (req.responseFormat() instanceof ResponseFormat.JsonObject && !mentionsJson(req, texts)) {
+            texts.add(JSON_HINT);
+        }
+        return texts.isEmpty() ? Optional.empty() : Optional.of(String.join(SYSTEM_SEPARATOR, texts));
+    }
+
+    /** OpenAI's rule for {@code json_object}: the word must appear in the input messages or the instructions. */
+    private static boolean mentionsJson(ChatRequest req, List<String> system) {
+        if (system.stream().anyMatch(ResponsesUpstreamRequestWriter::saysJson)) {
+            return true;
+        }
+        for (Message m : req.messages()) {
+            for (ContentBlock b : m.content()) {
+                if (b instanceof Text t && saysJson(t.text())
+                        || b instanceof ToolResult r && saysJson(r.text())) {
+                    return true;
+                }
+            }
+        }
+        return false;
+    }
+
+    private static boolean saysJson(String text) {
+        return text.toLowerCase(Locale.ROOT).contains("json");
+    }
+
+    private static ArrayNode input(List<Message> messages, ResponsesUpstreamOptions opts) {
+        ArrayNode items = Json.array();
+        for (Message m : messages) {
+            if (m.role() == Role.USER) {
+                user(items, m.content());
+            } else {
+                assistant(items, m.content(), opts);
+            }
+        }
+        return items;
+    }
+
+    private static void user(ArrayNode items, List<ContentBlock> blocks) {
+        ArrayNode parts = Json.array();
+        for (ContentBlock b : blocks) {
+            if (b instanceof ToolResult r) {
+                items.add(toolOutput(r));
+            } else {
+                part(b).ifPresent(parts::add);
+            }
+        }
+        if (!parts.isEmpty()) {
+            ObjectNode message = items.addObject().put("type", "message").put("role", "user");
+            message.set("content", parts);
+        }
+    }
+
+    private static ObjectNode toolOutput(ToolResult r) {
+        ObjectNode item = Json.object().put("type", "function_call_output").put("call_id", r.callId());
+        boolean textOnly = r.content().stream().allMatch(b -> b instanceof Text);
+        if (textOnly) {
+            item.put("output", r.text());
+        } else {
+            ArrayNode parts = item.putArray("output");
+            r.content().forEach(b -> part(b).ifPresent(parts::add));
+        }
+        return item;
+    }
+
+    /** An input part, when this format can carry the block. */
+    private static Optional<ObjectNode> part(ContentBlock b) {
+        return switch (b) {
+            case Text t -> Optional.of(inputText(t.text()));
+            case Image i -> imageUrl(i.source()).map(url -> Json.object().put("type", "input_image")
+                    .put("image_url", url).put("detail", i.detail().orElse("auto")));
+            case Document d -> document(d);
+            default -> Optional.empty();
+        };
+    }
+
+    private static ObjectNode inputText(String text) {
+        return Json.object().put("type", "input_text").put("text", text);
+    }
+
+    private static Optional<String> imageUrl(MediaSource source) {
+        return switch (source) {
+            case MediaSource.Url u -> Optional.of(u.url());
+            case MediaSource.Base64 d -> Optional.of(d.dataUrl());
+            default -> Optional.empty(); // another provider's file id, or text
+        };
+    }
+
+    private static Optional<ObjectNode> document(Document d) {
+        ObjectNode p = Json.object().put("type", "input_file");
+        switch (d.source()) {
+            case MediaSource.Base64 data -> p.put("filename", d.title().orElse("document" + extension(data.mediaType())))
+                    .put("file_data", data.dataUrl());
+            case MediaSource.FileRef ref -> p.put("file_id", ref.fileId());
+            case MediaSource.Url u -> p.put("file_url", u.url());
+            case MediaSource.PlainText text -> {
+                return Optional.of(inputText(d.title().map(t -> t + "\n\n").orElse("") + text.text()));
+            }
+        }
+        return Optional.of(p);
+    }
+
+    /** OpenAI tells file types apart by the file name; a name without an extension is refused for PDFs. */
+    private static String extension(String mediaType) {
+        return switch (mediaType) {
+            case "application/pdf" -> ".pdf";
+            case "text/plain" -> ".txt";
+            default -> "";
+        };
+    }
+
+    private static void assistant(ArrayNode items, List<ContentBlock> blocks, ResponsesUpstreamOptions opts) {
+        List<ObjectNode> reasoning = new ArrayList<>(); // sent only once the item they led to follows
+        StringBuilder text = new StringBuilder();
+        for (ContentBlock b : blocks) {
+            if (b instanceof Text t) {
+                text.append(t.text());
+                continue;
+            }
+            message(text, reasoning, items);
+            switch (b) {
+                case Thinking t when opts.reasoning() && ownSignature(t) ->
+                        reasoning.add(reasoningItem(t.text(), t.signature().orElseThrow().value()));
+                case RedactedThinking r when opts.reasoning() && r.origin().equals(Responses.FORMAT) ->
+                        reasoning.add(reasoningItem("", r.data()));
+                case ToolCall c -> {
+                    flush(reasoning, items);
+                    items.addObject().put("type", "function_call").put("call_id", c.id()).put("name", c.name())
+                            .put("arguments", c.argumentsJson());
+                }
+                default -> {
+                    // Foreign or unsigned traces, images and other formats' blocks: nothing this upstream can take.
+                }
+            }
+        }
+        message(text, reasoning, items);
+    }
+
+    /** The run of text so far as one assistant message, after the reasoning that led to it; none when empty. */
+    private static void message(StringBuilder text, List<ObjectNode> reasoning, ArrayNode items) {
+        if (!text.isEmpty()) {
+            flush(reasoning, items);
+            items.add(assistantMessage(text.toString()));
+            text.setLength(0);
+        }
+    }
+
+    private static void flush(List<ObjectNode> reasoning, ArrayNode items) {
+        reasoning.forEach(items::add);
+        reasoning.clear();
+    }
+
+    private static boolean ownSignature(Thinking t) {
+        return t.signature().filter(s -> s.isFrom(Responses.FORMAT) && !s.value().isEmpty()).isPresent();
+    }
+
+    private static ObjectNode reasoningItem(String summary, String encrypted) {
+        ObjectNode item = Json.object().put("type", "reasoning");
+        ArrayNode parts = item.putArray("summary");
+        if (!summary.isEmpty()) {
+            parts.add(ResponsesItemWriter.summaryText(summary));
+        }
+        item.put("encrypted_content", encrypted);
+        return item;
+    }
+
+    /** The easy form (string content), which every Responses server takes for earlier assistant turns. */
+    private static ObjectNode assistantMessage(String text) {
+        return Json.object().put("type", "message").put("role", "assistant").put("content", text);
+    }
+
+    private static ObjectNode tool(ToolSpec t) {
+        ObjectNode tool = Json.object().put("type", "function").put("name", t.name());
+        t.description().ifPresent(d -> tool.put("description", d));
+        tool.set("parameters", t.parameters());
+        tool.put("strict", t.strict().orElse(false));
+        return tool;
+    }
+
+    /** {@code auto} is the default and is left out. */
+    private static void toolChoice(ObjectNode o, ToolChoice choice) {
+        switch (choice) {
+            case ToolChoice.Auto a -> { }
+            case ToolChoice.None n -> o.put("tool_choice", "none");
+            case ToolChoice.Required r -> o.put("tool_choice", "required");
+            case ToolChoice.Named n -> o.putObject("tool_choice").put("type", "function").put("name", n.name());
+        }
+    }
+
+    private static void text(ObjectNode o, ChatRequest req) {
+        Optional<JsonNode> verbosity = Optional.ofNullable(req.passthrough().forFormat(Responses.FORMAT).get("verbosity"))
+                .or(() -> Optional.ofNullable(req.passthrough().forFormat(CHAT_FORMAT).get("verbosity")));
+        ObjectNode format = switch (req.responseFormat()) {
+            case ResponseFormat.Text t -> null;
+            case ResponseFormat.JsonObject j -> Json.object().put("type", "json_object");
+            case ResponseFormat.JsonSchema s -> {
+                ObjectNode f = Json.object().put("type", "json_schema").put("name", s.name());
+                s.description().ifPresent(d -> f.put("description", d));
+                f.set("schema", s.schema());
+                f.put("strict", s.strict());
+                yield f;
+            }
+        };
+        if (format == null && verbosity.isEmpty()) {
+            return;
+        }
+        ObjectNode text = o.putObject("text");
+        if (format != null) {
+            text.set("format", format);
+        }
+        verbosity.ifPresent(v -> text.set("verbosity", v));
+    }
+
+    /**
+     * The reasoning controls: the effort (already clamped to the model's levels; the switch turned off as
+     * {@code none}) and a summary. A summary is asked for when the caller asked for
+     * reasoning and did not exclude it (the caller's own {@code summary} when its format has one): it is
+     * the only text of the trace this format shows.
+     */
+    private static Optional<ObjectNode> reasoning(Reasoning r) {
+        ObjectNode o = Json.object();
+        Optional<String> effort = r.effort().map(Reasoning.Effort::wire)
+                .or(() -> r.mode().filter(m -> m == Reasoning.Mode.OFF).map(m -> "none"));
+        effort.ifPresent(e -> o.put("effort", e));
+        boolean off = effort.filter(e -> e.equals("none")).isPresent();
+        Optional<String> summary = r.summary().or(() -> r.requested() && !r.exclude() && !off
+                ? Optional.of("auto") : Optional.empty());
+        summary.ifPresent(s -> o.put("summary", s));
+        return o.isEmpty() ? Optional.empty() : Optional.of(o);
+    }
+
+    private static void passthrough(ObjectNode o, ChatRequest req) {
+        req.passthrough().forFormat(Responses.FORMAT).forEach((k, v) -> {
+            if (!o.has(k) && !NEVER_PASSED.contains(k)) {
+                o.set(k, v);
+            }
+        });
+        req.passthrough().forFormat(CHAT_FORMAT).forEach((k, v) -> {
+            if (SHARED_WITH_CHAT.contains(k) && !o.has(k)) {
+                o.set(k, v);
+            }
+        });
+    }
+}
