@@ -48,7 +48,8 @@ record ResponsesCreateBody(Prompt prompt, boolean stream, boolean encrypted, boo
             "parallel_tool_calls", "text", "reasoning", "max_output_tokens", "temperature", "top_p", "store", "stream",
             "stream_options", "include", "metadata", "user", "safety_identifier", "prompt_cache_key",
             "prompt_cache_retention", "service_tier", "truncation", "top_logprobs", "max_tool_calls",
-            "previous_response_id", "background", "conversation", "prompt");
+            "previous_response_id", "background", "conversation", "prompt", "client_metadata", "context_management",
+            "prompt_cache_options");
     private static final Set<String> EFFORTS = Set.of("none", "minimal", "low", "medium", "high", "xhigh");
     private static final Set<String> SUMMARIES = Set.of("auto", "concise", "detailed");
     private static final Set<String> INPUT_PARTS = Set.of("input_text", "input_image", "input_file");

@@ -51,7 +51,9 @@ import java.util.Set;
  *   <li>{@code max_output_tokens} is at least {@value #MIN_OUTPUT_TOKENS}, the API's minimum.</li>
  *   <li>Stop sequences have no field in this format; the gateway applies them to the answer
  *       ({@link ResponsesStopSequences}).</li>
- *   <li>Pass-through fields of this format are sent as they came; of the chat-completions format only
+ *   <li>Pass-through fields of this format are sent as they came (an object's extra fields, such as
+ *       {@code reasoning.context}, join the object rendered from the canonical request); of the
+ *       chat-completions format only
  *       those that mean the same here ({@link #SHARED_WITH_CHAT}), and {@code verbosity} as
  *       {@code text.verbosity}. They never override a field rendered from the canonical request.</li>
  * </ul>
@@ -351,8 +353,18 @@ final class ResponsesUpstreamRequestWriter {
 
     private static void passthrough(ObjectNode o, ChatRequest req) {
         req.passthrough().forFormat(Responses.FORMAT).forEach((k, v) -> {
-            if (!o.has(k) && !NEVER_PASSED.contains(k)) {
+            if (NEVER_PASSED.contains(k)) {
+                return;
+            }
+            if (!o.has(k)) {
                 o.set(k, v);
+            } else if (o.get(k) instanceof ObjectNode rendered && v instanceof ObjectNode extras) {
+                // The parts of an object the canonical model has no word for (reasoning.context, text.verbosity).
+                extras.properties().forEach(e -> {
+                    if (!rendered.has(e.getKey())) {
+                        rendered.set(e.getKey(), e.getValue());
+                    }
+                });
             }
         });
         req.passthrough().forFormat(CHAT_FORMAT).forEach((k, v) -> {

@@ -20,7 +20,8 @@ final class ResponsesUpstream implements UpstreamFormat {
     private static final Set<String> TOP_LEVEL = Set.of("model", "input", "instructions", "tools", "tool_choice",
             "parallel_tool_calls", "text", "reasoning", "max_output_tokens", "temperature", "top_p", "store", "stream",
             "stream_options", "include", "metadata", "user", "safety_identifier", "prompt_cache_key",
-            "prompt_cache_retention", "service_tier", "truncation", "top_logprobs", "max_tool_calls");
+            "prompt_cache_retention", "service_tier", "truncation", "top_logprobs", "max_tool_calls", "client_metadata",
+            "context_management", "prompt_cache_options");
     private static final Set<String> INPUT_PARTS = Set.of("input_text", "input_image", "input_file");
     private static final Set<String> OUTPUT_PARTS = Set.of("output_text", "refusal");
     private static final Set<String> EFFORTS = Set.of("none", "minimal", "low", "medium", "high", "xhigh");
