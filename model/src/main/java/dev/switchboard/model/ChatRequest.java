@@ -15,7 +15,8 @@ import java.util.OptionalInt;
  * <p>{@code model} is the model id as the caller gave it (it may be an alias). {@code fallbackModels} are
  * the caller's cross-model fallbacks ({@code models} / {@code fallbacks}), in order, at most
  * {@link #MAX_FALLBACK_MODELS} (spec 8), however the caller named them.
- * {@code transforms}, {@code skills} and {@code ignoreDefaults} are service-only and never forwarded.
+ * {@code transforms}, {@code skills} and {@code ignoreDefaults} are service-only and never forwarded;
+ * {@code skills} are the skills the caller named, in order (body fields first, then the header).
  */
 public record ChatRequest(
         String model,
@@ -35,7 +36,7 @@ public record ChatRequest(
         Optional<String> user,
         Map<String, String> metadata,
         boolean ignoreDefaults,
-        List<String> skills,
+        List<SkillRef> skills,
         Passthrough passthrough) {
     /** Spec 8: a request names at most 3 fallback models. */
     public static final int MAX_FALLBACK_MODELS = 3;
@@ -101,7 +102,7 @@ public record ChatRequest(
         private Optional<String> user = Optional.empty();
         private Map<String, String> metadata = Map.of();
         private boolean ignoreDefaults;
-        private List<String> skills = new ArrayList<>();
+        private List<SkillRef> skills = new ArrayList<>();
         private Passthrough passthrough = Passthrough.NONE;
 
         private Builder(String model) {
@@ -149,7 +150,7 @@ public record ChatRequest(
         public Builder user(Optional<String> v) { user = v; return this; }
         public Builder metadata(Map<String, String> v) { metadata = v; return this; }
         public Builder ignoreDefaults(boolean v) { ignoreDefaults = v; return this; }
-        public Builder skills(List<String> v) { skills = new ArrayList<>(v); return this; }
+        public Builder skills(List<SkillRef> v) { skills = new ArrayList<>(v); return this; }
         public Builder passthrough(Passthrough v) { passthrough = v; return this; }
 
         public ChatRequest build() {

@@ -25,6 +25,7 @@ import dev.switchboard.engine.provider.OpenAiResponsesDialect;
 import dev.switchboard.engine.provider.ProviderAdapter;
 import dev.switchboard.engine.provider.SimulatorAdapter;
 import dev.switchboard.engine.responses.ResponsesService;
+import dev.switchboard.engine.skills.SkillUses;
 import dev.switchboard.engine.route.FailoverRouter;
 import dev.switchboard.engine.upstream.UpstreamClient;
 import dev.switchboard.engine.upstream.Watchdog;
@@ -93,6 +94,9 @@ public final class GatewayApp implements AutoCloseable {
     private final Optional<String> newAdminKey;
     private final Optional<IssuedKey> newDemoKey;
     private final SkillService skills;
+    private final SkillUses skillUses;
+    /** How often the use counts of applied skills are written to the database. */
+    static final Duration SKILL_USES_INTERVAL = Duration.ofSeconds(1);
 
     /**
      * Wraps the pipeline's {@link Admission} and {@link Settlement} as the composition root built them
@@ -116,6 +120,7 @@ public final class GatewayApp implements AutoCloseable {
             JdbcCatalogStore catalogStore = new JdbcCatalogStore(accounts.database());
             this.skills = new SkillService(catalogStore, new JdbcSkillStore(accounts.database()),
                     id -> config.catalog().resolve(id).map(ModelEntry::id), clock);
+            this.skillUses = opened(opened, new SkillUses(skills::recordUses, SKILL_USES_INTERVAL));
             this.edge = listen(config, port, routes(clock, registry, metrics, ports, catalogStore), metrics);
         } catch (RuntimeException | Error e) {
             opened.forEach(GatewayApp::closeQuietly);
@@ -138,15 +143,17 @@ public final class GatewayApp implements AutoCloseable {
         ImageInliner images = new ImageInliner(new ImageFetcher(FetchLimits.DEFAULT));
         FailoverRouter router = new FailoverRouter(config.catalog(), adapters, metrics, images);
         ModelDefaults defaults = new ModelDefaults(accounts.defaults(), accounts::userExists, config.catalog(), clock);
-        ChatPipeline chat = new ChatPipeline(config.catalog(), defaults.lookup(), ports.admission().apply(Admission.ADMIT_ALL),
-                router, ports.settlement().apply(Settlement.RECORD_NOTHING), metrics);
+        ChatPipeline chat = new ChatPipeline(config.catalog(), defaults.lookup(), skills, skillUses,
+                ports.admission().apply(Admission.ADMIT_ALL), router, ports.settlement().apply(Settlement.RECORD_NOTHING),
+                metrics);
 
         Authenticator auth = new Authenticator(accounts.apiKeys());
         ChatCompletionsApi completions = new ChatCompletionsApi(chat, auth, clock, heartbeats);
         ResponsesApi responses = new ResponsesApi(
                 new ResponsesService(chat, new JdbcResponseStore(accounts.database()), clock), auth, heartbeats);
         MessagesApi messages = new MessagesApi(chat, auth, heartbeats);
-        ModelsApi models = new ModelsApi(config.catalog(), auth, clock.instant().getEpochSecond(), Optional.of(defaults));
+        ModelsApi models = new ModelsApi(config.catalog(), auth, clock.instant().getEpochSecond(), Optional.of(defaults),
+                skills);
         AdminApi admin = new AdminApi(accounts.admin(), accounts.adminKeys());
         DefaultsAdminApi adminDefaults = new DefaultsAdminApi(admin, defaults);
         OpsApi ops = new OpsApi(accounts.database(), registry, config.edge().metricsToken());
@@ -289,6 +296,7 @@ public final class GatewayApp implements AutoCloseable {
     @Override
     public void close() {
         edge.close();
+        skillUses.close();
         heartbeats.close();
         upstream.close();
         watchdog.close();

@@ -13,8 +13,8 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Collection;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 
 /** {@link SkillStore} on SQLite or PostgreSQL, beside {@link JdbcCatalogStore} on the same tables. */
@@ -72,12 +72,13 @@ public final class JdbcSkillStore implements SkillStore {
     }
 
     @Override
-    public void recordUse(Collection<String> skillIds) {
+    public void recordUses(Map<String, Long> counts) {
         sql.transaction("count skill use", c -> {
             try (PreparedStatement s = c.prepareStatement(
-                    "UPDATE extend_items SET use_count = use_count + 1 WHERE kind = 'skill' AND id = ?")) {
-                for (String id : skillIds) {
-                    s.setString(1, id);
+                    "UPDATE extend_items SET use_count = use_count + ? WHERE kind = 'skill' AND id = ?")) {
+                for (Map.Entry<String, Long> e : counts.entrySet()) {
+                    s.setLong(1, e.getValue());
+                    s.setString(2, e.getKey());
                     s.executeUpdate();
                 }
             }

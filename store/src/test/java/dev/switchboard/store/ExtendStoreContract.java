@@ -242,6 +242,26 @@ abstract class ExtendStoreContract extends StoreContract {
     }
 
     @Test
+    void batchedUseCountsFromTwoInstancesAddUpAndUnknownIdsAreIgnored() throws Exception {
+        catalog.save(official("counted", "Counted", "d"), OnConflict.KEEP);
+        catalog.save(official("other", "Other", "d"), OnConflict.KEEP);
+        JdbcSkillStore secondSkills = new JdbcSkillStore(open());
+        List<Callable<?>> tasks = new ArrayList<>();
+        for (int i = 0; i < USERS; i++) {
+            boolean first = i % 2 == 0;
+            tasks.add(() -> {
+                (first ? skills : secondSkills).recordUses(java.util.Map.of("counted", 3L, "other", 1L, "gone", 5L));
+                return null;
+            });
+        }
+        concurrently(tasks);
+
+        assertThat(((Skill) catalog.find(ItemKind.SKILL, "counted").orElseThrow()).useCount()).isEqualTo(3L * USERS);
+        assertThat(((Skill) catalog.find(ItemKind.SKILL, "other").orElseThrow()).useCount()).isEqualTo(USERS);
+        assertThat(catalog.find(ItemKind.SKILL, "gone")).isEmpty();
+    }
+
+    @Test
     void usesForksAndInteractionsCountExactlyUnderConcurrency() throws Exception {
         catalog.save(official("popular", "Popular", "d"), OnConflict.KEEP);
         catalog.save(new CharacterCard("bot", "Bot", "d", "", "", "Hi", "", "", "", List.of(), "", List.of(), "switchboard", "1",

@@ -2,15 +2,13 @@ package dev.switchboard.engine.defaults;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.switchboard.engine.cache.ExpiringCache;
 import dev.switchboard.engine.catalog.Catalog;
 import dev.switchboard.engine.catalog.ModelEntry;
 import dev.switchboard.model.GatewayError;
 import dev.switchboard.wire.Json;
 import java.time.Clock;
 import java.time.Duration;
-import java.time.Instant;
-import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.function.Predicate;
@@ -37,10 +35,7 @@ public final class ModelDefaults {
     public static final Duration CACHE_TTL = Duration.ofSeconds(1);
     private static final int CACHE_MAX = 10_000;
 
-    private record Cached(Optional<ParamDefaults> defaults, Instant until) {
-    }
-
-    private final Map<String, Cached> cache = new ConcurrentHashMap<>();
+    private final ExpiringCache<String, Optional<ParamDefaults>> cache;
     private final DefaultsStore store;
     private final Predicate<String> userExists;
     private final Catalog catalog;
@@ -54,6 +49,7 @@ public final class ModelDefaults {
         this.userExists = Objects.requireNonNull(userExists, "userExists");
         this.catalog = Objects.requireNonNull(catalog, "catalog");
         this.clock = Objects.requireNonNull(clock, "clock");
+        this.cache = new ExpiringCache<>(clock, CACHE_TTL, CACHE_MAX);
     }
 
     /**
@@ -74,7 +70,7 @@ public final class ModelDefaults {
         });
         SavedDefaults saved = new SavedDefaults(userId, m.id(), Json.write(kept), clock.instant());
         store.put(saved);
-        cache.remove(key(userId, m.id()));
+        cache.forget(key(userId, m.id()));
         return saved;
     }
 
@@ -91,26 +87,14 @@ public final class ModelDefaults {
     public Cleared clear(String userId, String model) {
         String id = model(userId, model).id();
         boolean removed = store.delete(userId, id);
-        cache.remove(key(userId, id));
+        cache.forget(key(userId, id));
         return new Cleared(userId, id, removed);
     }
 
     /** The lookup the pipeline uses. */
     public Lookup lookup() {
-        return (userId, modelId) -> {
-            Instant now = clock.instant();
-            String key = key(userId, modelId);
-            Cached hit = cache.get(key);
-            if (hit != null && now.isBefore(hit.until())) {
-                return hit.defaults();
-            }
-            Optional<ParamDefaults> found = store.find(userId, modelId).map(s -> ParamDefaults.parseStored(s.paramsJson()));
-            if (cache.size() >= CACHE_MAX) {
-                cache.clear();
-            }
-            cache.put(key, new Cached(found, now.plus(CACHE_TTL)));
-            return found;
-        };
+        return (userId, modelId) -> cache.get(key(userId, modelId),
+                k -> store.find(userId, modelId).map(s -> ParamDefaults.parseStored(s.paramsJson())));
     }
 
     private static String key(String userId, String modelId) {

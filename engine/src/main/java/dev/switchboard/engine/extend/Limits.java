@@ -25,6 +25,8 @@ public final class Limits {
     public static final int FILTER_TAGS = 20;
     /** How many skills one account may own. */
     public static final int SKILLS_PER_USER = 200;
+    /** The most skills that apply to one chat request: named by it, or installed for its model. */
+    public static final int SKILLS_PER_REQUEST = 8;
     /** Models an installed skill may be limited to. */
     public static final int INSTALL_MODELS = 50;
     /** The largest plugin artifact. */

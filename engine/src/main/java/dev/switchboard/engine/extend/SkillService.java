@@ -4,13 +4,15 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.switchboard.engine.account.Ids;
 import dev.switchboard.model.GatewayError;
 import dev.switchboard.model.GatewayException;
+import dev.switchboard.engine.cache.ExpiringCache;
 import java.time.Clock;
+import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
-import java.util.Collection;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
@@ -22,10 +24,20 @@ import java.util.function.Function;
  * visible skill, or an official one, is read-only (403); only the owner writes or deletes a skill.
  */
 public final class SkillService implements SkillLookup {
+    /**
+     * How long the chat pipeline's lookups ({@link #usable}, {@link #installedFor}) are reused: every chat request
+     * asks for the caller's installed skills. Changes through this instance take effect here at once; other
+     * instances see them within this time (as for API keys and saved defaults).
+     */
+    public static final Duration CACHE_TTL = Duration.ofSeconds(1);
+    private static final int CACHE_MAX = 10_000;
+
     private final CatalogStore catalog;
     private final SkillStore skills;
     private final Function<String, Optional<String>> canonicalModel;
     private final Clock clock;
+    private final ExpiringCache<String, Optional<Skill>> byId;
+    private final ExpiringCache<String, List<Installation>> installsByUser;
 
     /** @param canonicalModel the canonical id of a model id or alias, empty when the gateway has no such model */
     public SkillService(CatalogStore catalog, SkillStore skills, Function<String, Optional<String>> canonicalModel, Clock clock) {
@@ -33,6 +45,8 @@ public final class SkillService implements SkillLookup {
         this.skills = Objects.requireNonNull(skills, "skills");
         this.canonicalModel = Objects.requireNonNull(canonicalModel, "canonicalModel");
         this.clock = Objects.requireNonNull(clock, "clock");
+        this.byId = new ExpiringCache<>(clock, CACHE_TTL, CACHE_MAX);
+        this.installsByUser = new ExpiringCache<>(clock, CACHE_TTL, CACHE_MAX);
     }
 
     /** Public skills. */
@@ -80,12 +94,14 @@ public final class SkillService implements SkillLookup {
                 s.creatorUsername(), s.official(), d.visibility().orElse(s.visibility()), d.body().orElse(s.body()),
                 d.tags().orElse(s.tags()), s.likes(), s.useCount(), s.forks(), s.forkedFrom(), s.createdAt(), now());
         catalog.save(updated, CatalogStore.OnConflict.REPLACE);
+        changed(id);
         return (Skill) catalog.find(ItemKind.SKILL, id).orElseThrow(() -> notFound(id));
     }
 
     public void delete(Viewer viewer, String id) {
         owned(viewer, id);
         catalog.delete(ItemKind.SKILL, id);
+        changed(id);
     }
 
     /**
@@ -122,15 +138,39 @@ public final class SkillService implements SkillLookup {
                     + asked + "' (see GET /v1/models)").toException()));
         }
         readable(id, Optional.of(viewer.userId()));
+        refuseTooManyFor(skills.installations(viewer.userId()), id, models);
         if (!skills.install(viewer.userId(), id, List.copyOf(models), now())) {
             throw notFound(id);
         }
+        installsByUser.forget(viewer.userId());
         return installed(viewer).stream().filter(i -> i.skill().id().equals(id)).findFirst().orElseThrow(() -> notFound(id));
     }
 
     /** Whether it was installed. */
     public boolean uninstall(Viewer viewer, String id) {
-        return skills.uninstall(viewer.userId(), id);
+        boolean removed = skills.uninstall(viewer.userId(), id);
+        installsByUser.forget(viewer.userId());
+        return removed;
+    }
+
+    /**
+     * Refuses an installation after which more than {@value Limits#SKILLS_PER_REQUEST} installed skills would apply
+     * to one model (the most that apply to one chat request). {@code models} empty: every model.
+     */
+    private static void refuseTooManyFor(List<Installation> existing, String id, Set<String> models) {
+        List<Installation> others = existing.stream().filter(i -> !i.skill().id().equals(id)).toList();
+        long everywhere = others.stream().filter(i -> i.models().isEmpty()).count();
+        Map<String, Long> perModel = new java.util.TreeMap<>();
+        others.stream().flatMap(i -> i.models().stream()).forEach(m -> perModel.merge(m, 1L, Long::sum));
+        Set<String> touched = models.isEmpty() ? perModel.keySet() : models;
+        long busiest = touched.stream().mapToLong(m -> perModel.getOrDefault(m, 0L)).max().orElse(0);
+        if (everywhere + busiest + 1 > Limits.SKILLS_PER_REQUEST) {
+            String where = touched.stream().filter(m -> perModel.getOrDefault(m, 0L) == busiest).findFirst()
+                    .filter(m -> busiest > 0).map(m -> "the model '" + m + "'").orElse("every model");
+            throw new GatewayError(409, "limit_reached", "At most " + Limits.SKILLS_PER_REQUEST + " installed skills can"
+                    + " apply to one model, and " + where + " has " + (everywhere + busiest) + " already; uninstall one, or"
+                    + " install this skill for other models ({\"models\": [...]}).", Optional.empty(), false).toException();
+        }
     }
 
     /** The viewer's installed skills that are still usable, in install order. */
@@ -144,14 +184,15 @@ public final class SkillService implements SkillLookup {
         if (!EntryIds.plausible(skillId)) {
             return Optional.empty();
         }
-        return catalog.find(ItemKind.SKILL, skillId).map(Skill.class::cast).filter(s -> s.readableBy(Optional.of(userId)));
+        return byId.get(skillId, id -> catalog.find(ItemKind.SKILL, id).map(Skill.class::cast))
+                .filter(s -> s.readableBy(Optional.of(userId)));
     }
 
     @Override
     public List<Skill> installedFor(String userId, String modelId) {
         Optional<String> user = Optional.of(userId);
         List<Skill> out = new ArrayList<>();
-        for (Installation i : skills.installations(userId)) {
+        for (Installation i : installsByUser.get(userId, skills::installations)) {
             if (i.appliesTo(modelId) && i.skill().readableBy(user)) {
                 out.add(i.skill());
             }
@@ -160,10 +201,16 @@ public final class SkillService implements SkillLookup {
     }
 
     @Override
-    public void recordUse(Collection<String> skillIds) {
-        if (!skillIds.isEmpty()) {
-            skills.recordUse(skillIds);
+    public void recordUses(Map<String, Long> counts) {
+        if (!counts.isEmpty()) {
+            skills.recordUses(counts);
         }
+    }
+
+    /** A skill changed or went: lookups that may hold it are dropped (installations embed their skills). */
+    private void changed(String id) {
+        byId.forget(id);
+        installsByUser.forgetAll();
     }
 
     private Skill readable(String id, Optional<String> userId) {

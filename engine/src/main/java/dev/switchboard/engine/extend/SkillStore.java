@@ -3,6 +3,7 @@ package dev.switchboard.engine.extend;
 import java.time.Instant;
 import java.util.Collection;
 import java.util.List;
+import java.util.Map;
 
 /**
  * The storage port of what only skills have: owned creation with a per-user cap, forks, use counts and
@@ -29,7 +30,15 @@ public interface SkillStore {
     Created fork(Skill copy, int maxPerOwner);
 
     /** Adds one to the {@code use_count} of each skill named (once per id given, duplicates count). */
-    void recordUse(Collection<String> skillIds);
+    default void recordUse(Collection<String> skillIds) {
+        recordUses(SkillLookup.counts(skillIds));
+    }
+
+    /**
+     * Adds each count to its skill's {@code use_count}, all in one transaction (all or none), each as a relative
+     * update in the database, so counts from several instances add up. Unknown ids are ignored.
+     */
+    void recordUses(Map<String, Long> counts);
 
     /**
      * Installs the skill for the user, or, when installed already, replaces its models and keeps its place.

@@ -1,12 +1,17 @@
 package dev.switchboard.engine.pipeline;
 
 import dev.switchboard.engine.catalog.Catalog;
+import dev.switchboard.engine.catalog.ModelEntry;
 import dev.switchboard.engine.defaults.ModelDefaults;
+import dev.switchboard.engine.extend.SkillLookup;
 import dev.switchboard.engine.metrics.GatewayMetrics;
 import dev.switchboard.engine.route.Answer;
 import dev.switchboard.engine.route.Candidate;
 import dev.switchboard.engine.route.FailoverRouter;
 import dev.switchboard.engine.route.OpenStream;
+import dev.switchboard.engine.skills.SkillStack;
+import dev.switchboard.engine.skills.SkillUses;
+import dev.switchboard.engine.skills.StackedSkill;
 import dev.switchboard.engine.tokens.TokenEstimator;
 import dev.switchboard.model.ChatRequest;
 import dev.switchboard.model.ChatResponse;
@@ -20,21 +25,25 @@ import java.util.List;
  * <ol>
  *   <li><b>authenticate</b>: at the edge, before the body is read ({@code Authenticator}), giving the
  *       {@link Caller}; 401/403 for the key and its endpoint scope;
+ *   <li><b>skills</b> ({@link ResolveSkills}): the skills the request names, once; 400 for an unknown one;
  *   <li><b>resolve</b> ({@link ResolveModels}): the requested model and the caller's fallbacks, once; 404,
  *       403 for scope and plan;
- *   <li><b>prepare</b> ({@link PrepareCandidates}): per candidate model, saved defaults, capability
- *       checks, shaping, context window and middle-out; 400;
+ *   <li><b>prepare</b> ({@link PrepareCandidates}): per candidate model, the skills that apply to it
+ *       (named, else installed), saved defaults, capability checks, shaping, context window and middle-out;
+ *       400;
  *   <li><b>admit</b> ({@link Admission}, a port): limits and money; 429, 402;
  *   <li><b>route</b> ({@link FailoverRouter}): the one failover loop over the candidates, image URLs
  *       fetched for providers that need bytes;
  *   <li><b>post-process</b> ({@link PresentAnswer}, {@link StreamRelay}): the answer named after the model
  *       that answered, JSON extraction, reasoning shown as asked; a stream relayed and ended properly;
  *   <li><b>settle</b> ({@link SettleOnce} calling {@link Settlement}, a port): exactly once for every
- *       admitted request, however it ended.
+ *       admitted request, however it ended; a billed request counts a use of each skill it applied
+ *       ({@link SkillUses}).
  * </ol>
  */
 public final class ChatPipeline {
     private final Catalog catalog;
+    private final ResolveSkills skills;
     private final ResolveModels resolve;
     private final PrepareCandidates prepare;
     private final Admission admission;
@@ -42,12 +51,19 @@ public final class ChatPipeline {
     private final StreamRelay relay;
     private final Settlement settlement;
     private final GatewayMetrics metrics;
+    private final SkillUses skillUses;
 
-    public ChatPipeline(Catalog catalog, ModelDefaults.Lookup defaults, Admission admission, FailoverRouter router,
-                        Settlement settlement, GatewayMetrics metrics) {
+    /**
+     * @param skills    the skills requests may name and users install ({@link SkillLookup#NONE}: none exist)
+     * @param skillUses where the uses of applied skills are counted
+     */
+    public ChatPipeline(Catalog catalog, ModelDefaults.Lookup defaults, SkillLookup skills, SkillUses skillUses,
+                        Admission admission, FailoverRouter router, Settlement settlement, GatewayMetrics metrics) {
         this.catalog = catalog;
+        this.skills = new ResolveSkills(skills);
+        this.skillUses = skillUses;
         this.resolve = new ResolveModels(catalog);
-        this.prepare = new PrepareCandidates(defaults);
+        this.prepare = new PrepareCandidates(defaults, this.skills);
         this.admission = admission;
         this.router = router;
         this.relay = new StreamRelay(metrics);
@@ -55,7 +71,13 @@ public final class ChatPipeline {
         this.metrics = metrics;
     }
 
-    /** A pipeline without saved defaults that admits everything and records nothing. */
+    /** A pipeline without skills. */
+    public ChatPipeline(Catalog catalog, ModelDefaults.Lookup defaults, Admission admission, FailoverRouter router,
+                        Settlement settlement, GatewayMetrics metrics) {
+        this(catalog, defaults, SkillLookup.NONE, SkillUses.NONE, admission, router, settlement, metrics);
+    }
+
+    /** A pipeline without saved defaults or skills that admits everything and records nothing. */
     public ChatPipeline(Catalog catalog, FailoverRouter router, GatewayMetrics metrics) {
         this(catalog, ModelDefaults.Lookup.NONE, Admission.ADMIT_ALL, router, Settlement.RECORD_NOTHING, metrics);
     }
@@ -66,10 +88,10 @@ public final class ChatPipeline {
 
     /** A complete answer; {@code model} in it is the model that answered. */
     public ChatResponse complete(Caller caller, ChatRequest request, RequestTrace trace) {
-        List<Candidate> candidates = prepare.candidates(caller, request, resolve.models(caller, request, trace), trace);
+        List<Candidate> candidates = candidates(caller, request, trace);
         AdmissionRequest admitting = admissionRequest(caller, trace, AdmissionRequest.Purpose.GENERATE, false, candidates);
         Admitted admitted = admission.admit(admitting);
-        try (SettleOnce settle = new SettleOnce(settlement, metrics, admitting, admitted, trace)) {
+        try (SettleOnce settle = new SettleOnce(settlement, metrics, admitting, admitted, trace, skillUses)) {
             Answer<ChatResponse> answer = router.complete(candidates, admitted, trace.attempts());
             settle.answeredBy(answer);
             settle.ended(RequestOutcome.Ending.COMPLETED, answer.value().usage());
@@ -83,10 +105,10 @@ public final class ChatPipeline {
      * a failure is delivered in-band and the stream ends; a client that left cancels the upstream.
      */
     public void stream(Caller caller, ChatRequest request, RequestTrace trace, StreamSink sink) {
-        List<Candidate> candidates = prepare.candidates(caller, request, resolve.models(caller, request, trace), trace);
+        List<Candidate> candidates = candidates(caller, request, trace);
         AdmissionRequest admitting = admissionRequest(caller, trace, AdmissionRequest.Purpose.GENERATE, true, candidates);
         Admitted admitted = admission.admit(admitting);
-        try (SettleOnce settle = new SettleOnce(settlement, metrics, admitting, admitted, trace)) {
+        try (SettleOnce settle = new SettleOnce(settlement, metrics, admitting, admitted, trace, skillUses)) {
             Answer<OpenStream> answer = router.stream(candidates, admitted, trace.attempts());
             settle.answeredBy(answer);
             StreamRelay.Result relayed = relay.relay(request, answer, sink, trace);
@@ -96,20 +118,31 @@ public final class ChatPipeline {
 
     /**
      * The estimated prompt size of {@code request} for {@code count_tokens}: about four characters per
-     * token over system, messages and tools (spec 4, 8). The model must exist and be one the caller may
-     * use, and the request is admitted and settled like a chat (limits may count it), but nothing reaches
-     * an upstream and nothing is billable.
+     * token over system, messages and tools (spec 4, 8), as the model would get them: with the skills that
+     * apply (named, else installed) in place. The model must exist and be one the caller may use, and the
+     * request is admitted and settled like a chat (limits may count it), but nothing reaches an upstream,
+     * nothing is billable and no skill use is counted.
      */
     public long countTokens(Caller caller, ChatRequest request, RequestTrace trace) {
-        Candidate counted = new Candidate(resolve.requested(caller, request, trace), request);
+        List<StackedSkill> named = skills.named(caller, request);
+        ModelEntry model = resolve.requested(caller, request, trace);
+        SkillStack stack = skills.forModel(caller, named, model);
+        trace.skills(stack.ids());
+        Candidate counted = new Candidate(model, stack.applyTo(request, model), stack.ids());
         AdmissionRequest admitting = admissionRequest(caller, trace, AdmissionRequest.Purpose.COUNT_TOKENS, false,
                 List.of(counted));
         Admitted admitted = admission.admit(admitting);
-        try (SettleOnce settle = new SettleOnce(settlement, metrics, admitting, admitted, trace)) {
-            long tokens = TokenEstimator.ofPrompt(request);
+        try (SettleOnce settle = new SettleOnce(settlement, metrics, admitting, admitted, trace, skillUses)) {
+            long tokens = TokenEstimator.ofPrompt(counted.request());
             settle.ended(RequestOutcome.Ending.COUNTED, Usage.EMPTY);
             return tokens;
         }
+    }
+
+    /** The skills, resolve and prepare stages: the request as each candidate model gets it. */
+    private List<Candidate> candidates(Caller caller, ChatRequest request, RequestTrace trace) {
+        List<StackedSkill> named = skills.named(caller, request);
+        return prepare.candidates(caller, request, named, resolve.models(caller, request, trace), trace);
     }
 
     private static AdmissionRequest admissionRequest(Caller caller, RequestTrace trace, AdmissionRequest.Purpose purpose,

@@ -4,6 +4,7 @@ import dev.switchboard.engine.catalog.RouteTarget;
 import dev.switchboard.engine.route.Candidate;
 import dev.switchboard.model.Usage;
 import java.time.Duration;
+import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 
@@ -53,6 +54,14 @@ public record RequestOutcome(Caller caller, String requestId, String endpoint, A
         Objects.requireNonNull(answered, "answered");
         Objects.requireNonNull(usage, "usage");
         Objects.requireNonNull(latency, "latency");
+    }
+
+    /**
+     * The ids of the skills applied to the answering candidate's request, in stack order; empty when none did
+     * or nothing answered. The usage record and {@code GET /v1/generation} name them.
+     */
+    public List<String> skills() {
+        return answered.map(a -> a.candidate().skills()).orElse(List.of());
     }
 
     /** Whether the request is to be billed: a generation some model answered (fully or in part). */

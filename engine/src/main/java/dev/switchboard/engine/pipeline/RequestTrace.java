@@ -2,6 +2,7 @@ package dev.switchboard.engine.pipeline;
 
 import dev.switchboard.engine.route.AttemptLog;
 import dev.switchboard.model.Usage;
+import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 
@@ -18,6 +19,7 @@ public final class RequestTrace {
     private Optional<String> modelAnswered = Optional.empty();
     private Usage usage = Usage.EMPTY;
     private Optional<String> streamEnd = Optional.empty();
+    private List<String> skills = List.of();
 
     public RequestTrace(String requestId, String endpoint) {
         this.requestId = Objects.requireNonNull(requestId);
@@ -62,6 +64,18 @@ public final class RequestTrace {
 
     void usage(Usage u) {
         usage = u;
+    }
+
+    /**
+     * The ids of the skills applied, in stack order: those of the candidate that answered, or, before any
+     * answered, those of the requested model's candidate; empty when none applied.
+     */
+    public List<String> skills() {
+        return skills;
+    }
+
+    void skills(List<String> ids) {
+        skills = List.copyOf(ids);
     }
 
     /** How a stream ended when it did not end normally ({@code client disconnected}, {@code upstream failed}). */

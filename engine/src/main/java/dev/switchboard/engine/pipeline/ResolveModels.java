@@ -17,9 +17,8 @@ import org.slf4j.LoggerFactory;
  * plan (403 {@code model_access_denied}); a fallback that fails any of these, or repeats an earlier
  * candidate, is skipped and logged (spec 2.2).
  *
- * <p>Skills ({@code skill}, {@code skills}) are catalog references too, checked first (a 400 comes before a
- * 404): skills are not applied to chat requests yet, so any skill id is refused with a 400 naming
- * {@code skill}, rather than answering without the skill the caller asked for.
+ * <p>The skills a request names are resolved before this stage ({@link ResolveSkills}), so an unknown skill
+ * (400) is refused before an unknown model (404).
  */
 public final class ResolveModels {
     private static final Logger LOG = LoggerFactory.getLogger(ResolveModels.class);
@@ -33,11 +32,6 @@ public final class ResolveModels {
     /** The requested model only (for {@code count_tokens}). */
     public ModelEntry requested(Caller caller, ChatRequest request, RequestTrace trace) {
         trace.modelAsked(request.model());
-        if (!request.skills().isEmpty()) {
-            String id = request.skills().getFirst();
-            throw GatewayError.invalid("skill", "Skill '" + id + "' cannot be applied: this gateway does not apply "
-                    + "skills to chat requests yet, and answering without it would not be what you asked for.").toException();
-        }
         ModelEntry model = catalog.resolve(request.model())
                 .orElseThrow(() -> GatewayError.modelNotFound(request.model()).toException());
         if (!caller.mayUseModel(model.id()) && !caller.mayUseModel(request.model())) {

@@ -2,6 +2,7 @@ package dev.switchboard.engine.pipeline;
 
 import dev.switchboard.engine.metrics.GatewayMetrics;
 import dev.switchboard.engine.route.Answer;
+import dev.switchboard.engine.skills.SkillUses;
 import dev.switchboard.model.Usage;
 import java.time.Duration;
 import java.util.Optional;
@@ -10,8 +11,9 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The settle stage of one admitted request: collects how it ended while it runs and, on {@link #close()},
- * records it once: in the {@link RequestTrace} (read by the edge's log line), in the token metrics, and
- * through the {@link Settlement} port. Closing without having been told anything settles a failure, so a
+ * records it once: in the {@link RequestTrace} (read by the edge's log line), in the token metrics, in the
+ * skills' use counts (a billed request counts one use of each skill it applied), and through the
+ * {@link Settlement} port. Closing without having been told anything settles a failure, so a
  * request that threw still settles, exactly once. Owned by the request's thread.
  */
 final class SettleOnce implements AutoCloseable {
@@ -22,14 +24,16 @@ final class SettleOnce implements AutoCloseable {
     private final AdmissionRequest admission;
     private final Admitted admitted;
     private final RequestTrace trace;
+    private final SkillUses skillUses;
     private Optional<RequestOutcome.Answered> answered = Optional.empty();
     private RequestOutcome.Ending ending = RequestOutcome.Ending.FAILED;
     private Usage usage = Usage.EMPTY;
     private boolean settled;
 
     SettleOnce(Settlement settlement, GatewayMetrics metrics, AdmissionRequest admission, Admitted admitted,
-               RequestTrace trace) {
+               RequestTrace trace, SkillUses skillUses) {
         this.settlement = settlement;
+        this.skillUses = skillUses;
         this.metrics = metrics;
         this.admission = admission;
         this.admitted = admitted;
@@ -40,6 +44,7 @@ final class SettleOnce implements AutoCloseable {
     void answeredBy(Answer<?> answer) {
         answered = Optional.of(new RequestOutcome.Answered(answer.candidate(), answer.target()));
         trace.modelAnswered(answer.model().id());
+        trace.skills(answer.candidate().skills());
     }
 
     /** How the request ended after it was answered, and what it used. */
@@ -61,6 +66,9 @@ final class SettleOnce implements AutoCloseable {
         RequestOutcome outcome = new RequestOutcome(admission.caller(), admission.requestId(), admission.endpoint(),
                 admission.purpose(), trace.modelAsked(), admission.streamed(), ending, answered, usage,
                 Duration.ofNanos(System.nanoTime() - trace.startNanos()));
+        if (outcome.billable()) {
+            skillUses.count(outcome.skills());
+        }
         try {
             settlement.settle(admitted, outcome);
         } catch (RuntimeException e) {

@@ -35,7 +35,7 @@ public final class ChatCompletionsApi {
 
     public void handle(Exchange ex) {
         Caller caller = auth.authenticate(ex, Credentials.BEARER, ENDPOINT);
-        ChatRequest request = FallbackHeader.apply(ex, OpenAi.fromClient(ex.body()));
+        ChatRequest request = GatewayHeaders.apply(ex, OpenAi.fromClient(ex.body()));
         RequestTrace trace = new RequestTrace(ex.requestId(), ENDPOINT);
         ex.trace(trace);
         long created = clock.instant().getEpochSecond();

@@ -21,19 +21,12 @@ final class FallbackHeader {
 
     /** {@code request} with the header's fallback models added, or as it is without the header. */
     static ChatRequest apply(Exchange ex, ChatRequest request) {
-        Optional<String> header = ex.header(NAME);
+        Optional<List<String>> header = GatewayHeaders.ids(ex, NAME, "model ids", "gpt-4o-mini, claude-haiku");
         if (header.isEmpty()) {
             return request;
         }
         List<String> all = new ArrayList<>(request.fallbackModels());
-        for (String id : header.get().split(",", -1)) {
-            String trimmed = id.strip();
-            if (trimmed.isEmpty()) {
-                throw GatewayError.invalid(NAME, "The " + NAME + " header must be model ids separated by commas, "
-                        + "e.g. \"" + NAME + ": gpt-4o-mini, claude-haiku\"; it has an empty entry.").toException();
-            }
-            all.add(trimmed);
-        }
+        all.addAll(header.get());
         if (all.size() > ChatRequest.MAX_FALLBACK_MODELS) {
             throw GatewayError.invalid(NAME, "A request may name at most " + ChatRequest.MAX_FALLBACK_MODELS
                     + " fallback models, got " + all.size() + (request.fallbackModels().isEmpty() ? "" : " with the body's")

@@ -58,7 +58,7 @@ public final class GenerateContentApi {
                     + "use :" + ModelPath.GENERATE + ", :" + ModelPath.STREAM + " or :" + ModelPath.COUNT_TOKENS + ".")
                     .toException();
         };
-        ChatRequest request = FallbackHeader.apply(ex, Gemini.fromClient(target.model(), ex.body(), stream));
+        ChatRequest request = GatewayHeaders.apply(ex, Gemini.fromClient(target.model(), ex.body(), stream));
         RequestTrace trace = new RequestTrace(ex.requestId(), ENDPOINT);
         ex.trace(trace);
         if (!stream) {

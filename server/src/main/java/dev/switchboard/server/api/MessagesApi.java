@@ -49,7 +49,7 @@ public final class MessagesApi {
     /** {@code POST /v1/messages}. */
     public void create(Exchange ex) {
         Caller caller = admit(ex, ENDPOINT);
-        ChatRequest request = FallbackHeader.apply(ex, Anthropic.fromClient(Json.parse(ex.body())));
+        ChatRequest request = GatewayHeaders.apply(ex, Anthropic.fromClient(Json.parse(ex.body())));
         RequestTrace trace = new RequestTrace(ex.requestId(), ENDPOINT);
         ex.trace(trace);
         if (!request.stream()) {
@@ -67,7 +67,7 @@ public final class MessagesApi {
     /** {@code POST /v1/messages/count_tokens}. */
     public void countTokens(Exchange ex) {
         Caller caller = admit(ex, COUNT_TOKENS_ENDPOINT);
-        ChatRequest request = Anthropic.fromClientCountTokens(Json.parse(ex.body()));
+        ChatRequest request = GatewayHeaders.apply(ex, Anthropic.fromClientCountTokens(Json.parse(ex.body())));
         RequestTrace trace = new RequestTrace(ex.requestId(), COUNT_TOKENS_ENDPOINT);
         ex.trace(trace);
         long tokens = chat.countTokens(caller, request, trace);

@@ -11,12 +11,15 @@ import dev.switchboard.engine.catalog.ProviderType;
 import dev.switchboard.engine.catalog.ReasoningProfile;
 import dev.switchboard.engine.catalog.ThinkingBudget;
 import dev.switchboard.engine.defaults.ModelDefaults;
+import dev.switchboard.engine.extend.SkillLookup;
 import dev.switchboard.engine.defaults.ParamDefaults;
 import dev.switchboard.engine.pipeline.Caller;
+import dev.switchboard.engine.skills.SkillStack;
 import dev.switchboard.model.GatewayError;
 import dev.switchboard.server.http.Exchange;
 import dev.switchboard.wire.Json;
 import java.math.BigDecimal;
+import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
 import java.util.Set;
@@ -37,16 +40,19 @@ public final class ModelsApi {
     /** Models carry no creation date in config; a fixed epoch keeps the field present for SDKs that require it. */
     private final long created;
     private final Optional<ModelDefaults> defaults;
+    private final SkillLookup skills;
 
     public ModelsApi(Catalog catalog, Authenticator auth, long startedEpochSeconds) {
-        this(catalog, auth, startedEpochSeconds, Optional.empty());
+        this(catalog, auth, startedEpochSeconds, Optional.empty(), SkillLookup.NONE);
     }
 
-    public ModelsApi(Catalog catalog, Authenticator auth, long startedEpochSeconds, Optional<ModelDefaults> defaults) {
+    public ModelsApi(Catalog catalog, Authenticator auth, long startedEpochSeconds, Optional<ModelDefaults> defaults,
+                     SkillLookup skills) {
         this.catalog = catalog;
         this.auth = auth;
         this.created = startedEpochSeconds;
         this.defaults = defaults;
+        this.skills = skills;
     }
 
     public void list(Exchange ex) {
@@ -138,7 +144,10 @@ public final class ModelsApi {
      * of those can be saved as per-model defaults ({@code defaultable_params}). A request that presents an
      * API key also gets that caller's saved defaults for the model ({@code defaults}, an empty object when
      * none are saved): what requests without those parameters will be sent, unless they say
-     * {@code ignore_defaults}. A presented key that is invalid is a 401, as anywhere else.
+     * {@code ignore_defaults}. {@code skills} says how requests name skills (the body fields, the header, the
+     * most per request) and which hint parameters a skill may fill on this model; with a key it also lists the
+     * caller's installed skills that apply to the model ({@code installed}: what requests naming no skill get).
+     * A presented key that is invalid is a 401, as anywhere else.
      */
     public void allowedParams(Exchange ex) {
         String id = ex.pathParam("id");
@@ -162,6 +171,19 @@ public final class ModelsApi {
             body.set("defaults", defaults.get().get(caller.get().userId(), m.id())
                     .map(saved -> Json.parse(saved.paramsJson())).orElseGet(Json::object));
         }
+        ObjectNode skillInfo = body.putObject("skills");
+        skillInfo.putArray("fields").add("skill").add("skills");
+        skillInfo.put("header", "x-switchboard-skills");
+        skillInfo.put("max_per_request", SkillStack.MAX_SKILLS);
+        ArrayNode hints = skillInfo.putArray("hint_params");
+        List.of("temperature", "top_p", "max_tokens").stream().filter(p -> !m.refusedParams().contains(p)).forEach(hints::add);
+        if (m.capabilities().supportsReasoning()) {
+            hints.add("reasoning_effort");
+        }
+        caller.ifPresent(c -> {
+            ArrayNode installed = skillInfo.putArray("installed");
+            skills.installedFor(c.userId(), m.id()).forEach(skill -> installed.add(skill.id()));
+        });
         ex.respond(200, "application/json", Json.writeBytes(body));
     }
 }

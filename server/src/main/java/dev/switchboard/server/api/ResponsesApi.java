@@ -46,7 +46,7 @@ public final class ResponsesApi {
             // hosted tools no upstream runs and whose policy is to leave them out (web search): say which
             ex.header(DROPPED_TOOLS_HEADER, String.join(", ", read.droppedTools()));
         }
-        ResponsesRequest request = read.withSettings(FallbackHeader.apply(ex, read.settings()));
+        ResponsesRequest request = read.withSettings(GatewayHeaders.apply(ex, read.settings()));
         RequestTrace trace = new RequestTrace(ex.requestId(), ENDPOINT);
         ex.trace(trace);
         ResponseTurn turn = responses.begin(caller, request, trace);

@@ -8,6 +8,9 @@ import dev.switchboard.engine.extend.ItemJson;
 import dev.switchboard.engine.extend.Page;
 import dev.switchboard.engine.extend.ResolvedMarketplace;
 import dev.switchboard.engine.extend.TagCount;
+import dev.switchboard.engine.skills.SkillPreview;
+import dev.switchboard.model.Message;
+import dev.switchboard.model.Role;
 import dev.switchboard.wire.Json;
 import java.util.List;
 import java.util.Set;
@@ -64,6 +67,21 @@ final class ExtendJson {
         ObjectNode o = Json.object();
         ArrayNode list = o.putArray("tags");
         tags.forEach(t -> list.addObject().put("tag", t.tag()).put("count", t.count()));
+        return o;
+    }
+
+    /** {@code {skills: [ids], system: [texts], messages: [{role, content}], hints: {...}}}. */
+    static ObjectNode preview(SkillPreview.Result r) {
+        ObjectNode o = Json.object();
+        ArrayNode skills = o.putArray("skills");
+        r.skills().forEach(skills::add);
+        ArrayNode system = o.putArray("system");
+        r.system().forEach(system::add);
+        ArrayNode messages = o.putArray("messages");
+        for (Message m : r.messages()) {
+            messages.addObject().put("role", m.role() == Role.USER ? "user" : "assistant").put("content", m.text());
+        }
+        o.set("hints", r.hints().toJson());
         return o;
     }
 

@@ -34,6 +34,7 @@ public final class ExtendRoutes {
         add.route("GET", "/v1/skills/user", "extend", skills::mine);
         add.route("GET", "/v1/skills/installed", "extend", skills::installed);
         add.route("GET", "/v1/skill-tags", "extend", skills::tags);
+        add.route("POST", "/v1/skills/preview", "extend", skills::preview);
         add.route("GET", "/v1/skills/{id}", "extend", skills::get);
         add.route("PUT", "/v1/skills/{id}", "extend", skills::update);
         add.route("PATCH", "/v1/skills/{id}", "extend", skills::update);

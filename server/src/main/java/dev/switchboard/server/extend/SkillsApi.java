@@ -10,6 +10,7 @@ import dev.switchboard.engine.extend.Page;
 import dev.switchboard.engine.extend.Skill;
 import dev.switchboard.engine.extend.SkillService;
 import dev.switchboard.engine.extend.Viewer;
+import dev.switchboard.engine.skills.SkillPreview;
 import dev.switchboard.server.auth.SessionAuth;
 import dev.switchboard.server.http.Exchange;
 import dev.switchboard.wire.Json;
@@ -18,8 +19,8 @@ import java.util.Optional;
 import java.util.Set;
 
 /**
- * The skill routes of spec 4 and the installed-skill routes: public reads need nothing (a session adds
- * {@code liked}); writes need a dashboard session and its CSRF token.
+ * The skill routes of spec 4, the installed-skill routes and the preview of a skill's effect: public reads need
+ * nothing (a session adds {@code liked}); writes and previews need a dashboard session and its CSRF token.
  */
 public final class SkillsApi {
     private final SkillService skills;
@@ -113,6 +114,16 @@ public final class SkillsApi {
         ArrayNode list = o.putArray("installed");
         skills.installed(v).forEach(i -> list.add(ExtendJson.installation(i)));
         respond(ex, 200, o);
+    }
+
+    /**
+     * {@code POST /v1/skills/preview}: what a sample conversation becomes under a draft body or stored skills
+     * ({@link SkillPreview}), for the dashboard's rules editor; {@code {skills, system, messages, hints}}. Writes
+     * nothing, counts no use.
+     */
+    public void preview(Exchange ex) {
+        Viewer v = SessionAuth.viewer(auth.require(ex));
+        respond(ex, 200, ExtendJson.preview(SkillPreview.run(skills, v.userId(), Bodies.json(ex))));
     }
 
     private ObjectNode page(Exchange ex, Page<Skill> page) {

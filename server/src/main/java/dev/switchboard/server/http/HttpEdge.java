@@ -273,6 +273,9 @@ public final class HttpEdge implements AutoCloseable {
                     .addKeyValue("output_tokens", u.outputTokens())
                     .addKeyValue("usage_provenance", u.provenance().name().toLowerCase(java.util.Locale.ROOT));
             t.streamEnd().ifPresent(s -> line.addKeyValue("stream_end", s));
+            if (!t.skills().isEmpty()) {
+                line.addKeyValue("skills", String.join(",", t.skills()));
+            }
         });
         refusal.ifPresent(e -> {
             line.addKeyValue("error_type", e.type()).addKeyValue("error_message", e.message());

@@ -18,8 +18,8 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 /**
  * The same request means the same thing on every chat endpoint (issue 9.4, 9.6): fallbacks can be asked for on
  * each (the content-parts format through the {@code x-switchboard-fallbacks} header, Responses through
- * {@code models}), errors of the pipeline name the caller format's own field, skills are never silently
- * ignored, completion ids are never empty, and an error inside a stream carries one status rule.
+ * {@code models}), errors of the pipeline name the caller format's own field, an unknown skill is refused
+ * naming the field that named it, completion ids are never empty, and an error inside a stream carries one status rule.
  */
 class SameRulesIT {
     private static final String PNG = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=";
@@ -139,19 +139,23 @@ class SameRulesIT {
     }
 
     @Test
-    void anUnknownSkillIsRefusedNamingSkillInEveryFormatThatCarriesIt() {
+    void anUnknownSkillIsRefusedNamingItsFieldInEveryFormat() {
         HttpResponse<String> chat = ItSupport.post(gateway, "/v1/chat/completions", headers(),
                 "{\"model\":\"oa-basic\",\"skill\":\"summarise\",\"messages\":[{\"role\":\"user\",\"content\":\"hi\"}]}");
         HttpResponse<String> messages = ItSupport.post(gateway, "/v1/messages", headers(),
                 "{\"model\":\"oa-basic\",\"max_tokens\":10,\"skills\":[\"summarise\"],\"messages\":[{\"role\":\"user\",\"content\":\"hi\"}]}");
         HttpResponse<String> responses = ItSupport.post(gateway, "/v1/responses", headers(),
                 "{\"model\":\"oa-basic\",\"store\":false,\"input\":\"hi\",\"skill\":\"summarise\"}");
+        HttpResponse<String> contentParts = ItSupport.post(gateway, "/v1beta/models/oa-basic:generateContent",
+                headers("x-switchboard-skills", "summarise"), CONTENTS);
 
-        for (HttpResponse<String> r : List.of(chat, messages, responses)) {
+        Map<HttpResponse<String>, String> params = Map.of(chat, "skill", messages, "skills[0]", responses, "skill",
+                contentParts, "x-switchboard-skills");
+        params.forEach((r, param) -> {
             assertThat(r.statusCode()).as(r.body()).isEqualTo(400);
-            assertThat(ItSupport.json(r.body()).at("/error/param").asText()).isEqualTo("skill");
+            assertThat(ItSupport.json(r.body()).at("/error/param").asText()).isEqualTo(param);
             assertThat(ItSupport.json(r.body()).at("/error/message").asText()).contains("summarise");
-        }
+        });
         assertThat(gateway.upstream().received()).isEmpty();
     }
 

@@ -13,6 +13,7 @@ import static dev.switchboard.wire.internal.JsonFields.wrongType;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.switchboard.model.ChatRequest;
+import dev.switchboard.model.SkillRef;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
@@ -76,13 +77,18 @@ public final class GatewayFields {
         return transforms.stream().distinct().toList();
     }
 
-    /** {@code skill} first, then {@code skills}, in order; ids must not be empty. */
-    public static List<String> skills(ObjectNode root) {
-        List<String> out = new ArrayList<>();
-        optString(root, "skill", "skill").ifPresent(s -> out.add(nonEmpty(s, "skill")));
+    /**
+     * {@code skill} (one id) first, then {@code skills} (ids, in stacking order); each keeps the field it came from,
+     * so the engine's refusal of an unknown one names {@code skill} or {@code skills[i]}. Ids must not be empty;
+     * whether they exist is the engine's question.
+     */
+    public static List<SkillRef> skills(ObjectNode root) {
+        List<SkillRef> out = new ArrayList<>();
+        optString(root, "skill", "skill").ifPresent(s -> out.add(new SkillRef(nonEmpty(s, "skill", "a skill id"), "skill")));
         List<String> skills = optStringArray(root, "skills", "skills").orElse(List.of());
         for (int i = 0; i < skills.size(); i++) {
-            out.add(nonEmpty(skills.get(i), index("skills", i)));
+            String field = index("skills", i);
+            out.add(new SkillRef(nonEmpty(skills.get(i), field, "a skill id"), field));
         }
         return out;
     }
@@ -92,8 +98,12 @@ public final class GatewayFields {
     }
 
     private static String nonEmpty(String id, String p) {
+        return nonEmpty(id, p, "a model id");
+    }
+
+    private static String nonEmpty(String id, String p, String what) {
         if (id.isBlank()) {
-            throw invalid(p, "`" + p + "` must be a model id, got an empty string.");
+            throw invalid(p, "`" + p + "` must be " + what + ", got an empty string.");
         }
         return id;
     }

@@ -42,7 +42,7 @@ public record ResponsesRequest(String model, List<ResponsesItem> input, Optional
         return echo.deepCopy();
     }
 
-    /** This request with its canonical settings replaced (e.g. fallback models the edge took from a header). */
+    /** This request with its canonical settings replaced (fallback models and skills the edge took from headers). */
     public ResponsesRequest withSettings(ChatRequest newSettings) {
         return new ResponsesRequest(model, input, instructions, previousResponseId, store, stream, newSettings, echo,
                 droppedTools);

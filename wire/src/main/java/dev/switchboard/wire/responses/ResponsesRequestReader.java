@@ -41,7 +41,8 @@ import java.util.Set;
  * it models; a refusal is a 400 naming the field. Fields that only OpenAI itself could honour and whose
  * silent loss would change the answer ({@code background}, {@code conversation}, {@code prompt}) are
  * refused; other unmodelled fields ({@code service_tier}, {@code prompt_cache_key}...) are kept as a
- * {@link Passthrough} of this format.
+ * {@link Passthrough} of this format. The gateway's {@code skill} and {@code skills} are read as in every
+ * format and never passed on.
  */
 final class ResponsesRequestReader {
     private static final Set<String> MODELLED = Set.of("model", "input", "instructions", "previous_response_id",

@@ -87,7 +87,8 @@ class AnthropicClientRequestTest {
                 + "\"cache_control\":{\"type\":\"ephemeral\"},\"tool_choice\":{\"type\":\"auto\",\"disable_parallel_tool_use\":false}");
 
         assertThat(r.transforms()).containsExactly("middle-out");
-        assertThat(r.skills()).containsExactly("s1", "s2");
+        assertThat(r.skills()).containsExactly(new dev.switchboard.model.SkillRef("s1", "skill"),
+                new dev.switchboard.model.SkillRef("s2", "skills[0]"));
         assertThat(r.ignoreDefaults()).isTrue();
         assertThat(r.reasoning().format()).isEqualTo(Reasoning.Format.INLINE);
         assertThat(r.reasoning().exclude()).isTrue();

@@ -159,7 +159,8 @@ class OpenAiClientRequestReaderTest {
         ChatRequest r = read("[{\"role\":\"user\",\"content\":\"q\"}]",
                 ",\"max_tokens\":10,\"max_completion_tokens\":20,\"skill\":\"a\",\"skills\":[\"b\",\"c\"]");
         assertThat(r.maxTokens()).hasValue(20);
-        assertThat(r.skills()).containsExactly("a", "b", "c");
+        assertThat(r.skills()).containsExactly(new dev.switchboard.model.SkillRef("a", "skill"),
+                new dev.switchboard.model.SkillRef("b", "skills[0]"), new dev.switchboard.model.SkillRef("c", "skills[1]"));
     }
 
     @Test

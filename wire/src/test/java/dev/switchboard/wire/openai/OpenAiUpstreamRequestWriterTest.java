@@ -82,7 +82,7 @@ class OpenAiUpstreamRequestWriterTest {
     @Test
     void serviceFieldsAreNeverSentAndPassthroughNeverOverrides() {
         ChatRequest r = base()
-                .fallbackModels(List.of("x")).transforms(List.of("middle-out")).skills(List.of("s"))
+                .fallbackModels(List.of("x")).transforms(List.of("middle-out")).skills(List.of(new dev.switchboard.model.SkillRef("s", "skill")))
                 .ignoreDefaults(true)
                 .reasoning(new Reasoning(Optional.empty(), Optional.of(Reasoning.Mode.ON), OptionalInt.of(100),
                         Reasoning.Format.INLINE, true, Optional.empty()))

@@ -157,6 +157,18 @@ class ResponsesPartsTest {
                 new ResponsesCountingIds());
     }
 
+    @Test
+    void skillFieldsAreReadWithTheirFieldAndNeverPassedThrough() {
+        ResponsesRequest r = request("""
+                {"model": "m", "input": "hi", "skill": "concise", "skills": ["translator", "json-only"]}
+                """);
+        assertThat(r.settings().skills()).containsExactly(new dev.switchboard.model.SkillRef("concise", "skill"),
+                new dev.switchboard.model.SkillRef("translator", "skills[0]"),
+                new dev.switchboard.model.SkillRef("json-only", "skills[1]"));
+        assertThat(r.settings().passthrough().fields()).doesNotContainKeys("skill", "skills");
+        assertThat(r.echo().has("skill")).isFalse();
+    }
+
     private static ResponsesRequest request(String json) {
         return Responses.fromClient(json.getBytes(StandardCharsets.UTF_8));
     }

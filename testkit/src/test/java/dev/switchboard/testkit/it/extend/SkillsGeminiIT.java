@@ -1,0 +1,147 @@
+package dev.switchboard.testkit.it.extend;
+
+import static dev.switchboard.testkit.it.extend.SkillsItSupport.lastRequest;
+import static dev.switchboard.testkit.it.extend.SkillsItSupport.lastSent;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.google.genai.Client;
+import com.google.genai.errors.ClientException;
+import com.google.genai.types.Content;
+import com.google.genai.types.GenerateContentConfig;
+import com.google.genai.types.HttpOptions;
+import com.google.genai.types.HttpRetryOptions;
+import com.google.genai.types.Part;
+import com.google.genai.types.ThinkingConfig;
+import dev.switchboard.testkit.GatewayExtension;
+import dev.switchboard.testkit.RecordedRequest;
+import dev.switchboard.testkit.TestGateway;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/**
+ * Skills on chat requests with the official Google GenAI SDK on the content-parts format, whose body has no room
+ * for them: the {@code x-switchboard-skills} header names them. Judged by what the fake Gemini upstream received.
+ */
+class SkillsGeminiIT {
+    @RegisterExtension
+    static final GatewayExtension GATEWAY = new GatewayExtension(SkillsItSupport.CONFIG);
+
+    private static TestGateway gateway;
+    private static Client client;
+
+    @BeforeAll
+    static void setUp() {
+        gateway = GATEWAY.gateway();
+        SkillsItSupport.writeSkills(gateway);
+        client = Client.builder().apiKey(gateway.apiKey())
+                .httpOptions(HttpOptions.builder().baseUrl(gateway.baseUrl()).apiVersion("v1beta").timeout(15_000)
+                        .retryOptions(HttpRetryOptions.builder().attempts(1).httpStatusCodes(List.of()).build()).build())
+                .build();
+    }
+
+    /** A config naming {@code skills} in the header, on top of {@code config}. */
+    private static GenerateContentConfig.Builder skills(String skills) {
+        return GenerateContentConfig.builder().httpOptions(HttpOptions.builder()
+                .headers(Map.of("x-switchboard-skills", skills)).build());
+    }
+
+    private static JsonNode send(String text, GenerateContentConfig config) {
+        client.models.generateContent("gm-chat", text, config);
+        return lastSent(gateway, "g-skills");
+    }
+
+    private static List<String> system(JsonNode sent) {
+        List<String> out = new ArrayList<>();
+        sent.path("systemInstruction").path("parts").forEach(p -> out.add(p.path("text").asText()));
+        return out;
+    }
+
+    private static String lastUserText(JsonNode sent) {
+        JsonNode contents = sent.path("contents");
+        return contents.get(contents.size() - 1).path("parts").path(0).path("text").asText();
+    }
+
+    @Test
+    void aSkillsSystemPromptAndRulesReachTheUpstreamAndTheHeaderDoesNot() {
+        JsonNode sent = send("pls summarise", skills("it-reviewer")
+                .systemInstruction(Content.fromParts(Part.fromText("Caller's instruction."))).build());
+
+        assertThat(system(sent)).containsExactly("You review code.", "Caller's instruction.");
+        assertThat(lastUserText(sent)).isEqualTo("please summarise");
+        RecordedRequest whole = lastRequest(gateway, "g-skills");
+        assertThat(whole.header("x-switchboard-skills")).isEmpty();
+        assertThat(whole.bodyText()).doesNotContain("it-reviewer");
+    }
+
+    @Test
+    void twoStackedSkillsApplyInTheHeadersOrder() {
+        JsonNode sent = send("pls go", skills("it-shout, it-reviewer").build());
+        assertThat(system(sent)).containsExactly("Second skill.", "You review code.");
+        assertThat(lastUserText(sent)).isEqualTo("please go (loudly)");
+    }
+
+    @Test
+    void theTemperatureHintFillsAnUnsetTemperatureAndNeverOverridesOne() {
+        assertThat(send("hi", skills("it-temperature").build()).at("/generationConfig/temperature").asDouble()).isEqualTo(0.25);
+        assertThat(send("hi", skills("it-temperature").temperature(1.5f).build()).at("/generationConfig/temperature").asDouble())
+                .isEqualTo(1.5);
+    }
+
+    @Test
+    void theTopPHintFillsAnUnsetTopPAndNeverOverridesOne() {
+        assertThat(send("hi", skills("it-top-p").build()).at("/generationConfig/topP").asDouble()).isEqualTo(0.75);
+        assertThat(send("hi", skills("it-top-p").topP(0.5f).build()).at("/generationConfig/topP").asDouble()).isEqualTo(0.5);
+    }
+
+    @Test
+    void theMaxTokensHintFillsAnUnsetLimitAndNeverOverridesOne() {
+        assertThat(send("hi", skills("it-max-tokens").build()).at("/generationConfig/maxOutputTokens").asInt()).isEqualTo(321);
+        assertThat(send("hi", skills("it-max-tokens").maxOutputTokens(40).build()).at("/generationConfig/maxOutputTokens").asInt())
+                .isEqualTo(40);
+    }
+
+    @Test
+    void theReasoningEffortHintFillsAnUnsetEffortAndNeverOverridesTheCallersThinking() {
+        JsonNode hinted = send("hi", skills("it-effort").build());
+        assertThat(hinted.at("/generationConfig/thinkingConfig/thinkingLevel").asText()).isEqualToIgnoringCase("high");
+        JsonNode off = send("hi", skills("it-effort").thinkingConfig(ThinkingConfig.builder().thinkingBudget(0).build()).build());
+        assertThat(off.at("/generationConfig/thinkingConfig/thinkingLevel").isMissingNode()).isTrue();
+        assertThat(off.at("/generationConfig/thinkingConfig/thinkingBudget").asInt()).isZero();
+    }
+
+    @Test
+    void anInstalledSkillAppliesWithoutBeingNamedAndANamedSkillReplacesIt() {
+        Browser session = SkillsItSupport.signIn(gateway);
+        SkillsItSupport.install(session, "it-installed", List.of());
+        try {
+            assertThat(system(send("hi", GenerateContentConfig.builder().build()))).containsExactly("Installed skill.");
+            assertThat(system(send("hi", skills("it-shout").build()))).containsExactly("Second skill.");
+        } finally {
+            SkillsItSupport.uninstall(session, "it-installed");
+        }
+        assertThat(system(send("hi", GenerateContentConfig.builder().build()))).isEmpty();
+    }
+
+    @Test
+    void anUnknownSkillIsA400InTheContentPartsEnvelope() {
+        ClientException e = assertThrows(ClientException.class,
+                () -> client.models.generateContent("gm-chat", "hi", skills("it-shout,no-such-skill").build()));
+        assertThat(e.code()).isEqualTo(400);
+        assertThat(e.status()).isEqualTo("INVALID_ARGUMENT");
+        assertThat(e.message()).contains("no-such-skill").contains("x-switchboard-skills");
+        assertThat(gateway.upstream().received()).isEmpty();
+
+        Browser.Answer raw = new Browser(gateway.baseUrl()).send("POST", "/v1beta/models/gm-chat:generateContent",
+                java.util.Optional.of("{\"contents\": [{\"role\": \"user\", \"parts\": [{\"text\": \"hi\"}]}]}"),
+                Map.of("x-goog-api-key", gateway.apiKey(), "x-switchboard-skills", "no-such-skill"));
+        assertThat(raw.status()).isEqualTo(400);
+        assertThat(raw.errorParam()).isEqualTo("x-switchboard-skills");
+        assertThat(raw.json().path("error").path("status").asText()).isEqualTo("INVALID_ARGUMENT");
+    }
+}

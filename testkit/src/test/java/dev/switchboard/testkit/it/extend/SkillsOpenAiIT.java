@@ -1,0 +1,229 @@
+package dev.switchboard.testkit.it.extend;
+
+import static dev.switchboard.testkit.it.extend.SkillsItSupport.lastRequest;
+import static dev.switchboard.testkit.it.extend.SkillsItSupport.lastSent;
+import static dev.switchboard.testkit.it.extend.SkillsItSupport.openAiLastUser;
+import static dev.switchboard.testkit.it.extend.SkillsItSupport.openAiSystem;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.openai.client.OpenAIClient;
+import com.openai.client.okhttp.OpenAIOkHttpClient;
+import com.openai.core.JsonValue;
+import com.openai.core.http.StreamResponse;
+import com.openai.errors.BadRequestException;
+import com.openai.models.ReasoningEffort;
+import com.openai.models.chat.completions.ChatCompletionChunk;
+import com.openai.models.chat.completions.ChatCompletionCreateParams;
+import com.openai.models.responses.Response;
+import com.openai.models.responses.ResponseCreateParams;
+import dev.switchboard.testkit.GatewayExtension;
+import dev.switchboard.testkit.RecordedRequest;
+import dev.switchboard.testkit.TestGateway;
+import java.time.Duration;
+import java.util.List;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/**
+ * Skills on chat requests with the official OpenAI SDK, chat completions and Responses, judged by what the fake
+ * upstream received: a skill's system prompt and rules reach it, stacked skills apply in order, each hint fills
+ * an unset parameter and never overrides the caller's, installed skills apply without being named and a named
+ * one replaces them, an unknown skill is a 400 in the format's envelope, and the skill fields never reach the
+ * upstream.
+ */
+class SkillsOpenAiIT {
+    @RegisterExtension
+    static final GatewayExtension GATEWAY = new GatewayExtension(SkillsItSupport.CONFIG);
+
+    private static TestGateway gateway;
+    private static OpenAIClient client;
+
+    @BeforeAll
+    static void setUp() {
+        gateway = GATEWAY.gateway();
+        SkillsItSupport.writeSkills(gateway);
+        client = OpenAIOkHttpClient.builder().baseUrl(gateway.openAiBaseUrl()).apiKey(gateway.apiKey()).maxRetries(0)
+                .timeout(Duration.ofSeconds(15)).build();
+    }
+
+    private static ChatCompletionCreateParams.Builder ask(String model, String text) {
+        return ChatCompletionCreateParams.builder().model(model).addUserMessage(text);
+    }
+
+    private static JsonNode sendChat(ChatCompletionCreateParams params, String upstreamModel) {
+        client.chat().completions().create(params);
+        return lastSent(gateway, upstreamModel);
+    }
+
+    @Test
+    void aSkillsSystemPromptAndRulesReachTheUpstreamAndItsFieldsDoNot() {
+        JsonNode sent = sendChat(ask("oa-chat", "pls review this").addSystemMessage("Caller's rules.")
+                .putAdditionalBodyProperty("skill", JsonValue.from("it-reviewer")).build(), "up-skills");
+
+        assertThat(openAiSystem(sent)).isEqualTo("You review code.\n\nCaller's rules.");
+        assertThat(openAiLastUser(sent)).isEqualTo("please review this");
+        assertThat(sent.has("skill")).isFalse();
+        assertThat(sent.has("skills")).isFalse();
+        assertThat(sent.toString()).doesNotContain("it-reviewer");
+    }
+
+    @Test
+    void twoStackedSkillsApplyInOrderFromTheBodyAndFromTheHeader() {
+        JsonNode sent = sendChat(ask("oa-chat", "pls look").putAdditionalBodyProperty("skills",
+                JsonValue.from(List.of("it-reviewer", "it-shout"))).build(), "up-skills");
+        assertThat(openAiSystem(sent)).isEqualTo("You review code.\n\nSecond skill.");
+        assertThat(openAiLastUser(sent)).isEqualTo("please look (loudly)");
+
+        client.chat().completions().create(ask("oa-chat", "pls look").putAdditionalHeader("x-switchboard-skills",
+                "it-shout, it-reviewer").build());
+        RecordedRequest viaHeader = lastRequest(gateway, "up-skills");
+        assertThat(openAiSystem(viaHeader.json())).isEqualTo("Second skill.\n\nYou review code.");
+        assertThat(openAiLastUser(viaHeader.json())).isEqualTo("please look (loudly)");
+        assertThat(viaHeader.header("x-switchboard-skills")).as("the header is the gateway's, never forwarded").isEmpty();
+    }
+
+    @Test
+    void aStreamedAnswerGetsTheSameSkill() {
+        try (StreamResponse<ChatCompletionChunk> stream = client.chat().completions().createStreaming(
+                ask("oa-chat", "pls stream").putAdditionalBodyProperty("skill", JsonValue.from("it-reviewer")).build())) {
+            assertThat(stream.stream().count()).isPositive();
+        }
+        JsonNode sent = lastSent(gateway, "up-skills");
+        assertThat(openAiSystem(sent)).isEqualTo("You review code.");
+        assertThat(openAiLastUser(sent)).isEqualTo("please stream");
+    }
+
+    @Test
+    void theTemperatureHintFillsAnUnsetTemperatureAndNeverOverridesOne() {
+        JsonNode hinted = sendChat(ask("oa-chat", "hi").putAdditionalBodyProperty("skill", JsonValue.from("it-temperature")).build(),
+                "up-skills");
+        assertThat(hinted.path("temperature").asDouble()).isEqualTo(0.25);
+        JsonNode explicit = sendChat(ask("oa-chat", "hi").temperature(1.3)
+                .putAdditionalBodyProperty("skill", JsonValue.from("it-temperature")).build(), "up-skills");
+        assertThat(explicit.path("temperature").asDouble()).isEqualTo(1.3);
+        JsonNode refused = sendChat(ask("oa-strict", "hi").putAdditionalBodyProperty("skill", JsonValue.from("it-temperature")).build(),
+                "up-strict");
+        assertThat(refused.has("temperature")).as("never onto a model that refuses temperature").isFalse();
+    }
+
+    @Test
+    void theTopPHintFillsAnUnsetTopPAndNeverOverridesOne() {
+        JsonNode hinted = sendChat(ask("oa-chat", "hi").putAdditionalBodyProperty("skill", JsonValue.from("it-top-p")).build(),
+                "up-skills");
+        assertThat(hinted.path("top_p").asDouble()).isEqualTo(0.75);
+        JsonNode explicit = sendChat(ask("oa-chat", "hi").topP(0.1)
+                .putAdditionalBodyProperty("skill", JsonValue.from("it-top-p")).build(), "up-skills");
+        assertThat(explicit.path("top_p").asDouble()).isEqualTo(0.1);
+    }
+
+    @Test
+    void theMaxTokensHintFillsAnUnsetLimitAndNeverOverridesOne() {
+        JsonNode hinted = sendChat(ask("oa-chat", "hi").putAdditionalBodyProperty("skill", JsonValue.from("it-max-tokens")).build(),
+                "up-skills");
+        assertThat(maxTokens(hinted)).isEqualTo(321);
+        JsonNode explicit = sendChat(ask("oa-chat", "hi").maxCompletionTokens(77)
+                .putAdditionalBodyProperty("skill", JsonValue.from("it-max-tokens")).build(), "up-skills");
+        assertThat(maxTokens(explicit)).isEqualTo(77);
+    }
+
+    @Test
+    void theReasoningEffortHintFillsAnUnsetEffortOnlyOnAReasoningModelAndNeverOverridesOne() {
+        JsonNode hinted = sendChat(ask("oa-chat", "hi").putAdditionalBodyProperty("skill", JsonValue.from("it-effort")).build(),
+                "up-skills");
+        assertThat(hinted.path("reasoning_effort").asText()).isEqualTo("high");
+        JsonNode explicit = sendChat(ask("oa-chat", "hi").reasoningEffort(ReasoningEffort.LOW)
+                .putAdditionalBodyProperty("skill", JsonValue.from("it-effort")).build(), "up-skills");
+        assertThat(explicit.path("reasoning_effort").asText()).isEqualTo("low");
+        JsonNode plain = sendChat(ask("oa-plain", "hi").putAdditionalBodyProperty("skill", JsonValue.from("it-effort")).build(),
+                "up-plain");
+        assertThat(plain.has("reasoning_effort")).as("no supports_reasoning, no effort").isFalse();
+    }
+
+    @Test
+    void anInstalledSkillAppliesWithoutBeingNamedPerModelAndANamedSkillReplacesIt() {
+        Browser session = SkillsItSupport.signIn(gateway);
+        SkillsItSupport.install(session, "it-installed", List.of());
+        SkillsItSupport.install(session, "it-installed-too", List.of("oa-other"));
+        try {
+            assertThat(openAiSystem(sendChat(ask("oa-chat", "hi").build(), "up-skills"))).isEqualTo("Installed skill.");
+            assertThat(openAiSystem(sendChat(ask("oa-other", "hi").build(), "up-other")))
+                    .isEqualTo("Installed skill.\n\nInstalled for oa-other only.");
+            assertThat(openAiSystem(sendChat(ask("oa-chat", "hi").putAdditionalBodyProperty("skill",
+                    JsonValue.from("it-shout")).build(), "up-skills"))).isEqualTo("Second skill.");
+            String otherKey = gateway.newKey(List.of(), List.of());
+            OpenAIClient second = OpenAIOkHttpClient.builder().baseUrl(gateway.openAiBaseUrl()).apiKey(otherKey).maxRetries(0)
+                    .build();
+            second.chat().completions().create(ask("oa-chat", "hi").build());
+            assertThat(openAiSystem(lastSent(gateway, "up-skills"))).as("any of the user's keys").isEqualTo("Installed skill.");
+        } finally {
+            SkillsItSupport.uninstall(session, "it-installed");
+            SkillsItSupport.uninstall(session, "it-installed-too");
+        }
+        assertThat(openAiSystem(sendChat(ask("oa-chat", "hi").build(), "up-skills"))).isEmpty();
+    }
+
+    @Test
+    void anUnknownSkillIsA400NamingTheFieldInTheOpenAiEnvelope() {
+        BadRequestException e = assertThrows(BadRequestException.class, () -> client.chat().completions().create(
+                ask("oa-chat", "hi").putAdditionalBodyProperty("skills", JsonValue.from(List.of("it-shout", "no-such-skill"))).build()));
+        assertThat(e.statusCode()).isEqualTo(400);
+        assertThat(e.param()).contains("skills[1]");
+        assertThat(e.getMessage()).contains("no-such-skill");
+        assertThat(gateway.upstream().received()).isEmpty();
+
+        BadRequestException header = assertThrows(BadRequestException.class, () -> client.chat().completions().create(
+                ask("oa-chat", "hi").putAdditionalHeader("x-switchboard-skills", "nope").build()));
+        assertThat(header.param()).contains("x-switchboard-skills");
+    }
+
+    @Test
+    void responsesTakeSkillsAndAChainIsNeverPromptedTwice() {
+        Response first = client.responses().create(ResponseCreateParams.builder().model("oa-chat").input("pls start")
+                .instructions("Caller instructions.").putAdditionalBodyProperty("skill", JsonValue.from("it-reviewer")).build());
+        JsonNode turn1 = lastSent(gateway, "up-skills");
+        assertThat(openAiSystem(turn1)).isEqualTo("You review code.\n\nCaller instructions.");
+        assertThat(openAiLastUser(turn1)).isEqualTo("please start");
+
+        client.responses().create(ResponseCreateParams.builder().model("oa-chat").input("pls go on")
+                .previousResponseId(first.id()).putAdditionalBodyProperty("skills", JsonValue.from(List.of("it-reviewer"))).build());
+        JsonNode turn2 = lastSent(gateway, "up-skills");
+        assertThat(openAiSystem(turn2)).as("the skill's prompt once, the earlier instructions not inherited")
+                .isEqualTo("You review code.");
+        assertThat(turn2.toString().split("You review code", -1)).hasSize(2);
+        assertThat(userTexts(turn2)).containsExactly("please start", "please go on");
+
+        var items = client.responses().inputItems().list(first.id());
+        assertThat(items.data().toString()).as("stored as the caller sent it").contains("pls start").doesNotContain("please");
+
+        client.responses().create(ResponseCreateParams.builder().model("oa-chat").input("pls end")
+                .previousResponseId(first.id()).build());
+        JsonNode turn3 = lastSent(gateway, "up-skills");
+        assertThat(openAiSystem(turn3)).as("a turn naming no skill gets none").isEmpty();
+        assertThat(userTexts(turn3)).containsExactly("pls start", "pls end");
+    }
+
+    @Test
+    void anUnknownSkillOnResponsesIsA400NamingTheField() {
+        BadRequestException e = assertThrows(BadRequestException.class, () -> client.responses().create(
+                ResponseCreateParams.builder().model("oa-chat").input("hi").putAdditionalBodyProperty("skill",
+                        JsonValue.from("no-such-skill")).build()));
+        assertThat(e.param()).contains("skill");
+    }
+
+    private static List<String> userTexts(JsonNode sent) {
+        List<String> out = new java.util.ArrayList<>();
+        for (JsonNode m : sent.path("messages")) {
+            if (m.path("role").asText().equals("user")) {
+                out.add(m.path("content").isTextual() ? m.path("content").asText() : m.path("content").path(0).path("text").asText());
+            }
+        }
+        return out;
+    }
+
+    private static int maxTokens(JsonNode sent) {
+        return sent.has("max_completion_tokens") ? sent.path("max_completion_tokens").asInt() : sent.path("max_tokens").asInt();
+    }
+}
