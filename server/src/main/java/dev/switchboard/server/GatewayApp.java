@@ -1,6 +1,9 @@
 package dev.switchboard.server;
 
 import dev.switchboard.engine.account.DemoBootstrap;
+import dev.switchboard.engine.billing.HoldSweeper;
+import dev.switchboard.engine.billing.MoneyAdmission;
+import dev.switchboard.engine.billing.MoneySettlement;
 import dev.switchboard.engine.account.IssuedKey;
 import dev.switchboard.engine.catalog.ProviderType;
 import dev.switchboard.engine.defaults.ModelDefaults;
@@ -55,6 +58,7 @@ import dev.switchboard.server.extend.StarterCatalog;
 import dev.switchboard.server.http.ErrorRenderer;
 import dev.switchboard.server.http.HttpEdge;
 import dev.switchboard.server.http.Route;
+import dev.switchboard.store.JdbcBalanceStore;
 import dev.switchboard.store.JdbcCatalogStore;
 import dev.switchboard.store.JdbcResponseStore;
 import dev.switchboard.store.StoreException;
@@ -95,6 +99,8 @@ public final class GatewayApp implements AutoCloseable {
     private final Optional<IssuedKey> newDemoKey;
     private final SkillService skills;
     private final SkillUses skillUses;
+    private final JdbcBalanceStore balances;
+    private final HoldSweeper sweeper;
     /** How often the use counts of applied skills are written to the database. */
     static final Duration SKILL_USES_INTERVAL = Duration.ofSeconds(1);
 
@@ -121,6 +127,8 @@ public final class GatewayApp implements AutoCloseable {
             this.skills = new SkillService(catalogStore, new JdbcSkillStore(accounts.database()),
                     id -> config.catalog().resolve(id).map(ModelEntry::id), clock);
             this.skillUses = opened(opened, new SkillUses(skills::recordUses, SKILL_USES_INTERVAL));
+            this.balances = new JdbcBalanceStore(accounts.database());
+            this.sweeper = opened(opened, new HoldSweeper(balances, clock, config.billing().sweepEvery()));
             this.edge = listen(config, port, routes(clock, registry, metrics, ports, catalogStore), metrics);
         } catch (RuntimeException | Error e) {
             opened.forEach(GatewayApp::closeQuietly);
@@ -143,11 +151,12 @@ public final class GatewayApp implements AutoCloseable {
         ImageInliner images = new ImageInliner(new ImageFetcher(FetchLimits.DEFAULT));
         FailoverRouter router = new FailoverRouter(config.catalog(), adapters, metrics, images);
         ModelDefaults defaults = new ModelDefaults(accounts.defaults(), accounts::userExists, config.catalog(), clock);
+        Admission money = new MoneyAdmission(config.catalog().plans(), balances, clock, config.billing().holdTimeout());
+        Settlement billing = new MoneySettlement(config.catalog().plans(), balances, clock);
         ChatPipeline chat = new ChatPipeline(config.catalog(), defaults.lookup(), skills, skillUses,
-                ports.admission().apply(Admission.ADMIT_ALL), router, ports.settlement().apply(Settlement.RECORD_NOTHING),
-                metrics);
+                ports.admission().apply(money), router, ports.settlement().apply(billing), metrics);
 
-        Authenticator auth = new Authenticator(accounts.apiKeys());
+        Authenticator auth = new Authenticator(accounts.apiKeys(), clock);
         ChatCompletionsApi completions = new ChatCompletionsApi(chat, auth, clock, heartbeats);
         ResponsesApi responses = new ResponsesApi(
                 new ResponsesService(chat, new JdbcResponseStore(accounts.database()), clock), auth, heartbeats);
@@ -293,9 +302,15 @@ public final class GatewayApp implements AutoCloseable {
         return newDemoKey;
     }
 
+    /** The balances, holds and usage records (tests read what billing did). */
+    public JdbcBalanceStore balances() {
+        return balances;
+    }
+
     @Override
     public void close() {
         edge.close();
+        sweeper.close();
         skillUses.close();
         heartbeats.close();
         upstream.close();
