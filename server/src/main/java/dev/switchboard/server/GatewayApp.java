@@ -6,7 +6,7 @@ import dev.switchboard.engine.billing.MoneyAdmission;
 import dev.switchboard.engine.billing.MoneySettlement;
 import dev.switchboard.engine.account.IssuedKey;
 import dev.switchboard.engine.catalog.ProviderType;
-import dev.switchboard.engine.defaults.ModelDefaults;
+import dev.switchboard.engine.defaults.SavedDefaultsService;
 import dev.switchboard.engine.extend.CatalogService;
 import dev.switchboard.engine.extend.Curation;
 import dev.switchboard.engine.extend.SkillService;
@@ -150,7 +150,7 @@ public final class GatewayApp implements AutoCloseable {
         adapters.put(ProviderType.GEMINI, new HttpProviderAdapter(new GeminiDialect(), upstream));
         ImageInliner images = new ImageInliner(new ImageFetcher(FetchLimits.DEFAULT));
         FailoverRouter router = new FailoverRouter(config.catalog(), adapters, metrics, images);
-        ModelDefaults defaults = new ModelDefaults(accounts.defaults(), accounts::userExists, config.catalog(), clock);
+        SavedDefaultsService defaults = new SavedDefaultsService(accounts.defaults(), accounts::userExists, config.catalog(), clock);
         Admission money = new MoneyAdmission(config.catalog().plans(), balances, clock, config.billing().holdTimeout());
         Settlement billing = new MoneySettlement(config.catalog().plans(), balances, clock);
         ChatPipeline chat = new ChatPipeline(config.catalog(), defaults.lookup(), skills, skillUses,
