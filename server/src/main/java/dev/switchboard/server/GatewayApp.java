@@ -34,6 +34,9 @@ import dev.switchboard.engine.upstream.UpstreamClient;
 import dev.switchboard.engine.upstream.Watchdog;
 import dev.switchboard.server.admin.AdminApi;
 import dev.switchboard.server.admin.DefaultsAdminApi;
+import dev.switchboard.server.admin.UsageAdminApi;
+import dev.switchboard.server.api.AccountApi;
+import dev.switchboard.engine.account.KeyScope;
 import dev.switchboard.server.api.Authenticator;
 import dev.switchboard.server.api.ChatCompletionsApi;
 import dev.switchboard.server.api.GeminiModelsApi;
@@ -163,7 +166,10 @@ public final class GatewayApp implements AutoCloseable {
         MessagesApi messages = new MessagesApi(chat, auth, heartbeats);
         ModelsApi models = new ModelsApi(config.catalog(), auth, clock.instant().getEpochSecond(), Optional.of(defaults),
                 skills);
-        AdminApi admin = new AdminApi(accounts.admin(), accounts.adminKeys());
+        AdminApi admin = new AdminApi(accounts.admin(), accounts.adminKeys(),
+                config.catalog().plans().all().stream().map(dev.switchboard.engine.catalog.Plan::id).toList());
+        UsageAdminApi usageAdmin = new UsageAdminApi(admin, balances);
+        AccountApi account = new AccountApi(auth, accounts.admin(), balances, clock);
         DefaultsAdminApi adminDefaults = new DefaultsAdminApi(admin, defaults);
         OpsApi ops = new OpsApi(accounts.database(), registry, config.edge().metricsToken());
 
@@ -195,6 +201,12 @@ public final class GatewayApp implements AutoCloseable {
         routes.add(new Route("GET", "/admin/v1/users/{id}", "admin", OPENAI_ERRORS, admin::getUser));
         routes.add(new Route("GET", "/admin/v1/users/{id}/keys", "admin", OPENAI_ERRORS, admin::listKeys));
         routes.add(new Route("POST", "/admin/v1/users/{id}/credits", "admin", OPENAI_ERRORS, admin::addCredits));
+        routes.add(new Route("PUT", "/admin/v1/users/{id}/plan", "admin", OPENAI_ERRORS, admin::setPlan));
+        routes.add(new Route("GET", "/admin/v1/users/{id}/ledger", "admin", OPENAI_ERRORS, admin::ledger));
+        routes.add(new Route("GET", "/admin/v1/usage", "admin", OPENAI_ERRORS, usageAdmin::usage));
+        routes.add(new Route("GET", "/v1/credits", KeyScope.USAGE, OPENAI_ERRORS, account::credits));
+        routes.add(new Route("GET", "/v1/generation", KeyScope.USAGE, OPENAI_ERRORS, account::generation));
+        routes.add(new Route("GET", "/v1/usage", KeyScope.USAGE, OPENAI_ERRORS, account::usage));
         routes.add(new Route("POST", "/admin/v1/users/{id}/keys", "admin", OPENAI_ERRORS, admin::createKey));
         routes.add(new Route("DELETE", "/admin/v1/keys/{id}", "admin", OPENAI_ERRORS, admin::revokeKey));
         routes.add(new Route("PUT", "/admin/v1/users/{id}/defaults/{model}", "admin", OPENAI_ERRORS, adminDefaults::put));
