@@ -301,6 +301,25 @@ class BillingIT {
     }
 
     @Test
+    void theLogLineCarriesCostAndUserIdNeverAKeyAndMetricsCountCostByModelWithoutUsers() {
+        try (dev.switchboard.testkit.AccessLogCapture log = dev.switchboard.testkit.AccessLogCapture.open()) {
+            var raw = openai.chat().completions().withRawResponse().create(ItSupport.ask("paid", "log me"));
+            String requestId = raw.headers().values("x-request-id").getFirst();
+            CompletionUsage u = raw.parse().usage().orElseThrow();
+
+            var line = log.await(l -> l.field("request_id").equals(Optional.of(requestId)));
+            assertThat(line.field("user_id")).contains(gateway.userId());
+            assertThat(new BigDecimal(line.field("cost_usd").orElseThrow()).movePointRight(9).longValueExact())
+                    .isEqualTo(expectedNanos(u.promptTokens(), u.completionTokens()));
+            assertThat(line.fields().values()).noneSatisfy(v -> assertThat(v).contains(gateway.apiKey()));
+        }
+        String metrics = ItSupport.get(gateway, "/metrics", java.util.Map.of()).body();
+        assertThat(metrics).containsPattern("switchboard_cost_usd_total\\{model=\"paid\"} [0-9.Ee-]+")
+                .containsPattern("switchboard_tokens_total\\{kind=\"output\",model=\"paid\"}")
+                .doesNotContain(gateway.userId());
+    }
+
+    @Test
     void anotherUsersRequestIsNotFoundAndTheUsageViewsAddUp() {
         openai.chat().completions().create(ItSupport.ask("paid", "mine"));
         String mine = lastRecord().requestId();
