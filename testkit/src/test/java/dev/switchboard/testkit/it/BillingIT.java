@@ -87,6 +87,17 @@ class BillingIT {
                 max_output_tokens: 4096
                 pricing: {input: %6$s, output: %7$s}
                 route: [{provider: gpt, model: up-cheap}]
+              paid-think:
+                context_length: 200000
+                max_output_tokens: 4096
+                supports_reasoning: true
+                pricing: {input: %2$s, output: %3$s}
+                route: [{provider: gpt, model: up-think-reasoning}]
+              paid-trickle:
+                context_length: 200000
+                max_output_tokens: 4096
+                pricing: {input: %2$s, output: %3$s}
+                route: [{provider: gpt, model: up-trickle}]
               paid-cut:
                 context_length: 200000
                 max_output_tokens: 4096
@@ -109,6 +120,32 @@ class BillingIT {
         openai = ItSupport.client(gateway);
         anthropic = MessagesItSupport.client(gateway);
         google = GeminiItSupport.client(gateway);
+        // 40 words, one every 100 ms, unless the gateway hangs up first
+        gateway.upstream().script("up-trickle", (request, exchange) -> {
+            dev.switchboard.testkit.SseStream sse = exchange.openSse(200);
+            try {
+                sse.data(trickleChunk("{\"role\":\"assistant\",\"content\":\"\"}", "null"));
+                for (int i = 0; i < 40; i++) {
+                    sse.data(trickleChunk("{\"content\":\"word" + i + " \"}", "null"));
+                    Thread.sleep(100);
+                }
+                sse.data(trickleChunk("{}", "\"stop\""));
+                sse.data("[DONE]");
+                sse.end();
+            } catch (java.io.IOException e) {
+                trickleCancelled.countDown();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        });
+    }
+
+    private static final java.util.concurrent.CountDownLatch trickleCancelled = new java.util.concurrent.CountDownLatch(1);
+
+    private static String trickleChunk(String delta, String finishReason) {
+        return "{\"id\":\"chatcmpl-trickle\",\"object\":\"chat.completion.chunk\",\"created\":1700000000,"
+                + "\"model\":\"up-trickle\",\"choices\":[{\"index\":0,\"delta\":" + delta + ",\"finish_reason\":"
+                + finishReason + "}]}";
     }
 
     /** USD per million tokens times tokens, in nano-dollars, summed exactly and rounded once, half up. */
@@ -306,6 +343,50 @@ class BillingIT {
         assertThat(r.usage().provenance()).isEqualTo(Usage.Provenance.ESTIMATED);
         assertThat(r.status()).isEqualTo("CUT");
         assertThat(r.chargedNanos()).isEqualTo(charged);
+        assertThat(charges(r.requestId())).isEqualTo(1);
+    }
+
+    @Test
+    void reasoningHiddenFromTheCallerIsStillBilledAsOutput() {
+        long before = balance();
+
+        ChatCompletion c = openai.chat().completions().create(ItSupport.ask("paid-think", "Think, but keep it to yourself")
+                .toBuilder().putAdditionalBodyProperty("reasoning", com.openai.core.JsonValue.from(
+                        java.util.Map.of("effort", "high", "exclude", true))).build());
+
+        CompletionUsage u = c.usage().orElseThrow();
+        var message = c.choices().getFirst().message();
+        assertThat(message._additionalProperties()).doesNotContainKeys("reasoning", "reasoning_content", "reasoning_details");
+        assertThat(message.content().orElse("")).doesNotContain("step by step");
+        long reasoning = u.completionTokensDetails().flatMap(d -> d.reasoningTokens()).orElse(0L);
+        assertThat(reasoning).as("the upstream reasoned").isPositive();
+        long expected = expectedNanos(u.promptTokens(), u.completionTokens());
+        assertThat(before - balance()).isEqualTo(expected);
+        assertThat(billedOnce(expected).usage().reasoningTokens()).isEqualTo(reasoning);
+    }
+
+    @Test
+    void aClientThatLeavesMidStreamIsBilledOnceEstimatedForWhatWasDelivered() throws Exception {
+        long before = balance();
+        List<ChatCompletionChunk> seen = new ArrayList<>();
+
+        try (StreamResponse<ChatCompletionChunk> s = openai.chat().completions().createStreaming(
+                ItSupport.ask("paid-trickle", "Trickle me"))) {
+            var it = s.stream().iterator();
+            while (it.hasNext() && seen.size() < 4) {
+                seen.add(it.next());
+            }
+        }
+
+        assertThat(trickleCancelled.await(10, java.util.concurrent.TimeUnit.SECONDS)).as("the upstream was cancelled").isTrue();
+        long charged = before - balance();
+        UsageRecord r = lastRecord();
+        assertThat(r.model()).isEqualTo("paid-trickle");
+        assertThat(r.status()).isEqualTo("CLIENT_GONE");
+        assertThat(r.usage().provenance()).isEqualTo(Usage.Provenance.ESTIMATED);
+        // More than the prompt alone, far less than 40 words.
+        assertThat(r.usage().outputTokens()).isPositive().isLessThan(40);
+        assertThat(charged).isPositive().isEqualTo(r.chargedNanos());
         assertThat(charges(r.requestId())).isEqualTo(1);
     }
 
