@@ -48,15 +48,8 @@ public final class JdbcBalanceStore implements BalanceStore {
             if (!holdMore(c, hold.userId(), hold.amountNanos())) {
                 return false;
             }
-            try (PreparedStatement s = c.prepareStatement("INSERT INTO holds (request_id, user_id, key_id, amount_nanos,"
-                    + " expires_at, created_at) VALUES (?, ?, ?, ?, ?, ?)")) {
-                s.setString(1, hold.requestId());
-                s.setString(2, hold.userId());
-                s.setString(3, hold.keyId());
-                s.setLong(4, hold.amountNanos());
-                s.setLong(5, hold.expiresAt().toEpochMilli());
-                s.setLong(6, hold.createdAt().toEpochMilli());
-                s.executeUpdate();
+            try {
+                insertHold(c, hold);
             } catch (SQLException e) {
                 if (Sql.uniqueViolation(e).isPresent()) {
                     throw new IllegalStateException("request " + hold.requestId() + " already holds credit");
@@ -91,16 +84,7 @@ public final class JdbcBalanceStore implements BalanceStore {
                     }
                 }
             } else {
-                try (PreparedStatement s = c.prepareStatement("INSERT INTO holds (request_id, user_id, key_id, amount_nanos,"
-                        + " expires_at, created_at) VALUES (?, ?, ?, ?, ?, ?)")) {
-                    s.setString(1, hold.requestId());
-                    s.setString(2, hold.userId());
-                    s.setString(3, hold.keyId());
-                    s.setLong(4, hold.amountNanos());
-                    s.setLong(5, hold.expiresAt().toEpochMilli());
-                    s.setLong(6, hold.createdAt().toEpochMilli());
-                    s.executeUpdate();
-                }
+                insertHold(c, hold);
             }
             return true;
         });
@@ -323,6 +307,19 @@ public final class JdbcBalanceStore implements BalanceStore {
             s.setString(2, userId);
             s.setLong(3, amount);
             return s.executeUpdate() == 1;
+        }
+    }
+
+    private static void insertHold(Connection c, Hold hold) throws SQLException {
+        try (PreparedStatement s = c.prepareStatement("INSERT INTO holds (request_id, user_id, key_id, amount_nanos,"
+                + " expires_at, created_at) VALUES (?, ?, ?, ?, ?, ?)")) {
+            s.setString(1, hold.requestId());
+            s.setString(2, hold.userId());
+            s.setString(3, hold.keyId());
+            s.setLong(4, hold.amountNanos());
+            s.setLong(5, hold.expiresAt().toEpochMilli());
+            s.setLong(6, hold.createdAt().toEpochMilli());
+            s.executeUpdate();
         }
     }
 
