@@ -409,6 +409,56 @@ class BillingIT {
                 .doesNotContain(gateway.userId());
     }
 
+    /** A streamed request in each client format for {@code model}: path and body. */
+    static java.util.stream.Stream<org.junit.jupiter.params.provider.Arguments> streamedInEveryFormat() {
+        String prompt = "Tell me the whole story of double-entry bookkeeping";
+        return java.util.stream.Stream.of(
+                org.junit.jupiter.params.provider.Arguments.of("chat_completions", "/v1/chat/completions",
+                        "{\"model\": \"%s\", \"stream\": true, \"messages\": [{\"role\": \"user\", \"content\": \"" + prompt + "\"}]}"),
+                org.junit.jupiter.params.provider.Arguments.of("messages", "/v1/messages",
+                        "{\"model\": \"%s\", \"max_tokens\": 500, \"stream\": true, \"messages\": [{\"role\": \"user\", \"content\": \""
+                                + prompt + "\"}]}"),
+                org.junit.jupiter.params.provider.Arguments.of("generate_content", "/v1beta/models/%s:streamGenerateContent?alt=sse",
+                        "{\"contents\": [{\"role\": \"user\", \"parts\": [{\"text\": \"" + prompt + "\"}]}]}"),
+                org.junit.jupiter.params.provider.Arguments.of("responses", "/v1/responses",
+                        "{\"model\": \"%s\", \"stream\": true, \"input\": \"" + prompt + "\"}"));
+    }
+
+    @org.junit.jupiter.params.ParameterizedTest(name = "{0}")
+    @org.junit.jupiter.params.provider.MethodSource("streamedInEveryFormat")
+    void aCutStreamIsBilledOnceEstimatedInEveryFormat(String format, String path, String body) {
+        java.util.Map<String, String> headers = new java.util.HashMap<>(ItSupport.bearer(gateway.apiKey()));
+        headers.put("anthropic-version", "2023-06-01");
+        long beforeFull = balance();
+        HttpResponse<String> whole = ItSupport.post(gateway, path.formatted("paid"), headers, body.formatted("paid"));
+        assertThat(whole.statusCode()).as(whole.body()).isEqualTo(200);
+        long full = beforeFull - balance();
+        assertThat(lastRecord().usage().provenance()).isEqualTo(Usage.Provenance.REPORTED);
+        long before = balance();
+
+        HttpResponse<String> cut = ItSupport.post(gateway, path.formatted("paid-cut"), headers, body.formatted("paid-cut"));
+
+        assertThat(cut.statusCode()).isEqualTo(200);
+        assertThat(cut.body()).contains("error");
+        long charged = before - balance();
+        UsageRecord r = lastRecord();
+        assertThat(r.requestId()).isEqualTo(cut.headers().firstValue("x-request-id").orElseThrow());
+        assertThat(r.endpoint()).isEqualTo(format);
+        assertThat(r.usage().provenance()).isEqualTo(Usage.Provenance.ESTIMATED);
+        assertThat(charged).isPositive().isLessThan(full).isEqualTo(r.chargedNanos());
+        assertThat(charges(r.requestId())).isEqualTo(1);
+    }
+
+    @Test
+    void contentPartsCountTokensLeavesTheBalanceUnchanged() {
+        long before = balance();
+
+        var counted = google.models.countTokens("paid", "How much would this cost?", null);
+
+        assertThat(counted.totalTokens().orElseThrow()).isPositive();
+        assertThat(balance()).isEqualTo(before);
+    }
+
     @Test
     void anotherUsersRequestIsNotFoundAndTheUsageViewsAddUp() {
         openai.chat().completions().create(ItSupport.ask("paid", "mine"));
