@@ -1,6 +1,9 @@
 package dev.switchboard.server;
 
 import dev.switchboard.engine.account.DemoBootstrap;
+import dev.switchboard.engine.billing.HoldSweeper;
+import dev.switchboard.engine.billing.MoneyAdmission;
+import dev.switchboard.engine.billing.MoneySettlement;
 import dev.switchboard.engine.account.IssuedKey;
 import dev.switchboard.engine.catalog.ProviderType;
 import dev.switchboard.engine.defaults.SavedDefaultsService;
@@ -32,6 +35,9 @@ import dev.switchboard.engine.upstream.UpstreamClient;
 import dev.switchboard.engine.upstream.Watchdog;
 import dev.switchboard.server.admin.AdminApi;
 import dev.switchboard.server.admin.DefaultsAdminApi;
+import dev.switchboard.server.admin.UsageAdminApi;
+import dev.switchboard.server.api.AccountApi;
+import dev.switchboard.engine.account.KeyScope;
 import dev.switchboard.server.api.Authenticator;
 import dev.switchboard.server.api.ChatCompletionsApi;
 import dev.switchboard.server.api.GeminiModelsApi;
@@ -58,6 +64,7 @@ import dev.switchboard.server.extend.StarterCatalog;
 import dev.switchboard.server.http.ErrorRenderer;
 import dev.switchboard.server.http.HttpEdge;
 import dev.switchboard.server.http.Route;
+import dev.switchboard.store.JdbcBalanceStore;
 import dev.switchboard.store.JdbcCatalogStore;
 import dev.switchboard.store.JdbcIdempotencyStore;
 import dev.switchboard.store.JdbcResponseStore;
@@ -99,6 +106,8 @@ public final class GatewayApp implements AutoCloseable {
     private final Optional<IssuedKey> newDemoKey;
     private final SkillService skills;
     private final SkillUses skillUses;
+    private final JdbcBalanceStore balances;
+    private final HoldSweeper sweeper;
     private final IdempotentRequests idempotent;
     /** How often the use counts of applied skills are written to the database. */
     static final Duration SKILL_USES_INTERVAL = Duration.ofSeconds(1);
@@ -126,6 +135,8 @@ public final class GatewayApp implements AutoCloseable {
             this.skills = new SkillService(catalogStore, new JdbcSkillStore(accounts.database()),
                     id -> config.catalog().resolve(id).map(ModelEntry::id), clock);
             this.skillUses = opened(opened, new SkillUses(skills::recordUses, SKILL_USES_INTERVAL));
+            this.balances = new JdbcBalanceStore(accounts.database());
+            this.sweeper = opened(opened, new HoldSweeper(balances, clock, config.billing().sweepEvery()));
             this.idempotent = opened(opened, new IdempotentRequests(new JdbcIdempotencyStore(accounts.database()), clock,
                     new IdempotentRequests.Policy(config.edge().idempotencyTtl(), IdempotentRequests.Policy.DEFAULT.lease(),
                             IdempotentRequests.Policy.DEFAULT.maxWait())));
@@ -151,11 +162,12 @@ public final class GatewayApp implements AutoCloseable {
         ImageInliner images = new ImageInliner(new ImageFetcher(FetchLimits.DEFAULT));
         FailoverRouter router = new FailoverRouter(config.catalog(), adapters, metrics, images);
         SavedDefaultsService defaults = new SavedDefaultsService(accounts.defaults(), accounts::userExists, config.catalog(), clock);
+        Admission money = new MoneyAdmission(config.catalog().plans(), balances, clock, config.billing().holdTimeout());
+        Settlement billing = new MoneySettlement(config.catalog().plans(), balances, clock);
         ChatPipeline chat = new ChatPipeline(config.catalog(), defaults.lookup(), skills, skillUses,
-                ports.admission().apply(Admission.ADMIT_ALL), router, ports.settlement().apply(Settlement.RECORD_NOTHING),
-                metrics);
+                ports.admission().apply(money), router, ports.settlement().apply(billing), metrics);
 
-        Authenticator auth = new Authenticator(accounts.apiKeys());
+        Authenticator auth = new Authenticator(accounts.apiKeys(), clock);
         IdempotencyKeys once = new IdempotencyKeys(idempotent, auth);
         ChatCompletionsApi completions = new ChatCompletionsApi(chat, auth, clock, heartbeats);
         ResponsesApi responses = new ResponsesApi(
@@ -163,7 +175,10 @@ public final class GatewayApp implements AutoCloseable {
         MessagesApi messages = new MessagesApi(chat, auth, heartbeats);
         ModelsApi models = new ModelsApi(config.catalog(), auth, clock.instant().getEpochSecond(), Optional.of(defaults),
                 skills);
-        AdminApi admin = new AdminApi(accounts.admin(), accounts.adminKeys());
+        AdminApi admin = new AdminApi(accounts.admin(), accounts.adminKeys(),
+                config.catalog().plans().all().stream().map(dev.switchboard.engine.catalog.Plan::id).toList());
+        UsageAdminApi usageAdmin = new UsageAdminApi(admin, balances);
+        AccountApi account = new AccountApi(auth, accounts.admin(), balances, clock);
         DefaultsAdminApi adminDefaults = new DefaultsAdminApi(admin, defaults);
         OpsApi ops = new OpsApi(accounts.database(), registry, config.edge().metricsToken());
 
@@ -198,6 +213,12 @@ public final class GatewayApp implements AutoCloseable {
         routes.add(new Route("GET", "/admin/v1/users/{id}", "admin", OPENAI_ERRORS, admin::getUser));
         routes.add(new Route("GET", "/admin/v1/users/{id}/keys", "admin", OPENAI_ERRORS, admin::listKeys));
         routes.add(new Route("POST", "/admin/v1/users/{id}/credits", "admin", OPENAI_ERRORS, admin::addCredits));
+        routes.add(new Route("PUT", "/admin/v1/users/{id}/plan", "admin", OPENAI_ERRORS, admin::setPlan));
+        routes.add(new Route("GET", "/admin/v1/users/{id}/ledger", "admin", OPENAI_ERRORS, admin::ledger));
+        routes.add(new Route("GET", "/admin/v1/usage", "admin", OPENAI_ERRORS, usageAdmin::usage));
+        routes.add(new Route("GET", "/v1/credits", KeyScope.USAGE, OPENAI_ERRORS, account::credits));
+        routes.add(new Route("GET", "/v1/generation", KeyScope.USAGE, OPENAI_ERRORS, account::generation));
+        routes.add(new Route("GET", "/v1/usage", KeyScope.USAGE, OPENAI_ERRORS, account::usage));
         routes.add(new Route("POST", "/admin/v1/users/{id}/keys", "admin", OPENAI_ERRORS, admin::createKey));
         routes.add(new Route("DELETE", "/admin/v1/keys/{id}", "admin", OPENAI_ERRORS, admin::revokeKey));
         routes.add(new Route("PUT", "/admin/v1/users/{id}/defaults/{model}", "admin", OPENAI_ERRORS, adminDefaults::put));
@@ -306,9 +327,15 @@ public final class GatewayApp implements AutoCloseable {
         return newDemoKey;
     }
 
+    /** The balances, holds and usage records (tests read what billing did). */
+    public JdbcBalanceStore balances() {
+        return balances;
+    }
+
     @Override
     public void close() {
         edge.close();
+        sweeper.close();
         idempotent.close();
         skillUses.close();
         heartbeats.close();

@@ -33,7 +33,7 @@ import java.util.OptionalLong;
  */
 public final class JdbcAccountStore implements AccountStore, AdminKeyStore {
 
-    private static final String USER_COLUMNS = "id, name, email, plan, balance_nanos, created_at";
+    private static final String USER_COLUMNS = "id, name, email, plan, balance_nanos, created_at, plan_expires_at";
     private static final String KEY_COLUMNS =
             "id, user_id, name, prefix, models, endpoints, rpm, daily_tokens, expires_at, revoked_at, created_at";
     private static final String LEDGER_COLUMNS =
@@ -134,11 +134,32 @@ public final class JdbcAccountStore implements AccountStore, AdminKeyStore {
     }
 
     @Override
-    public LedgerEntry addCredit(String userId, long amountNanos, Optional<String> note, Instant at) {
+    public LedgerEntry addCredit(String userId, long amountNanos, Optional<String> note, Optional<String> idempotencyKey,
+                                 Instant at) {
         if (amountNanos <= 0) {
             throw new IllegalArgumentException("amountNanos: expected a positive amount, got " + amountNanos);
         }
+        try {
+            return credit(userId, amountNanos, note, idempotencyKey, at);
+        } catch (StoreException e) {
+            // A concurrent credit with the same key committed first (unique index): this one is its repeat.
+            if (idempotencyKey.isPresent() && e.getCause() instanceof SQLException se && Sql.uniqueViolation(se).isPresent()) {
+                return sql.read("read credit", c -> creditWithKey(c, userId, idempotencyKey.get()))
+                        .map(first -> sameAmount(first, amountNanos)).orElseThrow(() -> e);
+            }
+            throw e;
+        }
+    }
+
+    private LedgerEntry credit(String userId, long amountNanos, Optional<String> note, Optional<String> idempotencyKey,
+                               Instant at) {
         return sql.transaction("add credit", c -> {
+            if (idempotencyKey.isPresent()) {
+                Optional<LedgerEntry> first = creditWithKey(c, userId, idempotencyKey.get());
+                if (first.isPresent()) {
+                    return sameAmount(first.get(), amountNanos);
+                }
+            }
             long balance;
             // One conditional update: atomic under concurrency, and it refuses to overflow the column.
             try (PreparedStatement s = c.prepareStatement("UPDATE users SET balance_nanos = balance_nanos + ?"
@@ -158,8 +179,39 @@ public final class JdbcAccountStore implements AccountStore, AdminKeyStore {
             }
             LedgerEntry entry = new LedgerEntry(Ids.next("led", at), userId, LedgerEntry.Kind.CREDIT, amountNanos, balance,
                     Optional.empty(), note, at);
-            insertLedger(c, entry);
+            insertLedger(c, entry, idempotencyKey);
             return entry;
+        });
+    }
+
+    private static Optional<LedgerEntry> creditWithKey(Connection c, String userId, String key) throws SQLException {
+        try (PreparedStatement s = c.prepareStatement("SELECT " + LEDGER_COLUMNS
+                + " FROM ledger WHERE user_id = ? AND idempotency_key = ?")) {
+            s.setString(1, userId);
+            s.setString(2, key);
+            try (ResultSet rs = s.executeQuery()) {
+                return rs.next() ? Optional.of(ledgerEntry(rs)) : Optional.empty();
+            }
+        }
+    }
+
+    private static LedgerEntry sameAmount(LedgerEntry first, long amountNanos) {
+        if (first.amountNanos() != amountNanos) {
+            throw AccountException.conflict("idempotency_key", "idempotency_key: already used for a credit of "
+                    + Usd.format(first.amountNanos()) + " USD (" + first.id() + "); use a new key for a different amount");
+        }
+        return first;
+    }
+
+    @Override
+    public boolean setPlan(String userId, String plan, Optional<Instant> expiresAt) {
+        return sql.read("set plan", c -> {
+            try (PreparedStatement s = c.prepareStatement("UPDATE users SET plan = ?, plan_expires_at = ? WHERE id = ?")) {
+                s.setString(1, plan);
+                Sql.setOptionalLong(s, 2, expiresAt.map(Instant::toEpochMilli));
+                s.setString(3, userId);
+                return s.executeUpdate() > 0;
+            }
         });
     }
 
@@ -311,12 +363,18 @@ public final class JdbcAccountStore implements AccountStore, AdminKeyStore {
 
     private static User user(ResultSet rs) throws SQLException {
         return new User(rs.getString("id"), rs.getString("name"), Optional.ofNullable(rs.getString("email")),
-                rs.getString("plan"), rs.getLong("balance_nanos"), Instant.ofEpochMilli(rs.getLong("created_at")));
+                rs.getString("plan"), rs.getLong("balance_nanos"), Instant.ofEpochMilli(rs.getLong("created_at")),
+                Sql.optionalLong(rs, "plan_expires_at").map(Instant::ofEpochMilli));
     }
 
     private static void insertLedger(Connection c, LedgerEntry e) throws SQLException {
+        insertLedger(c, e, Optional.empty());
+    }
+
+    /** Writes one ledger entry; shared with the billing store, whose charges go to the same table. */
+    static void insertLedger(Connection c, LedgerEntry e, Optional<String> idempotencyKey) throws SQLException {
         try (PreparedStatement s = c.prepareStatement("INSERT INTO ledger (" + LEDGER_COLUMNS
-                + ") VALUES (?, ?, ?, ?, ?, ?, ?, ?)")) {
+                + ", idempotency_key) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)")) {
             s.setString(1, e.id());
             s.setString(2, e.userId());
             s.setString(3, e.kind().name());
@@ -325,11 +383,12 @@ public final class JdbcAccountStore implements AccountStore, AdminKeyStore {
             Sql.setOptionalText(s, 6, e.requestId());
             Sql.setOptionalText(s, 7, e.note());
             s.setLong(8, e.createdAt().toEpochMilli());
+            Sql.setOptionalText(s, 9, idempotencyKey);
             s.executeUpdate();
         }
     }
 
-    private static LedgerEntry ledgerEntry(ResultSet rs) throws SQLException {
+    static LedgerEntry ledgerEntry(ResultSet rs) throws SQLException {
         return new LedgerEntry(rs.getString("id"), rs.getString("user_id"), LedgerEntry.Kind.valueOf(rs.getString("kind")),
                 rs.getLong("amount_nanos"), rs.getLong("balance_after_nanos"), Optional.ofNullable(rs.getString("request_id")),
                 Optional.ofNullable(rs.getString("note")), Instant.ofEpochMilli(rs.getLong("created_at")));

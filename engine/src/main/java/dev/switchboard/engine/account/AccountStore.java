@@ -53,7 +53,25 @@ public interface AccountStore {
      * @throws AccountException NOT_FOUND when there is no such user; CONFLICT("amount_usd") when the
      *         balance would overflow
      */
-    LedgerEntry addCredit(String userId, long amountNanos, Optional<String> note, Instant at);
+    default LedgerEntry addCredit(String userId, long amountNanos, Optional<String> note, Instant at) {
+        return addCredit(userId, amountNanos, note, Optional.empty(), at);
+    }
+
+    /**
+     * {@link #addCredit(String, long, Optional, Instant)} with an idempotency key: the first credit with a
+     * given key for a user is written; a repeat (also a concurrent one, on any instance) writes nothing and
+     * returns the entry of the first.
+     *
+     * @throws AccountException CONFLICT("idempotency_key") when the key was used for a different amount
+     */
+    LedgerEntry addCredit(String userId, long amountNanos, Optional<String> note, Optional<String> idempotencyKey, Instant at);
+
+    /**
+     * Puts the user on {@code plan} until {@code expiresAt} (empty: no end).
+     *
+     * @return whether the user exists
+     */
+    boolean setPlan(String userId, String plan, Optional<Instant> expiresAt);
 
     /** The user's most recent {@code limit} ledger entries, newest first. */
     List<LedgerEntry> ledger(String userId, int limit);

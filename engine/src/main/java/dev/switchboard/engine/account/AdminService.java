@@ -21,6 +21,9 @@ public final class AdminService {
     /** How many ledger entries {@link #getUser} returns. */
     public static final int RECENT_LEDGER_ENTRIES = 20;
     private static final int MAX_NOTE_LENGTH = 500;
+    private static final int MAX_IDEMPOTENCY_KEY_LENGTH = 200;
+    /** The most ledger entries {@link #ledger} returns at once. */
+    public static final int MAX_LEDGER = 1000;
 
     private final AccountStore store;
     private final Users users;
@@ -63,10 +66,29 @@ public final class AdminService {
      * @param amountUsd positive decimal dollars, e.g. {@code "10"} or {@code "0.25"}; required
      * @param note      free text kept with the ledger entry; blank counts as absent
      */
-    public record AddCredits(Optional<String> amountUsd, Optional<String> note) {
+    public record AddCredits(Optional<String> amountUsd, Optional<String> note, Optional<String> idempotencyKey) {
         public AddCredits {
             Objects.requireNonNull(amountUsd, "amountUsd");
             Objects.requireNonNull(note, "note");
+            Objects.requireNonNull(idempotencyKey, "idempotencyKey");
+        }
+
+        /** A credit without an idempotency key. */
+        public AddCredits(Optional<String> amountUsd, Optional<String> note) {
+            this(amountUsd, note, Optional.empty());
+        }
+    }
+
+    /**
+     * {@code PUT /admin/v1/users/{id}/plan}.
+     *
+     * @param plan      a configured plan id, or {@code payg} to end the subscription; required
+     * @param expiresAt an ISO-8601 instant; absent: the plan does not expire
+     */
+    public record SetPlan(Optional<String> plan, Optional<String> expiresAt) {
+        public SetPlan {
+            Objects.requireNonNull(plan, "plan");
+            Objects.requireNonNull(expiresAt, "expiresAt");
         }
     }
 
@@ -191,7 +213,50 @@ public final class AdminService {
         if (cleanNote.isPresent() && cleanNote.get().length() > MAX_NOTE_LENGTH) {
             throw AccountException.invalid("note", "note: expected at most " + MAX_NOTE_LENGTH + " characters");
         }
-        return store.addCredit(userId, amount, cleanNote, clock.instant().truncatedTo(ChronoUnit.MILLIS));
+        Optional<String> key = request.idempotencyKey().map(String::strip);
+        if (key.isPresent() && (key.get().isEmpty() || key.get().length() > MAX_IDEMPOTENCY_KEY_LENGTH)) {
+            throw AccountException.invalid("idempotency_key", "idempotency_key: expected 1 to " + MAX_IDEMPOTENCY_KEY_LENGTH
+                    + " characters");
+        }
+        users.get(userId);
+        return store.addCredit(userId, amount, cleanNote, key, clock.instant().truncatedTo(ChronoUnit.MILLIS));
+    }
+
+    /**
+     * Puts a user on a plan until an optional expiry, or back on pay-as-you-go
+     * ({@code PUT /admin/v1/users/{id}/plan}).
+     *
+     * @param configured the configured plan ids
+     * @return the user as now stored
+     * @throws AccountException INVALID("plan") when absent or not configured; INVALID("expires_at") when not an
+     *         ISO-8601 instant, or given with {@code payg}; NOT_FOUND
+     */
+    public User setPlan(String userId, SetPlan request, java.util.Collection<String> configured) {
+        users.get(userId);
+        String plan = request.plan().map(String::strip).orElseThrow(() -> AccountException.invalid("plan", "plan: required"));
+        if (!plan.equals(User.PAYG) && !configured.contains(plan)) {
+            throw AccountException.invalid("plan", "plan: expected " + User.PAYG + " or a configured plan "
+                    + new java.util.TreeSet<>(configured) + ", got \"" + plan + "\"");
+        }
+        Optional<Instant> expiresAt = request.expiresAt().map(AdminService::instant);
+        if (plan.equals(User.PAYG) && expiresAt.isPresent()) {
+            throw AccountException.invalid("expires_at", "expires_at: pay-as-you-go does not expire; leave it out");
+        }
+        store.setPlan(userId, plan, expiresAt.map(t -> t.truncatedTo(ChronoUnit.MILLIS)));
+        return users.get(userId);
+    }
+
+    /**
+     * The user's most recent ledger entries, newest first ({@code GET /admin/v1/users/{id}/ledger}).
+     *
+     * @throws AccountException INVALID("limit") outside 1..{@value #MAX_LEDGER}; NOT_FOUND
+     */
+    public List<LedgerEntry> ledger(String userId, int limit) {
+        if (limit < 1 || limit > MAX_LEDGER) {
+            throw AccountException.invalid("limit", "limit: expected 1 to " + MAX_LEDGER + ", got " + limit);
+        }
+        users.get(userId);
+        return store.ledger(userId, limit);
     }
 
     /**

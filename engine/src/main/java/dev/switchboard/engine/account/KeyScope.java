@@ -21,10 +21,12 @@ public record KeyScope(List<String> models, List<String> endpoints) {
     public static final String GENERATE_CONTENT = "generate_content";
     public static final String RESPONSES = "responses";
     public static final String MODELS = "models";
+    /** The caller's own account: {@code /v1/credits}, {@code /v1/generation}, {@code /v1/usage}. */
+    public static final String USAGE = "usage";
 
     /** Every accepted endpoint group name. */
     public static final List<String> ENDPOINTS =
-            List.of(CHAT_COMPLETIONS, MESSAGES, COUNT_TOKENS, GENERATE_CONTENT, RESPONSES, MODELS);
+            List.of(CHAT_COMPLETIONS, MESSAGES, COUNT_TOKENS, GENERATE_CONTENT, RESPONSES, MODELS, USAGE);
 
     /** No restriction. */
     public static final KeyScope ALL = new KeyScope(List.of(), List.of());

@@ -13,8 +13,10 @@ import java.util.Optional;
  * @param plan         plan id, {@code payg} for pay-as-you-go; which models a plan covers is config
  * @param balanceNanos credit left, in nano-dollars; a snapshot as of the read
  * @param createdAt    creation time, millisecond precision
+ * @param planExpiresAt when the plan ends (empty: it does not); from then on the user is pay-as-you-go
  */
-public record User(String id, String name, Optional<String> email, String plan, long balanceNanos, Instant createdAt) {
+public record User(String id, String name, Optional<String> email, String plan, long balanceNanos, Instant createdAt,
+                   Optional<Instant> planExpiresAt) {
 
     /** The pay-as-you-go plan every user has unless told otherwise. */
     public static final String PAYG = "payg";
@@ -25,5 +27,16 @@ public record User(String id, String name, Optional<String> email, String plan, 
         Objects.requireNonNull(email, "email");
         Objects.requireNonNull(plan, "plan");
         Objects.requireNonNull(createdAt, "createdAt");
+        Objects.requireNonNull(planExpiresAt, "planExpiresAt");
+    }
+
+    /** A user whose plan does not expire. */
+    public User(String id, String name, Optional<String> email, String plan, long balanceNanos, Instant createdAt) {
+        this(id, name, email, plan, balanceNanos, createdAt, Optional.empty());
+    }
+
+    /** The plan in force at {@code now}: {@link #plan()} until it expires, {@link #PAYG} from then on. */
+    public String activePlan(Instant now) {
+        return planExpiresAt.filter(end -> !now.isBefore(end)).isPresent() ? PAYG : plan;
     }
 }

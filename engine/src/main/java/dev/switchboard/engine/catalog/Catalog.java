@@ -8,15 +8,23 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * The configured models and providers, immutable once built. Resolves a model id or alias to its entry;
+ * The configured models, providers and plans, immutable once built. Resolves a model id or alias to its entry;
  * ids and aliases share one namespace (the config loader rejects collisions).
  */
 public final class Catalog {
     private final Map<String, ModelEntry> models;
     private final Map<String, String> aliasToId;
     private final Map<String, ProviderConfig> providers;
+    private final Plans plans;
 
+    /** A catalog without plans: every caller is pay-as-you-go. */
     public Catalog(Collection<ProviderConfig> providers, Collection<ModelEntry> models) {
+        this(providers, models, Plans.NONE);
+    }
+
+    /** The config loader checks that the plans models name exist; this only keeps them. */
+    public Catalog(Collection<ProviderConfig> providers, Collection<ModelEntry> models, Plans plans) {
+        this.plans = java.util.Objects.requireNonNull(plans, "plans");
         Map<String, ProviderConfig> p = new LinkedHashMap<>();
         for (ProviderConfig c : providers) {
             if (p.put(c.id(), c) != null) {
@@ -59,6 +67,11 @@ public final class Catalog {
 
     public List<ModelEntry> models() {
         return List.copyOf(models.values());
+    }
+
+    /** The configured plans and what they let callers do with each model. */
+    public Plans plans() {
+        return plans;
     }
 
     public Optional<ProviderConfig> provider(String id) {

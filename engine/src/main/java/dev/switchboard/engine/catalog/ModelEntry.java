@@ -7,8 +7,13 @@ import java.util.Set;
 
 /**
  * A model the gateway serves: its public id, the aliases that resolve to it, its limits, flags, prices,
- * the plans that include it (empty: every plan and pay-as-you-go), and its ordered provider pool.
+ * the plans that cover it (a plan may also name the models it covers: {@link Plans#covers}), whether
+ * pay-as-you-go callers may use it, and its ordered provider pool.
  * <ul>
+ *   <li>{@code plans}: ids of plans under which the model costs the balance nothing (usage is still
+ *       recorded).</li>
+ *   <li>{@code payAsYouGo}: whether a caller whose plan does not cover the model may use it, paying from
+ *       the balance ({@code payg: false} in config reserves the model for the plans that cover it).</li>
  *   <li>{@code refusedParams}: sampling parameters the model refuses (OpenAI's reasoning models answer 400
  *       to a non-default {@code temperature}, for instance); they are never listed as allowed, and are
  *       dropped rather than sent. Names are chat-completions parameter names from
@@ -21,7 +26,8 @@ import java.util.Set;
 public record ModelEntry(String id, List<String> aliases, Optional<String> displayName, String ownedBy,
                          long contextLength, int maxOutputTokens, Capabilities capabilities,
                          ReasoningProfile reasoning, Pricing pricing, List<String> plans, List<RouteTarget> route,
-                         Set<String> refusedParams, ResponsesRequirement responsesApi, Optional<CatalogSource> source) {
+                         Set<String> refusedParams, ResponsesRequirement responsesApi, Optional<CatalogSource> source,
+                         boolean payAsYouGo) {
     public ModelEntry {
         Objects.requireNonNull(id, "id");
         aliases = List.copyOf(aliases);
@@ -49,6 +55,15 @@ public record ModelEntry(String id, List<String> aliases, Optional<String> displ
         }
     }
 
+    /** A model pay-as-you-go callers may use. */
+    public ModelEntry(String id, List<String> aliases, Optional<String> displayName, String ownedBy, long contextLength,
+                      int maxOutputTokens, Capabilities capabilities, ReasoningProfile reasoning, Pricing pricing,
+                      List<String> plans, List<RouteTarget> route, Set<String> refusedParams,
+                      ResponsesRequirement responsesApi, Optional<CatalogSource> source) {
+        this(id, aliases, displayName, ownedBy, contextLength, maxOutputTokens, capabilities, reasoning, pricing, plans, route,
+                refusedParams, responsesApi, source, true);
+    }
+
     /** A model that refuses no parameter, needs no Responses API and names no source. */
     public ModelEntry(String id, List<String> aliases, Optional<String> displayName, String ownedBy, long contextLength,
                       int maxOutputTokens, Capabilities capabilities, ReasoningProfile reasoning, Pricing pricing,
@@ -57,14 +72,9 @@ public record ModelEntry(String id, List<String> aliases, Optional<String> displ
                 Set.of(), ResponsesRequirement.NOT_NEEDED, Optional.empty());
     }
 
-    /** Whether a caller on {@code plan} may use this model. */
-    public boolean availableOn(String plan) {
-        return plans.isEmpty() || plans.contains(plan);
-    }
-
     /** The same model answering to {@code newAliases} instead. */
     public ModelEntry withAliases(List<String> newAliases) {
         return new ModelEntry(id, newAliases, displayName, ownedBy, contextLength, maxOutputTokens, capabilities, reasoning,
-                pricing, plans, route, refusedParams, responsesApi, source);
+                pricing, plans, route, refusedParams, responsesApi, source, payAsYouGo);
     }
 }

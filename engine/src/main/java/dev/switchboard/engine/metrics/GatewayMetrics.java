@@ -78,6 +78,26 @@ public final class GatewayMetrics {
                 .tag("model", model).tag("kind", "output").register(registry)).increment(output);
     }
 
+    /**
+     * The cost of a billed request at its answering model's prices, in USD (a metric may be approximate: the
+     * bill itself is exact integers in the database). No user label: cost per user is in the usage views.
+     */
+    public void cost(String model, long nanos) {
+        counter(List.of("cost", model), k -> Counter.builder("switchboard_cost_usd")
+                .description("Cost of billed requests at list prices, in USD, by model answered.")
+                .tag("model", model).register(registry)).increment(nanos / 1e9);
+    }
+
+    /** Cache tokens of billed requests, by model answered and kind (cache_read, cache_write). */
+    public void cacheTokens(String model, long read, long written) {
+        counter(List.of("tokens", model, "cache_read"), k -> Counter.builder("switchboard_tokens")
+                .description("Tokens billed, by model answered and kind (input, output).")
+                .tag("model", model).tag("kind", "cache_read").register(registry)).increment(read);
+        counter(List.of("tokens", model, "cache_write"), k -> Counter.builder("switchboard_tokens")
+                .description("Tokens billed, by model answered and kind (input, output).")
+                .tag("model", model).tag("kind", "cache_write").register(registry)).increment(written);
+    }
+
     public void streamOpened() {
         openStreams.incrementAndGet();
     }

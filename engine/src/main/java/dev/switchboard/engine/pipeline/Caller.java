@@ -4,7 +4,8 @@ import java.util.List;
 import java.util.Objects;
 
 /**
- * The authenticated caller as the pipeline needs it: who (ids for logs and billing), their plan, and the
+ * The authenticated caller as the pipeline needs it: who (ids for logs and billing), the plan in force ({@code payg}
+ * when the user has none or it expired; see {@code catalog/Plans}), and the
  * key's scope ({@code models} and {@code endpoints}; empty lists allow everything).
  */
 public record Caller(String userId, String keyId, String plan, List<String> models, List<String> endpoints) {

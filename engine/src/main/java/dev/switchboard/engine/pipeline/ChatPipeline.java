@@ -124,6 +124,7 @@ public final class ChatPipeline {
      * nothing is billable and no skill use is counted.
      */
     public long countTokens(Caller caller, ChatRequest request, RequestTrace trace) {
+        trace.userId(caller.userId());
         List<StackedSkill> named = skills.named(caller, request);
         ModelEntry model = resolve.requested(caller, request, trace);
         SkillStack stack = skills.forModel(caller, named, model);
@@ -141,6 +142,7 @@ public final class ChatPipeline {
 
     /** The skills, resolve and prepare stages: the request as each candidate model gets it. */
     private List<Candidate> candidates(Caller caller, ChatRequest request, RequestTrace trace) {
+        trace.userId(caller.userId());
         List<StackedSkill> named = skills.named(caller, request);
         return prepare.candidates(caller, request, named, resolve.models(caller, request, trace), trace);
     }

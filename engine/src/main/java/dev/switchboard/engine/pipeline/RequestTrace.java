@@ -20,6 +20,8 @@ public final class RequestTrace {
     private Usage usage = Usage.EMPTY;
     private Optional<String> streamEnd = Optional.empty();
     private List<String> skills = List.of();
+    private String userId = "";
+    private long costNanos;
 
     public RequestTrace(String requestId, String endpoint) {
         this.requestId = Objects.requireNonNull(requestId);
@@ -28,6 +30,24 @@ public final class RequestTrace {
 
     public String requestId() {
         return requestId;
+    }
+
+    /** The caller's user id once authenticated (never a key); empty before. */
+    public String userId() {
+        return userId;
+    }
+
+    void userId(String id) {
+        userId = Objects.requireNonNull(id);
+    }
+
+    /** What the request cost at the answering model's prices, in nano-dollars; 0 when nothing answered. */
+    public long costNanos() {
+        return costNanos;
+    }
+
+    void costNanos(long nanos) {
+        costNanos = nanos;
     }
 
     public String endpoint() {

@@ -2,6 +2,7 @@ package dev.switchboard.engine.pipeline;
 
 import dev.switchboard.engine.catalog.Catalog;
 import dev.switchboard.engine.catalog.ModelEntry;
+import dev.switchboard.engine.catalog.Plans;
 import dev.switchboard.model.ChatRequest;
 import dev.switchboard.model.GatewayError;
 import java.util.ArrayList;
@@ -13,9 +14,11 @@ import org.slf4j.LoggerFactory;
 /**
  * The resolve stage: the request's model (id or alias) and its caller fallbacks ({@code models} /
  * {@code fallbacks}) become catalog entries, once per request. The requested model must exist (404
- * {@code model_not_found}), be within the key's scope (403 {@code insufficient_scope}) and the caller's
- * plan (403 {@code model_access_denied}); a fallback that fails any of these, or repeats an earlier
- * candidate, is skipped and logged (spec 2.2).
+ * {@code model_not_found}), be within the key's scope (403 {@code insufficient_scope}) and not be excluded by
+ * the caller's active plan (403 {@code model_access_denied}, {@link Plans.Access#NOT_IN_PLAN}; a model that
+ * needs a subscription the caller does not have is refused by money's admission with 402, after the limits).
+ * A fallback the caller may not use (any of these, or one it could only use with a subscription), or one that
+ * repeats an earlier candidate, is skipped and logged (spec 2.2).
  *
  * <p>The skills a request names are resolved before this stage ({@link ResolveSkills}), so an unknown skill
  * (400) is refused before an unknown model (404).
@@ -38,9 +41,10 @@ public final class ResolveModels {
             throw GatewayError.forbidden("insufficient_scope",
                     "This API key may not use the model '" + request.model() + "'.").toException();
         }
-        if (!model.availableOn(caller.plan())) {
-            throw GatewayError.forbidden("model_access_denied",
-                    "The model '" + request.model() + "' is not included in your plan (" + caller.plan() + ").").toException();
+        // A model that needs a subscription the caller lacks passes here: that is money's 402, after the limits' 429.
+        if (catalog.plans().access(caller.plan(), model) == Plans.Access.NOT_IN_PLAN) {
+            throw GatewayError.forbidden("model_access_denied", "The model '" + request.model()
+                    + "' is not included in your plan (" + caller.plan() + ") and is not offered pay-as-you-go.").toException();
         }
         return model;
     }
@@ -52,7 +56,7 @@ public final class ResolveModels {
         for (String id : request.fallbackModels()) {
             Optional<ModelEntry> m = catalog.resolve(id);
             String why = m.isEmpty() ? "unknown model"
-                    : !m.get().availableOn(caller.plan()) ? "not in the caller's plan"
+                    : !catalog.plans().access(caller.plan(), m.get()).usable() ? "not in the caller's plan nor pay-as-you-go"
                     : !caller.mayUseModel(m.get().id()) ? "outside the key's scope"
                     : m.get().id().equals(requested.id()) || fallbacks.contains(m.get()) ? "already a candidate"
                     : "";

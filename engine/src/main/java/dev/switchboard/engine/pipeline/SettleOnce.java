@@ -1,5 +1,6 @@
 package dev.switchboard.engine.pipeline;
 
+import dev.switchboard.engine.catalog.Cost;
 import dev.switchboard.engine.metrics.GatewayMetrics;
 import dev.switchboard.engine.route.Answer;
 import dev.switchboard.engine.skills.SkillUses;
@@ -11,7 +12,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The settle stage of one admitted request: collects how it ended while it runs and, on {@link #close()},
- * records it once: in the {@link RequestTrace} (read by the edge's log line), in the token metrics, in the
+ * records it once: in the {@link RequestTrace} (read by the edge's log line: usage and the cost at the answering
+ * model's prices), in the token and cost metrics, in the
  * skills' use counts (a billed request counts one use of each skill it applied), and through the
  * {@link Settlement} port. Closing without having been told anything settles a failure, so a
  * request that threw still settles, exactly once. Owned by the request's thread.
@@ -61,7 +63,14 @@ final class SettleOnce implements AutoCloseable {
         settled = true;
         if (answered.isPresent()) {
             trace.usage(usage);
-            metrics.tokens(answered.get().modelId(), usage.inputTokens(), usage.outputTokens());
+            String model = answered.get().modelId();
+            metrics.tokens(model, usage.inputTokens(), usage.outputTokens());
+            if (admission.purpose() == AdmissionRequest.Purpose.GENERATE) {
+                long cost = Cost.of(answered.get().candidate().model().pricing(), usage);
+                trace.costNanos(cost);
+                metrics.cost(model, cost);
+                metrics.cacheTokens(model, usage.cacheReadTokens(), usage.cacheWriteTokens());
+            }
         }
         RequestOutcome outcome = new RequestOutcome(admission.caller(), admission.requestId(), admission.endpoint(),
                 admission.purpose(), trace.modelAsked(), admission.streamed(), ending, answered, usage,

@@ -73,14 +73,28 @@ final class InMemoryAccountStore implements AccountStore, AdminKeyStore {
     }
 
     @Override
-    public synchronized LedgerEntry addCredit(String userId, long amountNanos, Optional<String> note, Instant at) {
+    public synchronized LedgerEntry addCredit(String userId, long amountNanos, Optional<String> note,
+                                              Optional<String> idempotencyKey, Instant at) {
+        if (idempotencyKey.isPresent()) {
+            throw new UnsupportedOperationException("idempotent credits are tested on the JDBC store");
+        }
         User u = findUser(userId).orElseThrow(() -> AccountException.notFound("no user " + userId));
         long balance = Math.addExact(u.balanceNanos(), amountNanos);
-        users.put(userId, new User(u.id(), u.name(), u.email(), u.plan(), balance, u.createdAt()));
+        users.put(userId, new User(u.id(), u.name(), u.email(), u.plan(), balance, u.createdAt(), u.planExpiresAt()));
         LedgerEntry e = new LedgerEntry(Ids.next("led", at), userId, LedgerEntry.Kind.CREDIT, amountNanos, balance,
                 Optional.empty(), note, at);
         ledger.add(e);
         return e;
+    }
+
+    @Override
+    public synchronized boolean setPlan(String userId, String plan, Optional<Instant> expiresAt) {
+        User u = users.get(userId);
+        if (u == null) {
+            return false;
+        }
+        users.put(userId, new User(u.id(), u.name(), u.email(), plan, u.balanceNanos(), u.createdAt(), expiresAt));
+        return true;
     }
 
     @Override

@@ -30,10 +30,17 @@ import java.util.Set;
 public final class AdminApi {
     private final AdminService admin;
     private final AdminKeys adminKeys;
+    private final java.util.Collection<String> plans;
 
     public AdminApi(AdminService admin, AdminKeys adminKeys) {
+        this(admin, adminKeys, List.of());
+    }
+
+    /** @param plans the configured plan ids, which users may be put on */
+    public AdminApi(AdminService admin, AdminKeys adminKeys, java.util.Collection<String> plans) {
         this.admin = admin;
         this.adminKeys = adminKeys;
+        this.plans = List.copyOf(plans);
     }
 
     /** Refuses the exchange (401) unless it carries the admin key; shared with the other admin handlers. */
@@ -81,14 +88,35 @@ public final class AdminApi {
         ex.respond(200, "application/json", Json.writeBytes(AdminJson.keys(call(() -> admin.keysOf(ex.pathParam("id"))))));
     }
 
+    /**
+     * {@code POST /admin/v1/users/{id}/credits {amount_usd, note?, idempotency_key?}}: a repeat with the same
+     * idempotency key credits once and answers the first credit's entry.
+     */
     public void addCredits(Exchange ex) {
         authorize(ex);
-        JsonNode body = object(ex, Set.of("amount_usd", "note"));
+        JsonNode body = object(ex, Set.of("amount_usd", "note", "idempotency_key"));
         LedgerEntry e = call(() -> admin.addCredits(ex.pathParam("id"),
-                new AdminService.AddCredits(decimal(body, "amount_usd"), text(body, "note"))));
+                new AdminService.AddCredits(decimal(body, "amount_usd"), text(body, "note"), text(body, "idempotency_key"))));
         ObjectNode o = AdminJson.ledger(e);
         o.put("balance_usd", Usd.format(e.balanceAfterNanos()));
         ex.respond(200, "application/json", Json.writeBytes(o));
+    }
+
+    /** {@code PUT /admin/v1/users/{id}/plan {plan, expires_at?}}: the user as now stored. */
+    public void setPlan(Exchange ex) {
+        authorize(ex);
+        JsonNode body = object(ex, Set.of("plan", "expires_at"));
+        User user = call(() -> admin.setPlan(ex.pathParam("id"), new AdminService.SetPlan(text(body, "plan"),
+                text(body, "expires_at")), plans));
+        ex.respond(200, "application/json", Json.writeBytes(AdminJson.user(user)));
+    }
+
+    /** {@code GET /admin/v1/users/{id}/ledger?limit=}: {@code {data: [...]}}, newest first. */
+    public void ledger(Exchange ex) {
+        authorize(ex);
+        int limit = queryInt(ex, "limit", 100);
+        List<LedgerEntry> entries = call(() -> admin.ledger(ex.pathParam("id"), limit));
+        ex.respond(200, "application/json", Json.writeBytes(AdminJson.ledger(entries)));
     }
 
     public void createKey(Exchange ex) {
@@ -144,7 +172,7 @@ public final class AdminApi {
         return body;
     }
 
-    private static int queryInt(Exchange ex, String name, int absent) {
+    static int queryInt(Exchange ex, String name, int absent) {
         Optional<String> raw = ex.query(name);
         if (raw.isEmpty()) {
             return absent;

@@ -21,6 +21,7 @@ public final class AdminJson {
         o.put("name", u.name());
         u.email().ifPresent(e -> o.put("email", e));
         o.put("plan", u.plan());
+        u.planExpiresAt().ifPresent(t -> o.put("plan_expires_at", t.toString()));
         o.put("balance_usd", Usd.format(u.balanceNanos()));
         o.put("created_at", u.createdAt().toString());
         return o;
@@ -60,6 +61,14 @@ public final class AdminJson {
         ObjectNode o = Json.object();
         ArrayNode list = o.putArray("keys");
         keys.forEach(k -> list.add(key(k)));
+        return o;
+    }
+
+    /** {@code {data: [...]}}, as {@code GET /admin/v1/users/{id}/ledger} answers. */
+    public static ObjectNode ledger(List<LedgerEntry> entries) {
+        ObjectNode o = Json.object();
+        ArrayNode data = o.putArray("data");
+        entries.forEach(e -> data.add(ledger(e)));
         return o;
     }
 

@@ -6,19 +6,28 @@ import dev.switchboard.engine.account.Principal;
 import dev.switchboard.engine.pipeline.Caller;
 import dev.switchboard.model.GatewayError;
 import dev.switchboard.server.http.Exchange;
+import java.time.Clock;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * Turns the key a request presents into a {@link Caller}, or refuses it: 401 when the key is missing or
- * unusable (the reason goes to the log, not to the caller), 403 when the key's scope excludes the endpoint.
+ * unusable (the reason goes to the log, not to the caller), 403 when the key's scope excludes the endpoint. The
+ * caller's plan is the one in force now: a plan past its expiry is pay-as-you-go.
  */
 public final class Authenticator {
     private static final Logger LOG = LoggerFactory.getLogger(Authenticator.class);
     private final ApiKeys keys;
+    private final Clock clock;
 
     public Authenticator(ApiKeys keys) {
+        this(keys, Clock.systemUTC());
+    }
+
+    /** @param clock decides whether the caller's plan has expired (an expired plan is pay-as-you-go) */
+    public Authenticator(ApiKeys keys, Clock clock) {
         this.keys = keys;
+        this.clock = clock;
     }
 
     public Caller authenticate(Exchange ex, Credentials where, String endpoint) {
@@ -33,7 +42,7 @@ public final class Authenticator {
                     throw GatewayError.forbidden("insufficient_scope",
                             "This API key may not call the " + endpoint + " endpoint.").toException();
                 }
-                yield new Caller(p.user().id(), p.key().id(), p.user().plan(), p.key().scope().models(),
+                yield new Caller(p.user().id(), p.key().id(), p.user().activePlan(clock.instant()), p.key().scope().models(),
                         p.key().scope().endpoints());
             }
             case Authentication.Rejected r -> {

@@ -55,8 +55,8 @@ public final class GeminiModelsApi {
         ex.respond(200, "application/json; charset=utf-8", Json.writeBytes(resource(m)));
     }
 
-    private static boolean visibleTo(Caller caller, ModelEntry m) {
-        return m.availableOn(caller.plan()) && caller.mayUseModel(m.id());
+    private boolean visibleTo(Caller caller, ModelEntry m) {
+        return catalog.plans().access(caller.plan(), m).usable() && caller.mayUseModel(m.id());
     }
 
     static ObjectNode resource(ModelEntry m) {

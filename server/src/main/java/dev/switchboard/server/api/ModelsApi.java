@@ -61,7 +61,7 @@ public final class ModelsApi {
         body.put("object", "list");
         ArrayNode data = body.putArray("data");
         for (ModelEntry m : catalog.models()) {
-            if (m.availableOn(caller.plan()) && caller.mayUseModel(m.id())) {
+            if (catalog.plans().access(caller.plan(), m).usable() && caller.mayUseModel(m.id())) {
                 ObjectNode entry = describe(m);
                 entry.put("type", "model");
                 if (!entry.has("display_name")) {
@@ -108,6 +108,9 @@ public final class ModelsApi {
             pricing.put("as_of", src.asOf().toString());
             src.note().ifPresent(n -> pricing.put("note", n));
         });
+        ArrayNode plans = o.putArray("plans");
+        catalog.plans().covering(m).forEach(plans::add);
+        o.put("pay_as_you_go", m.payAsYouGo());
         o.set("reasoning", reasoning(m.reasoning()));
         o.put("responses_api", m.responsesApi().wire());
         return o;

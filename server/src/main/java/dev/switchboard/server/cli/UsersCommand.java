@@ -12,6 +12,8 @@ import dev.switchboard.server.admin.AdminJson;
 import dev.switchboard.server.config.GatewayConfig;
 import dev.switchboard.store.StoreException;
 import java.time.Clock;
+import dev.switchboard.engine.catalog.Plan;
+import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.Callable;
 import java.util.function.Function;
@@ -24,7 +26,8 @@ import picocli.CommandLine.ParentCommand;
 @Command(name = "users", mixinStandardHelpOptions = true,
         description = "Create, list and inspect users (works on the configured database, no server needed).",
         subcommands = {UsersCommand.ListUsers.class, UsersCommand.Create.class, UsersCommand.Show.class,
-                UsersCommand.Credit.class, UsersPasswdCommand.class, UsersRoleCommand.class})
+                UsersCommand.Credit.class, UsersCommand.SetPlan.class, UsersCommand.Ledger.class, UsersPasswdCommand.class,
+                UsersRoleCommand.class})
 final class UsersCommand {
     @ParentCommand
     Cli cli;
@@ -143,15 +146,55 @@ final class UsersCommand {
         String amount;
         @Option(names = "--note")
         Optional<String> note = Optional.empty();
+        @Option(names = "--idempotency-key", description = "A repeat with the same key credits once.")
+        Optional<String> idempotencyKey = Optional.empty();
 
         @Override
         public Integer call() {
             return run(users.cli, Access.EXISTING, a -> {
-                LedgerEntry e = a.admin().addCredits(id, new AdminService.AddCredits(Optional.of(amount), note));
+                LedgerEntry e = a.admin().addCredits(a.admin().userIdOf(id),
+                        new AdminService.AddCredits(Optional.of(amount), note, idempotencyKey));
                 var o = AdminJson.ledger(e);
                 o.put("balance_usd", Usd.format(e.balanceAfterNanos()));
                 return o;
             });
+        }
+    }
+
+    @Command(name = "plan", mixinStandardHelpOptions = true,
+            description = "Put a user on a plan, or back on payg (PUT /admin/v1/users/{id}/plan).")
+    static final class SetPlan implements Callable<Integer> {
+        @ParentCommand
+        UsersCommand users;
+        @Parameters(paramLabel = "USER", description = "User id or name.")
+        String id;
+        @Option(names = "--plan", required = true, description = "A plan of the config's plans:, or payg.")
+        String plan;
+        @Option(names = "--expires-at", description = "ISO-8601 instant, e.g. 2027-01-01T00:00:00Z. Default: never.")
+        Optional<String> expiresAt = Optional.empty();
+
+        @Override
+        public Integer call() {
+            GatewayConfig config = users.cli.loadConfig();
+            List<String> plans = config.catalog().plans().all().stream().map(Plan::id).toList();
+            return run(users.cli, Access.EXISTING, a -> AdminJson.user(a.admin().setPlan(a.admin().userIdOf(id),
+                    new AdminService.SetPlan(Optional.of(plan), expiresAt), plans)));
+        }
+    }
+
+    @Command(name = "ledger", mixinStandardHelpOptions = true,
+            description = "A user's balance movements, newest first (GET /admin/v1/users/{id}/ledger).")
+    static final class Ledger implements Callable<Integer> {
+        @ParentCommand
+        UsersCommand users;
+        @Parameters(paramLabel = "USER", description = "User id or name.")
+        String id;
+        @Option(names = "--limit", description = "Entries, 1 to 1000. Default: 100.")
+        int limit = 100;
+
+        @Override
+        public Integer call() {
+            return run(users.cli, Access.EXISTING, a -> AdminJson.ledger(a.admin().ledger(a.admin().userIdOf(id), limit)));
         }
     }
 }

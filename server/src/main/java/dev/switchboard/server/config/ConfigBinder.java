@@ -2,6 +2,7 @@ package dev.switchboard.server.config;
 
 import dev.switchboard.engine.catalog.Catalog;
 import dev.switchboard.engine.catalog.ModelEntry;
+import dev.switchboard.engine.catalog.Plans;
 import dev.switchboard.engine.catalog.ProviderConfig;
 import dev.switchboard.server.config.YamlNode.Entry;
 import dev.switchboard.server.config.YamlNode.Mapping;
@@ -23,7 +24,7 @@ import java.util.Set;
  */
 final class ConfigBinder {
     static final List<String> TOP_KEYS = List.of("listen", "database", "redis", "admin_key", "http", "cors", "metrics",
-            "include", "providers", "models", "dashboard", "extend");
+            "include", "providers", "models", "dashboard", "extend", "plans", "billing");
     /** The largest {@code http.max_body}: bodies are held in memory whole. */
     static final long MAX_BODY_LIMIT = 1L << 30;
     static final List<String> INCLUDES = List.of(BuiltinCatalog.INCLUDE_NAME);
@@ -78,9 +79,11 @@ final class ConfigBinder {
         if (models.isEmpty() && problems.isEmpty()) {
             problems.add(root.pos(), "no model is configured (add models: or include: " + BuiltinCatalog.INCLUDE_NAME + ")");
         }
+        Plans plans = PlansBinder.plans(top, models, problems);
+        BillingSettings billing = PlansBinder.billing(top);
         problems.throwIfAny();
-        return new GatewayConfig(listen, database, redis, adminKey, edge, new Catalog(providers, models), source, dashboard,
-                starterCatalog);
+        return new GatewayConfig(listen, database, redis, adminKey, edge, new Catalog(providers, models, plans), source, dashboard,
+                starterCatalog, billing);
     }
 
     private List<ModelEntry> ownModels(YamlFields top, Set<String> providerIds, Namespace names) {

@@ -45,6 +45,8 @@ import java.util.Set;
  *       ({@link Pricing#withDefaultCacheRatios});</li>
  *   <li>a route entry without {@code model} uses the model id as the upstream name;</li>
  *   <li>{@code owned_by} defaults to the provider id of the first route entry;</li>
+ *   <li>{@code plans} (the plans that cover the model) to none, {@code payg} (whether pay-as-you-go callers may use
+ *       it) to true;</li>
  *   <li>{@code refused_params} defaults to none, {@code responses_api} to not_needed, {@code source} and
  *       {@code reasoning.budget} to unknown.</li>
  * </ul>
@@ -53,7 +55,7 @@ import java.util.Set;
 final class ModelBinder {
     static final List<String> KEYS = List.of("display_name", "owned_by", "aliases", "context_length", "max_output_tokens",
             "supports_reasoning", "supports_vision", "supports_tools", "supports_caching", "supports_json", "reasoning",
-            "pricing", "plans", "route", "refused_params", "responses_api", "source");
+            "pricing", "plans", "payg", "route", "refused_params", "responses_api", "source");
     static final List<String> REASONING_KEYS = List.of("family", "efforts", "effort_as", "budget");
     static final List<String> BUDGET_KEYS = List.of("min", "max", "below_max_tokens");
     static final List<String> SOURCE_KEYS = List.of("url", "as_of", "note");
@@ -133,6 +135,7 @@ final class ModelBinder {
         ResponsesRequirement responsesApi = responsesApi(m);
         Optional<CatalogSource> source = source(m);
         List<String> plans = names(m, "plans", "plans: [pro]").stream().map(Scalar::text).toList();
+        boolean payg = m.bool("payg").orElse(true);
         List<RouteTarget> route = route(m, id);
 
         if (problems.size() > before || pricing.isEmpty() || context.isEmpty() || maxOutput.isEmpty() || route.isEmpty()) {
@@ -140,7 +143,7 @@ final class ModelBinder {
         }
         ModelEntry model = new ModelEntry(id, aliases.stream().map(Scalar::text).toList(), displayName,
                 ownedBy.orElse(route.get(0).providerId()), context.getAsLong(), (int) maxOutput.getAsLong(), caps, reasoning,
-                pricing.get(), plans, route, refused, responsesApi, source);
+                pricing.get(), plans, route, refused, responsesApi, source, payg);
         return new Result(Optional.of(model), entry.keyPos(), aliases);
     }
 

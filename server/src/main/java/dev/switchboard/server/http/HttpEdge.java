@@ -265,13 +265,17 @@ public final class HttpEdge implements AutoCloseable {
                 .addKeyValue("latency_ms", took.toMillis());
         ex.trace().ifPresent(t -> {
             Usage u = t.usage();
+            if (!t.userId().isEmpty()) {
+                line.addKeyValue("user_id", t.userId());
+            }
             line.addKeyValue("model", t.modelAsked())
                     .addKeyValue("model_answered", t.modelAnswered().orElse(""))
                     .addKeyValue("attempts", t.attempts().attempts().size())
                     .addKeyValue("attempt_summary", t.attempts().summary())
                     .addKeyValue("input_tokens", u.inputTokens())
                     .addKeyValue("output_tokens", u.outputTokens())
-                    .addKeyValue("usage_provenance", u.provenance().name().toLowerCase(java.util.Locale.ROOT));
+                    .addKeyValue("usage_provenance", u.provenance().name().toLowerCase(java.util.Locale.ROOT))
+                    .addKeyValue("cost_usd", dev.switchboard.engine.account.Usd.format(t.costNanos()));
             t.streamEnd().ifPresent(s -> line.addKeyValue("stream_end", s));
             if (!t.skills().isEmpty()) {
                 line.addKeyValue("skills", String.join(",", t.skills()));

@@ -45,7 +45,10 @@ class ConfigExampleTest {
 
         ModelEntry sonnet = c.catalog().resolve("claude-3-7-sonnet-latest").orElseThrow();
         assertThat(sonnet.displayName()).contains("Claude Sonnet 4 (EU contract)");
-        assertThat(sonnet.plans()).containsExactly("pro");
+        assertThat(sonnet.plans()).containsExactly("team");
+        assertThat(sonnet.payAsYouGo()).isTrue();
+        assertThat(c.catalog().plans().find("pro").orElseThrow().rpm()).hasValue(120);
+        assertThat(c.catalog().plans().covering(c.catalog().resolve("house-mini").orElseThrow())).containsExactly("pro");
 
         ModelEntry mini = c.catalog().resolve("house-mini").orElseThrow();
         assertThat(mini.contextLength()).isEqualTo(128_000);

@@ -76,6 +76,8 @@ class ConfigLoaderTest {
                 max_output_tokens: 65536
                 pricing: {input: 0.30, output: 2.50}
                 route: [{provider: google}]
+            plans:
+              pro: {rpm: 120}
             """;
 
     static final Map<String, String> ENV = Map.of("SWITCHBOARD_ADMIN_KEY", "adm-123", "OPENAI_API_KEY", "sk-first",

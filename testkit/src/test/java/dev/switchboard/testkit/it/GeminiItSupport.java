@@ -141,7 +141,11 @@ final class GeminiItSupport {
                 max_output_tokens: 1024
                 pricing: {input: 0, output: 0}
                 plans: [enterprise]
+                payg: false
                 route: [{provider: google, model: g-plan}]
+            plans:
+              enterprise: {}
+              basic: {}
             """.formatted(GOOGLE_KEY, ItSupport.UPSTREAM_KEY, ANTHROPIC_KEY);
 
     /** Where the SDK puts the caller's key. */

@@ -310,12 +310,22 @@ class GenerateContentApiIT {
 
         HttpResponse<String> wrongEndpoint = ItSupport.post(gateway, "/v1beta/models/gm-basic:generateContent", googleKey(chatOnly), HI);
         HttpResponse<String> wrongModel = ItSupport.post(gateway, "/v1beta/models/oa-basic:generateContent", googleKey(oneModel), HI);
-        HttpResponse<String> notInPlan = generate("/v1beta/models/gm-plan:generateContent", HI);
+        HttpResponse<String> needsPlan = generate("/v1beta/models/gm-plan:generateContent", HI);
+        var basic = gateway.app().accounts().admin().createUser(new dev.switchboard.engine.account.AdminService.CreateUser(
+                java.util.Optional.of("basic-user"), java.util.Optional.empty(), java.util.Optional.empty(),
+                java.util.Optional.of("basic"), java.util.Optional.of("10")));
+        String basicKey = gateway.app().accounts().admin().createKey(basic.id(),
+                dev.switchboard.engine.account.AdminService.CreateKey.defaults()).secret();
+        HttpResponse<String> notInPlan = ItSupport.post(gateway, "/v1beta/models/gm-plan:generateContent", googleKey(basicKey), HI);
         JsonNode listed = ItSupport.json(ItSupport.get(gateway, "/v1beta/models", googleKey(oneModel)).body()).path("models");
 
         assertGoogleEnvelope(wrongEndpoint, 403, "PERMISSION_DENIED");
         assertThat(error(wrongEndpoint).path("type").asText()).isEqualTo("insufficient_scope");
         assertGoogleEnvelope(wrongModel, 403, "PERMISSION_DENIED");
+        // A pay-as-you-go caller needs a subscription for a plan-only model; one whose plan excludes it is denied.
+        assertGoogleEnvelope(needsPlan, 402, "FAILED_PRECONDITION");
+        assertThat(error(needsPlan).path("type").asText()).isEqualTo("insufficient_quota");
+        assertThat(error(needsPlan).path("message").asText()).contains("needs an active subscription");
         assertGoogleEnvelope(notInPlan, 403, "PERMISSION_DENIED");
         assertThat(error(notInPlan).path("type").asText()).isEqualTo("model_access_denied");
         assertThat(listed).hasSize(1);

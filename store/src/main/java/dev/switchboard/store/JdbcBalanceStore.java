@@ -1,0 +1,408 @@
+package dev.switchboard.store;
+
+import dev.switchboard.engine.account.Ids;
+import dev.switchboard.engine.account.LedgerEntry;
+import dev.switchboard.engine.billing.Balance;
+import dev.switchboard.engine.billing.BalanceStore;
+import dev.switchboard.engine.billing.Hold;
+import dev.switchboard.engine.billing.Settled;
+import dev.switchboard.engine.billing.UsageQuery;
+import dev.switchboard.engine.billing.UsageRecord;
+import dev.switchboard.engine.billing.UsageTotal;
+import dev.switchboard.model.Usage;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.LocalDate;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * {@link BalanceStore} on SQLite or PostgreSQL (schema in {@code db/migration/V20__billing.sql}). A user's
+ * row carries {@code balance_nanos} and {@code held_nanos}; every change of either is one conditional
+ * {@code UPDATE} inside a short transaction, so PostgreSQL's row lock (or SQLite's single writer) orders
+ * concurrent requests of one user and none can reserve what another already holds. Settlement writes the
+ * charge, its ledger entry and the usage record in one transaction; the usage record's primary key (the
+ * request id) makes a repeated settlement roll back whole.
+ */
+public final class JdbcBalanceStore implements BalanceStore {
+    private static final String USAGE_COLUMNS = "request_id, user_id, key_id, endpoint, requested_model, model, provider, streamed,"
+            + " input_tokens, output_tokens, reasoning_tokens, cache_read_tokens, cache_write_5m_tokens, cache_write_1h_tokens,"
+            + " cost_nanos, charged_nanos, plan, provenance, status, latency_ms, created_at";
+    private static final long DAY_MILLIS = Duration.ofDays(1).toMillis();
+
+    private final Sql sql;
+
+    public JdbcBalanceStore(Database database) {
+        this.sql = new Sql(Objects.requireNonNull(database, "database").dataSource());
+    }
+
+    @Override
+    public boolean reserve(Hold hold) {
+        return sql.transaction("reserve credit", c -> {
+            if (!holdMore(c, hold.userId(), hold.amountNanos())) {
+                return false;
+            }
+            try {
+                insertHold(c, hold);
+            } catch (SQLException e) {
+                if (Sql.uniqueViolation(e).isPresent()) {
+                    throw new IllegalStateException("request " + hold.requestId() + " already holds credit");
+                }
+                throw e;
+            }
+            return true;
+        });
+    }
+
+    @Override
+    public boolean raise(Hold hold) {
+        return sql.transaction("raise credit hold", c -> {
+            Optional<Long> current = heldFor(c, hold.requestId());
+            long already = current.orElse(0L);
+            if (already >= hold.amountNanos()) {
+                return true;
+            }
+            if (!holdMore(c, hold.userId(), hold.amountNanos() - already)) {
+                return false;
+            }
+            if (current.isPresent()) {
+                // Guarded by the amount read: if the sweeper released the hold meanwhile, undo everything.
+                try (PreparedStatement s = c.prepareStatement("UPDATE holds SET amount_nanos = ?, expires_at = ?"
+                        + " WHERE request_id = ? AND amount_nanos = ?")) {
+                    s.setLong(1, hold.amountNanos());
+                    s.setLong(2, hold.expiresAt().toEpochMilli());
+                    s.setString(3, hold.requestId());
+                    s.setLong(4, already);
+                    if (s.executeUpdate() != 1) {
+                        throw new SQLException("the hold of " + hold.requestId() + " changed while it was raised");
+                    }
+                }
+            } else {
+                insertHold(c, hold);
+            }
+            return true;
+        });
+    }
+
+    @Override
+    public Settled settle(UsageRecord record) {
+        try {
+            return sql.transaction("settle request", c -> {
+                long held = deleteHold(c, record.requestId()).map(Released::amount).orElse(0L);
+                long balance;
+                long heldByOthers;
+                // Releasing first also takes the row lock that orders this against every other change of the user.
+                try (PreparedStatement s = c.prepareStatement("UPDATE users SET held_nanos = held_nanos - ? WHERE id = ?"
+                        + " RETURNING balance_nanos, held_nanos")) {
+                    s.setLong(1, held);
+                    s.setString(2, record.userId());
+                    try (ResultSet rs = s.executeQuery()) {
+                        if (!rs.next()) {
+                            throw new SQLException("no user " + record.userId() + " to settle request " + record.requestId());
+                        }
+                        balance = rs.getLong(1);
+                        heldByOthers = rs.getLong(2);
+                    }
+                }
+                long charged = Math.max(0, Math.min(record.chargedNanos(), balance - heldByOthers));
+                if (charged > 0) {
+                    try (PreparedStatement s = c.prepareStatement("UPDATE users SET balance_nanos = balance_nanos - ? WHERE id = ?"
+                            + " RETURNING balance_nanos")) {
+                        s.setLong(1, charged);
+                        s.setString(2, record.userId());
+                        try (ResultSet rs = s.executeQuery()) {
+                            rs.next();
+                            balance = rs.getLong(1);
+                        }
+                    }
+                    JdbcAccountStore.insertLedger(c, new LedgerEntry(Ids.next("led", record.createdAt()), record.userId(),
+                            LedgerEntry.Kind.CHARGE, -charged, balance, Optional.of(record.requestId()),
+                            Optional.of(record.model()), record.createdAt()), Optional.empty());
+                }
+                insertUsage(c, record.withCharged(charged));
+                return new Settled(charged, balance, false);
+            });
+        } catch (StoreException e) {
+            if (e.getCause() instanceof SQLException se && Sql.uniqueViolation(se).isPresent()) {
+                long balance = balance(record.userId()).map(Balance::balanceNanos).orElse(0L);
+                return new Settled(0, balance, true);
+            }
+            throw e;
+        }
+    }
+
+    @Override
+    public boolean release(String requestId) {
+        return sql.transaction("release credit hold", c -> release(c, requestId, Optional.empty()));
+    }
+
+    @Override
+    public int releaseExpired(Instant now, int max) {
+        List<String> expired = sql.read("find expired holds", c -> {
+            try (PreparedStatement s = c.prepareStatement("SELECT request_id FROM holds WHERE expires_at <= ?"
+                    + " ORDER BY expires_at LIMIT ?")) {
+                s.setLong(1, now.toEpochMilli());
+                s.setInt(2, max);
+                List<String> ids = new ArrayList<>();
+                try (ResultSet rs = s.executeQuery()) {
+                    while (rs.next()) {
+                        ids.add(rs.getString(1));
+                    }
+                }
+                return ids;
+            }
+        });
+        int released = 0;
+        for (String id : expired) {
+            if (sql.transaction("release expired hold", c -> release(c, id, Optional.of(now)))) {
+                released++;
+            }
+        }
+        return released;
+    }
+
+    @Override
+    public Optional<Balance> balance(String userId) {
+        return sql.read("read balance", c -> {
+            try (PreparedStatement s = c.prepareStatement("SELECT balance_nanos, held_nanos FROM users WHERE id = ?")) {
+                s.setString(1, userId);
+                try (ResultSet rs = s.executeQuery()) {
+                    return rs.next() ? Optional.of(new Balance(rs.getLong(1), rs.getLong(2))) : Optional.empty();
+                }
+            }
+        });
+    }
+
+    /** How many holds are open (all users); for tests and {@code /metrics}. */
+    public long openHolds() {
+        return sql.read("count holds", c -> {
+            try (PreparedStatement s = c.prepareStatement("SELECT COUNT(*) FROM holds"); ResultSet rs = s.executeQuery()) {
+                rs.next();
+                return rs.getLong(1);
+            }
+        });
+    }
+
+    @Override
+    public Optional<UsageRecord> usage(String requestId) {
+        return sql.read("read usage", c -> {
+            try (PreparedStatement s = c.prepareStatement("SELECT " + USAGE_COLUMNS + " FROM usage_records WHERE request_id = ?")) {
+                s.setString(1, requestId);
+                try (ResultSet rs = s.executeQuery()) {
+                    return rs.next() ? Optional.of(usageRecord(rs)) : Optional.empty();
+                }
+            }
+        });
+    }
+
+    @Override
+    public List<UsageRecord> usage(UsageQuery query) {
+        Where where = where(query);
+        return sql.read("list usage", c -> {
+            try (PreparedStatement s = c.prepareStatement("SELECT " + USAGE_COLUMNS + " FROM usage_records" + where.sql
+                    + " ORDER BY created_at DESC, request_id DESC LIMIT ? OFFSET ?")) {
+                int i = where.bind(s);
+                s.setInt(i++, query.limit());
+                s.setInt(i, query.offset());
+                List<UsageRecord> out = new ArrayList<>();
+                try (ResultSet rs = s.executeQuery()) {
+                    while (rs.next()) {
+                        out.add(usageRecord(rs));
+                    }
+                }
+                return out;
+            }
+        });
+    }
+
+    @Override
+    public List<UsageTotal> totals(UsageQuery query, UsageTotal.GroupBy groupBy) {
+        String group = switch (groupBy) {
+            case DAY -> "created_at / " + DAY_MILLIS;
+            case MODEL -> "model";
+            case KEY -> "key_id";
+        };
+        return sums(query, Optional.of(group), groupBy == UsageTotal.GroupBy.DAY);
+    }
+
+    @Override
+    public UsageTotal total(UsageQuery query) {
+        // Without GROUP BY an aggregate always answers one row (of NULL sums, read as 0, when nothing matches).
+        return sums(query, Optional.empty(), false).getFirst();
+    }
+
+    private List<UsageTotal> sums(UsageQuery query, Optional<String> group, boolean days) {
+        Where where = where(query);
+        return sql.read("sum usage", c -> {
+            try (PreparedStatement s = c.prepareStatement("SELECT " + group.orElse("'total'") + " AS g, COUNT(*),"
+                    + " SUM(input_tokens), SUM(output_tokens), SUM(reasoning_tokens), SUM(cache_read_tokens),"
+                    + " SUM(cache_write_5m_tokens + cache_write_1h_tokens), SUM(cost_nanos), SUM(charged_nanos)"
+                    + " FROM usage_records" + where.sql + group.map(g -> " GROUP BY " + g + " ORDER BY 1").orElse(""))) {
+                where.bind(s);
+                List<UsageTotal> out = new ArrayList<>();
+                try (ResultSet rs = s.executeQuery()) {
+                    while (rs.next()) {
+                        String g = days ? LocalDate.ofEpochDay(rs.getLong(1)).toString() : rs.getString(1);
+                        out.add(new UsageTotal(g, rs.getLong(2), rs.getLong(3), rs.getLong(4), rs.getLong(5), rs.getLong(6),
+                                rs.getLong(7), rs.getLong(8), rs.getLong(9)));
+                    }
+                }
+                return out;
+            }
+        });
+    }
+
+    /** A WHERE clause and the values it binds, in order. */
+    private record Where(String sql, List<Object> values) {
+        int bind(PreparedStatement s) throws SQLException {
+            int i = 1;
+            for (Object v : values) {
+                if (v instanceof Long l) {
+                    s.setLong(i++, l);
+                } else {
+                    s.setString(i++, (String) v);
+                }
+            }
+            return i;
+        }
+    }
+
+    private static Where where(UsageQuery q) {
+        List<String> clauses = new ArrayList<>();
+        List<Object> values = new ArrayList<>();
+        q.userId().ifPresent(v -> {
+            clauses.add("user_id = ?");
+            values.add(v);
+        });
+        q.keyId().ifPresent(v -> {
+            clauses.add("key_id = ?");
+            values.add(v);
+        });
+        q.model().ifPresent(v -> {
+            clauses.add("model = ?");
+            values.add(v);
+        });
+        q.from().ifPresent(v -> {
+            clauses.add("created_at >= ?");
+            values.add(v.toEpochMilli());
+        });
+        q.to().ifPresent(v -> {
+            clauses.add("created_at < ?");
+            values.add(v.toEpochMilli());
+        });
+        return new Where(clauses.isEmpty() ? "" : " WHERE " + String.join(" AND ", clauses), values);
+    }
+
+    /** Holds {@code amount} more of the user's balance if what is not yet held covers it: one conditional update. */
+    private static boolean holdMore(Connection c, String userId, long amount) throws SQLException {
+        try (PreparedStatement s = c.prepareStatement("UPDATE users SET held_nanos = held_nanos + ?"
+                + " WHERE id = ? AND balance_nanos - held_nanos >= ?")) {
+            s.setLong(1, amount);
+            s.setString(2, userId);
+            s.setLong(3, amount);
+            return s.executeUpdate() == 1;
+        }
+    }
+
+    private static void insertHold(Connection c, Hold hold) throws SQLException {
+        try (PreparedStatement s = c.prepareStatement("INSERT INTO holds (request_id, user_id, key_id, amount_nanos,"
+                + " expires_at, created_at) VALUES (?, ?, ?, ?, ?, ?)")) {
+            s.setString(1, hold.requestId());
+            s.setString(2, hold.userId());
+            s.setString(3, hold.keyId());
+            s.setLong(4, hold.amountNanos());
+            s.setLong(5, hold.expiresAt().toEpochMilli());
+            s.setLong(6, hold.createdAt().toEpochMilli());
+            s.executeUpdate();
+        }
+    }
+
+    private static Optional<Long> heldFor(Connection c, String requestId) throws SQLException {
+        try (PreparedStatement s = c.prepareStatement("SELECT amount_nanos FROM holds WHERE request_id = ?")) {
+            s.setString(1, requestId);
+            try (ResultSet rs = s.executeQuery()) {
+                return rs.next() ? Optional.of(rs.getLong(1)) : Optional.empty();
+            }
+        }
+    }
+
+    private record Released(String userId, long amount) {
+    }
+
+    /** Deletes the hold (only if expired at {@code expiredAt}, when given) and returns what it held. */
+    private static Optional<Released> deleteHold(Connection c, String requestId, Optional<Instant> expiredAt) throws SQLException {
+        try (PreparedStatement s = c.prepareStatement("DELETE FROM holds WHERE request_id = ?"
+                + (expiredAt.isPresent() ? " AND expires_at <= ?" : "") + " RETURNING user_id, amount_nanos")) {
+            s.setString(1, requestId);
+            if (expiredAt.isPresent()) {
+                s.setLong(2, expiredAt.get().toEpochMilli());
+            }
+            try (ResultSet rs = s.executeQuery()) {
+                return rs.next() ? Optional.of(new Released(rs.getString(1), rs.getLong(2))) : Optional.empty();
+            }
+        }
+    }
+
+    private static Optional<Released> deleteHold(Connection c, String requestId) throws SQLException {
+        return deleteHold(c, requestId, Optional.empty());
+    }
+
+    private static boolean release(Connection c, String requestId, Optional<Instant> expiredAt) throws SQLException {
+        Optional<Released> released = deleteHold(c, requestId, expiredAt);
+        if (released.isEmpty()) {
+            return false;
+        }
+        try (PreparedStatement s = c.prepareStatement("UPDATE users SET held_nanos = held_nanos - ? WHERE id = ?")) {
+            s.setLong(1, released.get().amount());
+            s.setString(2, released.get().userId());
+            s.executeUpdate();
+        }
+        return true;
+    }
+
+    private static void insertUsage(Connection c, UsageRecord r) throws SQLException {
+        try (PreparedStatement s = c.prepareStatement("INSERT INTO usage_records (" + USAGE_COLUMNS
+                + ") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")) {
+            Usage u = r.usage();
+            s.setString(1, r.requestId());
+            s.setString(2, r.userId());
+            s.setString(3, r.keyId());
+            s.setString(4, r.endpoint());
+            s.setString(5, r.requestedModel());
+            s.setString(6, r.model());
+            s.setString(7, r.provider());
+            s.setInt(8, r.streamed() ? 1 : 0);
+            s.setLong(9, u.inputTokens());
+            s.setLong(10, u.outputTokens());
+            s.setLong(11, u.reasoningTokens());
+            s.setLong(12, u.cacheReadTokens());
+            s.setLong(13, u.cacheWrite5mTokens());
+            s.setLong(14, u.cacheWrite1hTokens());
+            s.setLong(15, r.costNanos());
+            s.setLong(16, r.chargedNanos());
+            Sql.setOptionalText(s, 17, r.plan());
+            s.setString(18, u.provenance().name());
+            s.setString(19, r.status());
+            s.setLong(20, r.latency().toMillis());
+            s.setLong(21, r.createdAt().toEpochMilli());
+            s.executeUpdate();
+        }
+    }
+
+    private static UsageRecord usageRecord(ResultSet rs) throws SQLException {
+        Usage u = new Usage(rs.getLong("input_tokens"), rs.getLong("output_tokens"), rs.getLong("reasoning_tokens"),
+                rs.getLong("cache_read_tokens"), rs.getLong("cache_write_5m_tokens"), rs.getLong("cache_write_1h_tokens"),
+                Usage.Provenance.valueOf(rs.getString("provenance")));
+        return new UsageRecord(rs.getString("request_id"), rs.getString("user_id"), rs.getString("key_id"),
+                rs.getString("endpoint"), rs.getString("requested_model"), rs.getString("model"), rs.getString("provider"),
+                rs.getInt("streamed") != 0, u, rs.getLong("cost_nanos"), rs.getLong("charged_nanos"),
+                Optional.ofNullable(rs.getString("plan")), rs.getString("status"), Duration.ofMillis(rs.getLong("latency_ms")),
+                Instant.ofEpochMilli(rs.getLong("created_at")));
+    }
+}

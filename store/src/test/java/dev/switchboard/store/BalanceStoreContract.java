@@ -1,0 +1,283 @@
+package dev.switchboard.store;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.switchboard.engine.account.AccountException;
+import dev.switchboard.engine.account.LedgerEntry;
+import dev.switchboard.engine.account.User;
+import dev.switchboard.engine.billing.Balance;
+import dev.switchboard.engine.billing.Hold;
+import dev.switchboard.engine.billing.Settled;
+import dev.switchboard.engine.billing.UsageQuery;
+import dev.switchboard.engine.billing.UsageRecord;
+import dev.switchboard.engine.billing.UsageTotal;
+import dev.switchboard.model.Usage;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The {@link dev.switchboard.engine.billing.BalanceStore} contracts against a real database: reservations are
+ * one conditional update (no interleaving overdraws), settlement charges, releases and records in one
+ * transaction and only once per request id, the sweeper releases only expired holds; and idempotent credits.
+ */
+abstract class BalanceStoreContract extends StoreContract {
+    private static final long USD = 1_000_000_000L;
+    private static final Instant LATER = T0.plus(Duration.ofHours(1));
+
+    protected JdbcAccountStore accounts;
+    protected JdbcBalanceStore store;
+
+    @BeforeEach
+    final void createStores() {
+        accounts = new JdbcAccountStore(database);
+        store = new JdbcBalanceStore(database);
+    }
+
+    private void user(String id, long balance) {
+        accounts.createUser(new User(id, id, Optional.empty(), "payg", balance, T0), Optional.empty());
+    }
+
+    private static Hold hold(String requestId, String userId, long amount) {
+        return new Hold(requestId, userId, "key_1", amount, LATER, T0);
+    }
+
+    private static UsageRecord record(String requestId, String userId, long cost, long charged, String model, Instant at) {
+        return new UsageRecord(requestId, userId, "key_1", "chat_completions", model, model, "fake", false,
+                new Usage(1000, 200, 0, 0, 0, 0, Usage.Provenance.REPORTED), cost, charged, Optional.empty(), "COMPLETED",
+                Duration.ofMillis(120), at);
+    }
+
+    @Test
+    void aHoldIsTakenOnlyWhenTheBalanceNotYetHeldCoversIt() {
+        user("u1", 5 * USD);
+
+        assertThat(store.reserve(hold("r1", "u1", 3 * USD))).isTrue();
+        assertThat(store.reserve(hold("r2", "u1", 3 * USD))).as("only 2 USD left unheld").isFalse();
+        assertThat(store.reserve(hold("r3", "u1", 2 * USD))).isTrue();
+        assertThat(store.balance("u1")).contains(new Balance(5 * USD, 5 * USD));
+        assertThat(store.reserve(hold("r4", "nobody", 1))).isFalse();
+        assertThatThrownBy(() -> store.reserve(hold("r1", "u1", 0))).isInstanceOf(IllegalStateException.class);
+        assertThat(store.balance("u1")).contains(new Balance(5 * USD, 5 * USD));
+    }
+
+    @Test
+    void fiftyConcurrentReservationsOfOneDollarOnFiveFiftyTakeExactlyFive() throws Exception {
+        user("u1", 5_500_000_000L);
+        ExecutorService pool = Executors.newFixedThreadPool(16);
+        CountDownLatch start = new CountDownLatch(1);
+        try {
+            List<Future<Boolean>> results = new ArrayList<>();
+            for (int i = 0; i < 50; i++) {
+                String id = "r" + i;
+                Callable<Boolean> reserve = () -> {
+                    start.await();
+                    return store.reserve(hold(id, "u1", USD));
+                };
+                results.add(pool.submit(reserve));
+            }
+            start.countDown();
+            int taken = 0;
+            for (Future<Boolean> f : results) {
+                taken += f.get() ? 1 : 0;
+            }
+            assertThat(taken).isEqualTo(5);
+            assertThat(store.balance("u1")).contains(new Balance(5_500_000_000L, 5 * USD));
+            assertThat(store.openHolds()).isEqualTo(5);
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
+    @Test
+    void settlementChargesTheCostReleasesTheRestAndWritesOneLedgerEntryAndOneRecord() {
+        user("u1", 10 * USD);
+        store.reserve(hold("r1", "u1", 4 * USD));
+
+        Settled settled = store.settle(record("r1", "u1", 1_234_567_891L, 1_234_567_891L, "m1", T0));
+
+        assertThat(settled).isEqualTo(new Settled(1_234_567_891L, 10 * USD - 1_234_567_891L, false));
+        assertThat(store.balance("u1")).contains(new Balance(10 * USD - 1_234_567_891L, 0));
+        // The opening credit and the charge share a timestamp here; pick the charge by kind.
+        List<LedgerEntry> charges = accounts.ledger("u1", 10).stream().filter(e -> e.kind() == LedgerEntry.Kind.CHARGE).toList();
+        assertThat(charges).singleElement().satisfies(e -> {
+            assertThat(e.amountNanos()).isEqualTo(-1_234_567_891L);
+            assertThat(e.balanceAfterNanos()).isEqualTo(10 * USD - 1_234_567_891L);
+            assertThat(e.requestId()).contains("r1");
+        });
+        assertThat(store.usage("r1")).hasValueSatisfying(r -> {
+            assertThat(r.costNanos()).isEqualTo(1_234_567_891L);
+            assertThat(r.chargedNanos()).isEqualTo(1_234_567_891L);
+            assertThat(r.usage().inputTokens()).isEqualTo(1000);
+            assertThat(r.latency()).isEqualTo(Duration.ofMillis(120));
+        });
+        assertThat(store.openHolds()).isZero();
+    }
+
+    @Test
+    void aRepeatedSettlementChargesAndRecordsNothing() {
+        user("u1", 10 * USD);
+        store.reserve(hold("r1", "u1", 4 * USD));
+        store.settle(record("r1", "u1", USD, USD, "m1", T0));
+
+        Settled again = store.settle(record("r1", "u1", USD, USD, "m1", T0));
+
+        assertThat(again.alreadySettled()).isTrue();
+        assertThat(again.chargedNanos()).isZero();
+        assertThat(store.balance("u1")).contains(new Balance(9 * USD, 0));
+        assertThat(accounts.ledger("u1", 10)).filteredOn(e -> e.kind() == LedgerEntry.Kind.CHARGE).hasSize(1);
+    }
+
+    @Test
+    void aChargeAboveWhatTheBalanceHasBeyondOtherHoldsIsCappedSoTheBalanceNeverGoesNegative() {
+        user("u1", 3 * USD);
+        store.reserve(hold("r1", "u1", USD));
+        store.reserve(hold("other", "u1", USD));
+
+        // The prompt was far longer than estimated: 5 USD of cost on 3 USD of balance, 1 USD held by another request.
+        Settled settled = store.settle(record("r1", "u1", 5 * USD, 5 * USD, "m1", T0));
+
+        assertThat(settled.chargedNanos()).isEqualTo(2 * USD);
+        assertThat(store.balance("u1")).contains(new Balance(USD, USD));
+        assertThat(store.usage("r1").orElseThrow().costNanos()).isEqualTo(5 * USD);
+        assertThat(store.usage("r1").orElseThrow().chargedNanos()).isEqualTo(2 * USD);
+    }
+
+    @Test
+    void aPlanCoveredRequestIsRecordedWithoutTouchingTheBalanceOrTheLedger() {
+        user("u1", 0);
+
+        Settled settled = store.settle(new UsageRecord("r1", "u1", "key_1", "messages", "m1", "m1", "fake", true,
+                Usage.of(10, 20), 700, 0, Optional.of("pro"), "COMPLETED", Duration.ZERO, T0));
+
+        assertThat(settled.chargedNanos()).isZero();
+        assertThat(store.balance("u1")).contains(new Balance(0, 0));
+        assertThat(accounts.ledger("u1", 10)).isEmpty();
+        assertThat(store.usage("r1").orElseThrow().plan()).contains("pro");
+    }
+
+    @Test
+    void raisingAHoldTakesOnlyTheDifferenceAndOnlyWhenItIsCovered() {
+        user("u1", 5 * USD);
+        store.reserve(hold("r1", "u1", USD));
+        store.reserve(hold("r2", "u1", 2 * USD));
+
+        assertThat(store.raise(hold("r1", "u1", 3 * USD))).isTrue();
+        assertThat(store.balance("u1")).contains(new Balance(5 * USD, 5 * USD));
+        assertThat(store.raise(hold("r1", "u1", 3 * USD + 1))).isFalse();
+        assertThat(store.raise(hold("r1", "u1", 2 * USD))).as("already holds more").isTrue();
+        assertThat(store.balance("u1")).contains(new Balance(5 * USD, 5 * USD));
+        // A request holding nothing yet gets a hold the same way.
+        store.release("r2");
+        assertThat(store.raise(hold("r9", "u1", 2 * USD))).isTrue();
+        assertThat(store.balance("u1")).contains(new Balance(5 * USD, 5 * USD));
+    }
+
+    @Test
+    void releaseFreesTheHoldOnceAndTheSweeperOnlyExpiredOnes() {
+        user("u1", 5 * USD);
+        store.reserve(new Hold("old", "u1", "key_1", USD, T0.plusSeconds(10), T0));
+        store.reserve(new Hold("new", "u1", "key_1", USD, T0.plusSeconds(100), T0));
+        store.reserve(new Hold("done", "u1", "key_1", USD, T0.plusSeconds(100), T0));
+
+        assertThat(store.release("done")).isTrue();
+        assertThat(store.release("done")).isFalse();
+        assertThat(store.releaseExpired(T0.plusSeconds(10), 100)).isEqualTo(1);
+        assertThat(store.releaseExpired(T0.plusSeconds(10), 100)).isZero();
+        assertThat(store.balance("u1")).contains(new Balance(5 * USD, USD));
+        // A request that settles after the sweeper released its hold is still charged, once.
+        assertThat(store.settle(record("old", "u1", USD, USD, "m1", T0)).chargedNanos()).isEqualTo(USD);
+        assertThat(store.balance("u1")).contains(new Balance(4 * USD, USD));
+    }
+
+    @Test
+    void usageIsFilteredPagedAndSummedByDayModelAndKey() {
+        user("u1", 100 * USD);
+        user("u2", 100 * USD);
+        Instant day1 = Instant.parse("2026-11-01T23:59:59.999Z");
+        Instant day2 = Instant.parse("2026-11-02T00:00:00Z");
+        store.settle(record("a", "u1", 100, 100, "m1", day1));
+        store.settle(record("b", "u1", 200, 200, "m2", day2));
+        store.settle(record("c", "u1", 300, 300, "m1", day2.plusSeconds(5)));
+        store.settle(record("d", "u2", 400, 400, "m1", day2));
+
+        UsageQuery u1 = new UsageQuery(Optional.of("u1"), Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty(),
+                0, 10);
+        assertThat(store.usage(u1)).extracting(UsageRecord::requestId).containsExactly("c", "b", "a");
+        assertThat(store.usage(new UsageQuery(Optional.of("u1"), Optional.empty(), Optional.of("m1"), Optional.of(day2),
+                Optional.empty(), 0, 10))).extracting(UsageRecord::requestId).containsExactly("c");
+        assertThat(store.usage(new UsageQuery(Optional.of("u1"), Optional.empty(), Optional.empty(), Optional.empty(),
+                Optional.of(day2), 0, 10))).extracting(UsageRecord::requestId).containsExactly("a");
+        assertThat(store.usage(new UsageQuery(Optional.of("u1"), Optional.empty(), Optional.empty(), Optional.empty(),
+                Optional.empty(), 1, 1))).extracting(UsageRecord::requestId).containsExactly("b");
+
+        assertThat(store.totals(u1, UsageTotal.GroupBy.DAY)).extracting(UsageTotal::group, UsageTotal::requests, UsageTotal::costNanos)
+                .containsExactly(org.assertj.core.groups.Tuple.tuple("2026-11-01", 1L, 100L),
+                        org.assertj.core.groups.Tuple.tuple("2026-11-02", 2L, 500L));
+        assertThat(store.totals(u1, UsageTotal.GroupBy.MODEL)).extracting(UsageTotal::group, UsageTotal::costNanos)
+                .containsExactly(org.assertj.core.groups.Tuple.tuple("m1", 400L), org.assertj.core.groups.Tuple.tuple("m2", 200L));
+        assertThat(store.totals(u1, UsageTotal.GroupBy.KEY)).extracting(UsageTotal::group, UsageTotal::inputTokens)
+                .containsExactly(org.assertj.core.groups.Tuple.tuple("key_1", 3000L));
+        UsageTotal all = store.total(new UsageQuery(Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty(),
+                Optional.empty(), 0, 1));
+        assertThat(all.requests()).isEqualTo(4);
+        assertThat(all.chargedNanos()).isEqualTo(1000);
+        UsageTotal none = store.total(new UsageQuery(Optional.of("nobody"), Optional.empty(), Optional.empty(), Optional.empty(),
+                Optional.empty(), 0, 1));
+        assertThat(none).isEqualTo(new UsageTotal("total", 0, 0, 0, 0, 0, 0, 0, 0));
+    }
+
+    @Test
+    void aCreditRepeatedWithTheSameIdempotencyKeyIsWrittenOnce() throws Exception {
+        user("u1", 0);
+
+        LedgerEntry first = accounts.addCredit("u1", 5 * USD, Optional.empty(), Optional.of("topup-1"), T0);
+        LedgerEntry again = accounts.addCredit("u1", 5 * USD, Optional.empty(), Optional.of("topup-1"), T0);
+        ExecutorService pool = Executors.newFixedThreadPool(8);
+        try {
+            List<Future<LedgerEntry>> racing = new ArrayList<>();
+            for (int i = 0; i < 8; i++) {
+                racing.add(pool.submit(() -> accounts.addCredit("u1", 2 * USD, Optional.empty(), Optional.of("topup-2"), T0)));
+            }
+            for (Future<LedgerEntry> f : racing) {
+                f.get();
+            }
+        } finally {
+            pool.shutdownNow();
+        }
+
+        assertThat(again.id()).isEqualTo(first.id());
+        assertThat(store.balance("u1").orElseThrow().balanceNanos()).isEqualTo(7 * USD);
+        assertThat(accounts.ledger("u1", 10)).hasSize(2);
+        assertThatThrownBy(() -> accounts.addCredit("u1", 6 * USD, Optional.empty(), Optional.of("topup-1"), T0))
+                .isInstanceOfSatisfying(AccountException.class, e -> assertThat(e.field()).contains("idempotency_key"));
+        // The same key for another user is another credit.
+        user("u2", 0);
+        accounts.addCredit("u2", 5 * USD, Optional.empty(), Optional.of("topup-1"), T0);
+        assertThat(store.balance("u2").orElseThrow().balanceNanos()).isEqualTo(5 * USD);
+    }
+
+    @Test
+    void aPlanWithAnExpiryIsStoredAndReadBack() {
+        user("u1", 0);
+        Instant end = Instant.parse("2027-01-01T00:00:00Z");
+
+        assertThat(accounts.setPlan("u1", "pro", Optional.of(end))).isTrue();
+        assertThat(accounts.findUser("u1").orElseThrow().planExpiresAt()).contains(end);
+        assertThat(accounts.findUser("u1").orElseThrow().activePlan(end.minusMillis(1))).isEqualTo("pro");
+        assertThat(accounts.findUser("u1").orElseThrow().activePlan(end)).isEqualTo(User.PAYG);
+        assertThat(accounts.setPlan("u1", "team", Optional.empty())).isTrue();
+        assertThat(accounts.findUser("u1").orElseThrow().planExpiresAt()).isEmpty();
+        assertThat(accounts.setPlan("nobody", "pro", Optional.empty())).isFalse();
+    }
+}
