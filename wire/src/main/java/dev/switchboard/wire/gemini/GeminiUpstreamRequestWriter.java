@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.switchboard.model.ChatRequest;
 import dev.switchboard.model.ContentBlock;
+import dev.switchboard.model.GatewayError;
 import dev.switchboard.model.Message;
 import dev.switchboard.model.Reasoning;
 import dev.switchboard.model.ResponseFormat;
@@ -55,7 +56,13 @@ final class GeminiUpstreamRequestWriter {
         if (!system.isEmpty()) {
             body.putObject("systemInstruction").set("parts", system);
         }
-        body.set("contents", GeminiUpstreamContentsWriter.write(request.messages()));
+        ArrayNode contents = GeminiUpstreamContentsWriter.write(request.messages());
+        if (contents.isEmpty()) {
+            // Google answers 400 to `contents: []`; say so in the caller's terms instead of sending it.
+            throw GatewayError.invalid("messages", "The conversation has no content a Gemini model can read: every "
+                    + "message is empty or system-only. Send at least one user message with content.").toException();
+        }
+        body.set("contents", contents);
         tools(request, body);
         ObjectNode config = generationConfig(request, options);
         Map<String, JsonNode> extras = request.passthrough().forFormat(Gemini.FORMAT);
@@ -118,7 +125,7 @@ final class GeminiUpstreamRequestWriter {
         s.topK().ifPresent(v -> g.put("topK", v));
         s.presencePenalty().ifPresent(v -> g.put("presencePenalty", v));
         s.frequencyPenalty().ifPresent(v -> g.put("frequencyPenalty", v));
-        s.seed().ifPresent(v -> g.put("seed", v));
+        s.seed().ifPresent(v -> g.put("seed", int32Seed(v)));
         request.maxTokens().ifPresent(v -> g.put("maxOutputTokens", v));
         if (!request.stop().isEmpty()) {
             ArrayNode stop = g.putArray("stopSequences");
@@ -132,7 +139,7 @@ final class GeminiUpstreamRequestWriter {
                 g.set("responseJsonSchema", js.schema().deepCopy());
             }
         }
-        ObjectNode thinking = thinking(request.reasoning(), options.effortMapping());
+        ObjectNode thinking = thinking(request.reasoning(), options);
         if (!thinking.isEmpty()) {
             g.set("thinkingConfig", thinking);
         }
@@ -146,14 +153,15 @@ final class GeminiUpstreamRequestWriter {
      * {@code includeThoughts} is true whenever thinking was asked for and the trace is wanted (not off, not
      * {@code exclude}); signatures come back either way. Nothing is sent when no control was given.
      */
-    static ObjectNode thinking(Reasoning r, GeminiUpstreamOptions.EffortMapping mapping) {
+    static ObjectNode thinking(Reasoning r, GeminiUpstreamOptions options) {
+        GeminiUpstreamOptions.EffortMapping mapping = options.effortMapping();
         ObjectNode t = Json.object();
         if (!r.requested()) {
             return t;
         }
         boolean off = r.mode().filter(m -> m == Reasoning.Mode.OFF).isPresent();
         if (r.budgetTokens().isPresent()) {
-            t.put("thinkingBudget", r.budgetTokens().getAsInt());
+            t.put("thinkingBudget", options.clampBudget(r.budgetTokens().getAsInt()));
         } else if (off) {
             t.put("thinkingBudget", 0);
         } else if (r.effort().isPresent()) {
@@ -163,7 +171,7 @@ final class GeminiUpstreamRequestWriter {
             if (mapping == GeminiUpstreamOptions.EffortMapping.THINKING_LEVEL) {
                 t.put("thinkingLevel", level(e));
             } else {
-                t.put("thinkingBudget", budget(e));
+                t.put("thinkingBudget", options.clampBudget(budget(e)));
             }
         } else {
             t.put("thinkingBudget", -1);
@@ -172,6 +180,15 @@ final class GeminiUpstreamRequestWriter {
             t.put("includeThoughts", true);
         }
         return t;
+    }
+
+    /**
+     * Google declares {@code seed} an int32; OpenAI-style callers send any 64-bit integer. One outside the
+     * range is folded into it ({@link Long#hashCode}): the same seed still gives the same value, so
+     * reproducibility survives, which is what a seed is for.
+     */
+    static int int32Seed(long seed) {
+        return seed >= Integer.MIN_VALUE && seed <= Integer.MAX_VALUE ? (int) seed : Long.hashCode(seed);
     }
 
     private static String level(Reasoning.Effort e) {

@@ -1,5 +1,6 @@
 package dev.switchboard.wire.openai;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.switchboard.model.ChatRequest;
@@ -20,6 +21,8 @@ import dev.switchboard.model.Sampling;
 import dev.switchboard.model.ToolChoice;
 import dev.switchboard.model.ToolSpec;
 import dev.switchboard.wire.Json;
+import dev.switchboard.wire.internal.JsonSchemas;
+import dev.switchboard.wire.internal.UserIds;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -37,6 +40,9 @@ import java.util.Optional;
  *       {@code reasoning_content} when it has no foreign signature (see
  *       {@link OpenAiUpstreamOptions#echoReasoning()}); OpenAI-issued signatures and encrypted reasoning
  *       go back in {@code reasoning_details}.</li>
+ *   <li>Schemas in Google's upper-case type spelling are normalised ({@link JsonSchemas#standardTypes});
+ *       {@code strict} stays true only for schemas OpenAI's strict mode accepts
+ *       ({@link JsonSchemas#qualifiesForStrict}); {@code user} is a short stable id ({@link UserIds}).</li>
  *   <li>Cache markers are dropped: OpenAI-compatible servers cache prefixes automatically.</li>
  *   <li>Blocks this format cannot carry are left out: images or documents held as another provider's
  *       file id, documents by URL (the engine fetches those into bytes first), other formats' opaque
@@ -76,7 +82,7 @@ final class OpenAiUpstreamRequestWriter {
             // Without it OpenAI sends no usage at all on a stream; billing needs it.
             o.putObject("stream_options").put("include_usage", true);
         }
-        req.user().ifPresent(u -> o.put("user", u));
+        req.user().ifPresent(u -> o.put("user", UserIds.shortStable(u)));
         if (!req.metadata().isEmpty()) {
             ObjectNode md = o.putObject("metadata");
             req.metadata().entrySet().stream().sorted(java.util.Map.Entry.comparingByKey())
@@ -290,8 +296,9 @@ final class OpenAiUpstreamRequestWriter {
         ObjectNode fn = tool.putObject("function");
         fn.put("name", t.name());
         t.description().ifPresent(d -> fn.put("description", d));
-        fn.set("parameters", t.parameters());
-        t.strict().ifPresent(s -> fn.put("strict", s));
+        JsonNode parameters = JsonSchemas.standardTypes(t.parameters());
+        fn.set("parameters", parameters);
+        t.strict().ifPresent(s -> fn.put("strict", s && JsonSchemas.qualifiesForStrict(parameters)));
         return tool;
     }
 
@@ -319,8 +326,9 @@ final class OpenAiUpstreamRequestWriter {
                 ObjectNode js = f.putObject("json_schema");
                 js.put("name", s.name());
                 s.description().ifPresent(d -> js.put("description", d));
-                js.set("schema", s.schema());
-                js.put("strict", s.strict());
+                JsonNode schema = JsonSchemas.standardTypes(s.schema());
+                js.set("schema", schema);
+                js.put("strict", s.strict() && JsonSchemas.qualifiesForStrict(schema));
             }
         }
     }
