@@ -7,6 +7,7 @@ import dev.switchboard.engine.upstream.HttpCall;
 import dev.switchboard.model.ChatResponse;
 import dev.switchboard.model.GatewayError;
 import dev.switchboard.wire.Json;
+import dev.switchboard.wire.ToolNames;
 import dev.switchboard.wire.gemini.Gemini;
 import dev.switchboard.wire.gemini.GeminiUpstreamOptions;
 import dev.switchboard.wire.gemini.GeminiUpstreamOptions.EffortMapping;
@@ -84,5 +85,10 @@ public final class GeminiDialect implements Dialect {
     @Override
     public GatewayError error(int status, byte[] body) {
         return Gemini.errorFromUpstream(status, body);
+    }
+
+    @Override
+    public ToolNames.Rule toolNames() {
+        return ToolNames.Rule.GEMINI;
     }
 }

@@ -4,6 +4,7 @@ import dev.switchboard.engine.upstream.HttpCall;
 import dev.switchboard.model.ChatResponse;
 import dev.switchboard.model.GatewayError;
 import dev.switchboard.wire.Json;
+import dev.switchboard.wire.ToolNames;
 import dev.switchboard.wire.openai.OpenAi;
 import dev.switchboard.wire.openai.OpenAiUpstreamOptions;
 import dev.switchboard.wire.openai.OpenAiUpstreamStreamParser;
@@ -57,5 +58,10 @@ public final class OpenAiDialect implements Dialect {
     @Override
     public GatewayError error(int status, byte[] body) {
         return OpenAi.errorFromUpstream(status, body);
+    }
+
+    @Override
+    public ToolNames.Rule toolNames() {
+        return ToolNames.Rule.OPENAI;
     }
 }
