@@ -189,7 +189,7 @@ public final class ToolNames {
             return request;
         }
         List<ToolSpec> tools = request.tools().stream()
-                .map(t -> new ToolSpec(upstream(t.name()), t.description(), t.parameters(), t.strict(), t.cache()))
+                .map(t -> t.withName(upstream(t.name())))
                 .toList();
         ToolChoice choice = request.toolChoice() instanceof ToolChoice.Named n ? new ToolChoice.Named(upstream(n.name()))
                 : request.toolChoice();
@@ -198,8 +198,7 @@ public final class ToolNames {
             List<ContentBlock> content = new ArrayList<>(m.content().size());
             for (ContentBlock b : m.content()) {
                 content.add(switch (b) {
-                    case ContentBlock.ToolCall c -> new ContentBlock.ToolCall(shortenId(c.id(), rule), upstream(c.name()),
-                            c.argumentsJson(), c.signature());
+                    case ContentBlock.ToolCall c -> c.renamed(shortenId(c.id(), rule), upstream(c.name()));
                     case ContentBlock.ToolResult r -> new ContentBlock.ToolResult(shortenId(r.callId(), rule),
                             r.name().map(this::upstream), r.content(), r.isError(), r.cache());
                     default -> b;
@@ -228,7 +227,7 @@ public final class ToolNames {
 
     private ContentBlock restore(ContentBlock block) {
         if (block instanceof ContentBlock.ToolCall c) {
-            return new ContentBlock.ToolCall(originalId(c.id()), original(c.name()), c.argumentsJson(), c.signature());
+            return c.renamed(originalId(c.id()), original(c.name()));
         }
         return block;
     }

@@ -14,7 +14,8 @@ import java.util.OptionalInt;
 /**
  * Fits a request to one model's record: checks what the model cannot take at all (tools, images), caps
  * {@code max_tokens} at the model's {@code max_output_tokens}, forwards reasoning controls only to models
- * flagged {@code supports_reasoning}, and structured output only to models flagged {@code supports_json}
+ * flagged {@code supports_reasoning}, structured output only to models flagged {@code supports_json}, and
+ * no sampling parameter the model refuses ({@link RefusedParams})
  * (spec 2.1, 2.4, 2.5). The flags are the authority; nothing is inferred from a model's name.
  */
 public final class RequestShaper {
@@ -64,7 +65,7 @@ public final class RequestShaper {
 
     /** The request as it should be sent to {@code model}'s providers. */
     public static ChatRequest shape(ChatRequest request, ModelEntry model) {
-        ChatRequest.Builder b = request.toBuilder();
+        ChatRequest.Builder b = RefusedParams.strip(request, model).toBuilder();
         OptionalInt max = request.maxTokens();
         if (max.isPresent() && max.getAsInt() > model.maxOutputTokens()) {
             b.maxTokens(model.maxOutputTokens());

@@ -20,6 +20,7 @@ public final class RequestTrace {
     private Usage usage = Usage.EMPTY;
     private Optional<String> streamEnd = Optional.empty();
     private List<String> skills = List.of();
+    private List<String> notCarried = List.of();
 
     public RequestTrace(String requestId, String endpoint) {
         this.requestId = Objects.requireNonNull(requestId);
@@ -76,6 +77,18 @@ public final class RequestTrace {
 
     void skills(List<String> ids) {
         skills = List.copyOf(ids);
+    }
+
+    /**
+     * The request fields the answering upstream did not get (its format or server does not take them, or
+     * the model refuses them), by name; the edge names them in a response header.
+     */
+    public List<String> notCarried() {
+        return notCarried;
+    }
+
+    void notCarried(List<String> names) {
+        notCarried = List.copyOf(names);
     }
 
     /** How a stream ended when it did not end normally ({@code client disconnected}, {@code upstream failed}). */

@@ -85,4 +85,9 @@ public final class AnthropicDialect implements Dialect {
     public ToolNames.Rule toolNames() {
         return ToolNames.Rule.ANTHROPIC;
     }
+
+    @Override
+    public java.util.List<String> notCarried(Attempt attempt) {
+        return Anthropic.notCarried(attempt.request());
+    }
 }

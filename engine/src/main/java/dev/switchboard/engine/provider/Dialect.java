@@ -29,6 +29,12 @@ public interface Dialect {
     /** An error status and body translated to the gateway's terms. */
     GatewayError error(int status, byte[] body);
 
+    /**
+     * What of the attempt's request this format's upstream does not get, by field name (a client's fields the
+     * server does not take, other formats' fields), for the response header that says so.
+     */
+    List<String> notCarried(Attempt attempt);
+
     /** What tool names and call ids this format accepts; {@link HttpProviderAdapter} rewrites them and maps them back. */
     ToolNames.Rule toolNames();
 

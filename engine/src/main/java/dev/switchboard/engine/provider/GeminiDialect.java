@@ -91,4 +91,9 @@ public final class GeminiDialect implements Dialect {
     public ToolNames.Rule toolNames() {
         return ToolNames.Rule.GEMINI;
     }
+
+    @Override
+    public java.util.List<String> notCarried(Attempt attempt) {
+        return Gemini.notCarried(attempt.request());
+    }
 }

@@ -16,6 +16,7 @@ import java.io.InputStream;
 import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.Deque;
+import java.util.List;
 import java.util.Optional;
 
 /**
@@ -67,6 +68,11 @@ public final class HttpProviderAdapter implements ProviderAdapter {
             throw e;
         }
         return new SseEventSource(response, restoring(dialect.streamParser(attempt), names));
+    }
+
+    @Override
+    public List<String> notCarried(Attempt attempt) {
+        return dialect.notCarried(attempt);
     }
 
     /** {@code parser} with the client's tool names and ids put back into what it produces. */

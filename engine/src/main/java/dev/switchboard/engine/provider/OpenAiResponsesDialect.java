@@ -57,4 +57,9 @@ public final class OpenAiResponsesDialect implements Dialect {
     public ToolNames.Rule toolNames() {
         return ToolNames.Rule.OPENAI;
     }
+
+    @Override
+    public java.util.List<String> notCarried(Attempt attempt) {
+        return Responses.notCarried(attempt.request());
+    }
 }

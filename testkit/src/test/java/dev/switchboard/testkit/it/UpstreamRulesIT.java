@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.switchboard.testkit.GatewayExtension;
+import dev.switchboard.testkit.RecordedRequest;
 import dev.switchboard.testkit.TestGateway;
 import java.net.http.HttpResponse;
 import java.util.Map;
@@ -25,6 +26,7 @@ class UpstreamRulesIT {
               oai: {type: openai, base_url: "${UPSTREAM_OPENAI}", keys: ["%1$s"]}
               gem: {type: gemini, base_url: "${UPSTREAM}", keys: ["%1$s"]}
               resp: {type: openai-responses, base_url: "${UPSTREAM_OPENAI}", keys: ["%1$s"]}
+              vllm: {type: openai, flavour: compatible, base_url: "${UPSTREAM_OPENAI}", keys: ["%1$s"]}
             models:
               r-ant:
                 context_length: 200000
@@ -57,6 +59,18 @@ class UpstreamRulesIT {
                 reasoning: {family: hybrid, efforts: [low, medium, high, max], effort_as: budget, budget: {min: 1, max: 24576}}
                 pricing: {input: 1, output: 2}
                 route: [{provider: gem, model: up-gem}]
+              r-vllm:
+                context_length: 200000
+                max_output_tokens: 8192
+                pricing: {input: 1, output: 2}
+                route: [{provider: vllm, model: up-vllm}]
+              r-strict:
+                context_length: 200000
+                max_output_tokens: 8192
+                supports_reasoning: true
+                refused_params: [temperature, top_p, logprobs]
+                pricing: {input: 1, output: 2}
+                route: [{provider: oai, model: up-strict}]
               r-gem3:
                 context_length: 200000
                 max_output_tokens: 65536
@@ -253,5 +267,125 @@ class UpstreamRulesIT {
                 .isEqualTo(chat.get(2).path("tool_call_id").asText());
         JsonNode input = lastSent(g, "up-resp").path("input");
         assertThat(input.get(1).path("call_id").asText()).hasSizeLessThanOrEqualTo(40).isEqualTo(input.get(2).path("call_id").asText());
+    }
+
+    private static final String DROPPED = "x-switchboard-dropped-fields";
+
+    @Test
+    void theClientsBetasReachAnthropicWhenAnthropicAcceptsThemAndTheOthersAreNamed() {
+        TestGateway g = GATEWAY.gateway();
+        java.util.Map<String, String> headers = new java.util.HashMap<>(messagesHeaders(g));
+        headers.put("anthropic-beta", "context-management-2025-06-27, made-up-2099-01-01");
+        HttpResponse<String> r = ItSupport.post(g, "/v1/messages", headers, """
+                {"model": "r-ant", "max_tokens": 100, "context_management": {"edits": [{"type": "clear_thinking_20251015", "keep": "all"}]},
+                 "messages": [{"role": "user", "content": "Hello"}]}""");
+
+        assertThat(r.statusCode()).as(r.body()).isEqualTo(200);
+        RecordedRequest sent = g.upstream().received("up-ant").getLast();
+        assertThat(sent.header("anthropic-beta").orElse("")).contains("context-management-2025-06-27").doesNotContain("made-up");
+        assertThat(sent.json().has("context_management")).isTrue();
+        assertThat(r.headers().firstValue(DROPPED)).contains("anthropic-beta: made-up-2099-01-01");
+    }
+
+    @Test
+    void deferLoadingAndACacheMarkerOnToolUseReachAnthropicAndAreNamedWhereTheyCannotGo() {
+        TestGateway g = GATEWAY.gateway();
+        String body = """
+                {"model": "%s", "max_tokens": 100,
+                 "tools": [{"name": "get_time", "input_schema": {"type": "object"}, "defer_loading": true}],
+                 "system": [{"type": "text", "text": "Be brief.", "cache_control": {"type": "ephemeral"}}],
+                 "messages": [{"role": "user", "content": "Time?"},
+                   {"role": "assistant", "content": [{"type": "tool_use", "id": "toolu_1", "name": "get_time", "input": {},
+                                                      "cache_control": {"type": "ephemeral"}}]},
+                   {"role": "user", "content": [{"type": "tool_result", "tool_use_id": "toolu_1", "content": "noon",
+                                                 "cache_control": {"type": "ephemeral"}}]}]}""";
+        HttpResponse<String> ant = messages(g, body.formatted("r-ant"));
+
+        assertThat(ant.statusCode()).as(ant.body()).isEqualTo(200);
+        JsonNode sent = lastSent(g, "up-ant");
+        assertThat(sent.at("/tools/0/defer_loading").asBoolean()).isTrue();
+        assertThat(sent.at("/messages/1/content/0/type").asText()).isEqualTo("tool_use");
+        assertThat(sent.at("/messages/1/content/0/cache_control/type").asText()).isEqualTo("ephemeral");
+        assertThat(sent.toString().split("\"cache_control\"", -1)).as("3 markers sent, 3 arrived").hasSize(4);
+        assertThat(ant.headers().firstValue(DROPPED)).isEmpty();
+
+        HttpResponse<String> oai = messages(g, body.formatted("r-oai"));
+        assertThat(oai.statusCode()).as(oai.body()).isEqualTo(200);
+        assertThat(lastSent(g, "up-oai").toString()).doesNotContain("defer_loading");
+        assertThat(oai.headers().firstValue(DROPPED)).hasValueSatisfying(v -> assertThat(v).contains("tools[].defer_loading"));
+    }
+
+    @Test
+    void unknownClientFieldsGoOnlyToServersThatTakeExtrasAndAreNamedOtherwise() {
+        TestGateway g = GATEWAY.gateway();
+        String body = """
+                {"model": "%s", "max_tokens": 50, "repetition_penalty": 1.1, "min_p": 0.05, "service_tier": "auto",
+                 "messages": [{"role": "user", "content": "Hello"}]}""";
+        HttpResponse<String> openai = chat(g, body.formatted("r-oai"));
+
+        assertThat(openai.statusCode()).as(openai.body()).isEqualTo(200);
+        JsonNode sent = lastSent(g, "up-oai");
+        assertThat(sent.has("repetition_penalty") || sent.has("min_p")).as(sent.toString()).isFalse();
+        assertThat(sent.path("service_tier").asText()).as("a field OpenAI defines still goes").isEqualTo("auto");
+        assertThat(openai.headers().firstValue(DROPPED)).contains("repetition_penalty, min_p");
+
+        HttpResponse<String> vllm = chat(g, body.formatted("r-vllm"));
+        assertThat(vllm.statusCode()).as(vllm.body()).isEqualTo(200);
+        JsonNode extras = lastSent(g, "up-vllm");
+        assertThat(extras.path("repetition_penalty").asDouble()).isEqualTo(1.1);
+        assertThat(extras.path("min_p").asDouble()).isEqualTo(0.05);
+        assertThat(vllm.headers().firstValue(DROPPED)).isEmpty();
+    }
+
+    @Test
+    void openAisRulesComeFromTheFlavourAtAnyBaseUrl() {
+        TestGateway g = GATEWAY.gateway();
+        String body = """
+                {"model": "%s", "max_tokens": 50, "messages": [{"role": "user", "content": "Hello"},
+                  {"role": "assistant", "content": "Hi.", "reasoning_content": "They greeted me."},
+                  {"role": "user", "content": "Again"}]}""";
+        assertThat(chat(g, body.formatted("r-oai")).statusCode()).isEqualTo(200);
+        JsonNode openai = lastSent(g, "up-oai");
+        assertThat(openai.path("max_completion_tokens").asInt()).as("loopback base URL, flavour openai by default").isEqualTo(50);
+        assertThat(openai.has("max_tokens")).isFalse();
+        assertThat(openai.toString()).doesNotContain("reasoning_content");
+
+        assertThat(chat(g, body.formatted("r-vllm")).statusCode()).isEqualTo(200);
+        JsonNode compatible = lastSent(g, "up-vllm");
+        assertThat(compatible.path("max_tokens").asInt()).isEqualTo(50);
+        assertThat(compatible.at("/messages/1/reasoning_content").asText()).isEqualTo("They greeted me.");
+    }
+
+    @Test
+    void aResponsesClientsPromptCacheKeyReachesAChatCompletionsUpstream() {
+        TestGateway g = GATEWAY.gateway();
+        HttpResponse<String> r = ItSupport.post(g, "/v1/responses", ItSupport.bearer(g.apiKey()), """
+                {"model": "r-oai", "store": false, "input": "Hello", "prompt_cache_key": "session-42",
+                 "client_metadata": {"session_id": "s1"}}""");
+
+        assertThat(r.statusCode()).as(r.body()).isEqualTo(200);
+        JsonNode sent = lastSent(g, "up-oai");
+        assertThat(sent.path("prompt_cache_key").asText()).isEqualTo("session-42");
+        assertThat(sent.has("client_metadata")).isFalse();
+        assertThat(r.headers().firstValue(DROPPED)).contains("client_metadata");
+    }
+
+    @Test
+    void parametersTheModelRefusesAreDroppedNamedAndNotListedAsAllowed() {
+        TestGateway g = GATEWAY.gateway();
+        HttpResponse<String> r = chat(g, """
+                {"model": "r-strict", "temperature": 0.3, "top_p": 0.5, "logprobs": true, "max_tokens": 50,
+                 "messages": [{"role": "user", "content": "Hello"}]}""");
+
+        assertThat(r.statusCode()).as(r.body()).isEqualTo(200);
+        JsonNode sent = lastSent(g, "up-strict");
+        assertThat(sent.has("temperature") || sent.has("top_p") || sent.has("logprobs")).as(sent.toString()).isFalse();
+        assertThat(r.headers().firstValue(DROPPED)).contains("logprobs, temperature, top_p");
+
+        HttpResponse<String> allowed = ItSupport.get(g, "/api/models/r-strict/allowed-params", Map.of());
+        assertThat(allowed.statusCode()).isEqualTo(200);
+        JsonNode params = ItSupport.json(allowed.body());
+        assertThat(params.path("allowed_params").toString()).doesNotContain("\"temperature\"", "\"top_p\"", "\"logprobs\"");
+        assertThat(params.path("refused_params").toString()).contains("temperature", "top_p", "logprobs");
     }
 }

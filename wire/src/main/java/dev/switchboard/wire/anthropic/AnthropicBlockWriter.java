@@ -57,7 +57,7 @@ final class AnthropicBlockWriter {
                         .put("id", target == Target.UPSTREAM ? AnthropicToolIds.sanitize(c.id()) : AnthropicToolIds.nonEmpty(c.id()))
                         .put("name", c.name());
                 out.set("input", arguments(c.argumentsJson()));
-                yield Optional.of(out);
+                yield Optional.of(cached(out, c));
             }
             case ContentBlock.ToolResult r -> Optional.of(toolResult(r));
             case ContentBlock.Thinking t -> thinking(t);

@@ -44,6 +44,8 @@ final class AnthropicClientRequestReader {
     static final int MAX_STOP_SEQUENCES = 4;
 
     /** Fields this reader consumes; all others are passed through. */
+    /** A function tool's fields read into {@link ToolSpec}; the others travel as its pass-through. */
+    private static final Set<String> TOOL_FIELDS = Set.of("name", "description", "input_schema", "strict", "cache_control", "type");
     private static final Set<String> KNOWN = Set.of("model", "max_tokens", "messages", "system", "temperature",
             "top_p", "top_k", "stop_sequences", "stream", "metadata", "tools", "tool_choice", "thinking",
             "output_config", "fallbacks", "models", "transforms", "skill", "skills", "ignore_defaults", "reasoning");
@@ -177,6 +179,17 @@ final class AnthropicClientRequestReader {
         return out;
     }
 
+    /** A tool's fields the canonical model has no word for ({@code defer_loading}, {@code input_examples}...). */
+    private static Passthrough toolExtras(JsonNode tool) {
+        Map<String, JsonNode> extras = new LinkedHashMap<>();
+        tool.properties().forEach(e -> {
+            if (!TOOL_FIELDS.contains(e.getKey()) && !e.getValue().isNull()) {
+                extras.put(e.getKey(), e.getValue().deepCopy());
+            }
+        });
+        return extras.isEmpty() ? Passthrough.NONE : new Passthrough(Anthropic.FORMAT, extras);
+    }
+
     private static void readTools(ObjectNode root, ChatRequest.Builder b, AnthropicCacheControls.Breakpoints breakpoints,
                                   Map<String, JsonNode> passthrough) {
         Optional<ArrayNode> tools = JsonFields.optArray(root, "tools", "tools");
@@ -203,7 +216,8 @@ final class AnthropicClientRequestReader {
                     JsonFields.optString(tool, "description", JsonFields.path(path, "description")),
                     schema.deepCopy(),
                     JsonFields.optBoolean(tool, "strict", JsonFields.path(path, "strict")),
-                    AnthropicCacheControls.read(tool, path, breakpoints)));
+                    AnthropicCacheControls.read(tool, path, breakpoints),
+                    toolExtras(tool)));
         }
         b.tools(specs);
         if (!serverTools.isEmpty()) {

@@ -100,9 +100,12 @@ final class AnthropicUpstreamRequestWriter {
         return body;
     }
 
-    /** {@code anthropic-beta} values the request needs: the extended cache TTL when any 1h marker is used. */
+    /**
+     * {@code anthropic-beta} values the request needs: the caller's own that Anthropic accepts
+     * ({@link AnthropicBetas}), and the extended cache TTL when any 1h marker is used.
+     */
     static List<String> requiredBetas(ChatRequest r) {
-        Set<String> betas = new TreeSet<>();
+        Set<String> betas = new TreeSet<>(AnthropicBetas.accepted(r.betas()));
         if (usesOneHourCache(r)) {
             betas.add(EXTENDED_CACHE_TTL_BETA);
         }
@@ -205,6 +208,12 @@ final class AnthropicUpstreamRequestWriter {
         out.set("input_schema", JsonSchemas.standardTypes(t.parameters()));
         t.strict().ifPresent(s -> out.put("strict", s));
         AnthropicCacheControls.put(out, t.cache());
+        // the tool's own fields of this format (defer_loading, input_examples...), never over a rendered one
+        t.passthrough().forFormat(Anthropic.FORMAT).forEach((k, v) -> {
+            if (!out.has(k)) {
+                out.set(k, v.deepCopy());
+            }
+        });
         return out;
     }
 

@@ -22,9 +22,13 @@ import dev.switchboard.model.ToolChoice;
 import dev.switchboard.model.ToolSpec;
 import dev.switchboard.wire.Json;
 import dev.switchboard.wire.internal.JsonSchemas;
+import dev.switchboard.wire.internal.NotCarried;
 import dev.switchboard.wire.internal.UserIds;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
 import java.util.Optional;
 
 /**
@@ -49,12 +53,27 @@ import java.util.Optional;
  *       blocks.</li>
  *   <li>Service-only fields ({@code models}, {@code transforms}, {@code reasoning}, {@code thinking},
  *       {@code ignore_defaults}, {@code skill(s)}) are never sent; {@code reasoning_effort} only when set.</li>
- *   <li>Pass-through fields of the {@code openai} format are added last and never override a field
- *       rendered from the canonical request.</li>
+ *   <li>Pass-through fields are added last and never override a field rendered from the canonical request:
+ *       a chat-completions client's fields that OpenAI defines, its other fields
+ *       ({@code repetition_penalty}, {@code min_p}...) only for servers that take extras
+ *       ({@link OpenAiUpstreamOptions#extras()}), and a Responses client's {@code prompt_cache_key} and the
+ *       other fields that mean the same here.</li>
  * </ul>
  */
 final class OpenAiUpstreamRequestWriter {
     private static final String SYSTEM_SEPARATOR = "\n\n";
+    /** The Responses format's name in pass-through fields (the formats do not use each other's code). */
+    static final String RESPONSES_FORMAT = "responses";
+    /** Responses fields with the same name and meaning in chat completions. */
+    static final Set<String> SHARED_WITH_RESPONSES = Set.of("prompt_cache_key", "prompt_cache_retention",
+            "safety_identifier", "service_tier", "verbosity");
+    /**
+     * The request fields OpenAI's chat-completions API defines (its OpenAPI description), beyond those the
+     * canonical request models: a client's field outside this list goes only to servers that take extras.
+     */
+    static final Set<String> OPENAI_FIELDS = Set.of("audio", "logit_bias", "logprobs", "modalities", "n",
+            "prediction", "prompt_cache_key", "prompt_cache_retention", "safety_identifier", "service_tier", "store",
+            "top_logprobs", "verbosity", "web_search_options");
 
     private OpenAiUpstreamRequestWriter() {
     }
@@ -88,12 +107,42 @@ final class OpenAiUpstreamRequestWriter {
             req.metadata().entrySet().stream().sorted(java.util.Map.Entry.comparingByKey())
                     .forEach(e -> md.put(e.getKey(), e.getValue()));
         }
-        req.passthrough().forFormat(OpenAi.FORMAT).forEach((k, v) -> {
+        carried(req, opts).forEach((k, v) -> {
             if (!o.has(k)) {
                 o.set(k, v);
             }
         });
         return o;
+    }
+
+    /**
+     * The pass-through fields this upstream gets: a chat-completions client's own fields that OpenAI's API
+     * defines, and any other of its fields only when the server takes extras; of a Responses client, the
+     * fields that mean the same in chat completions ({@link #SHARED_WITH_RESPONSES}).
+     */
+    static Map<String, JsonNode> carried(ChatRequest req, OpenAiUpstreamOptions opts) {
+        Map<String, JsonNode> out = new LinkedHashMap<>();
+        req.passthrough().fields().forEach((k, v) -> {
+            if (takes(req.passthrough().format(), k, opts)) {
+                out.put(k, v);
+            }
+        });
+        return out;
+    }
+
+    private static boolean takes(String format, String field, OpenAiUpstreamOptions opts) {
+        return format.equals(OpenAi.FORMAT) && (opts.extras() || OPENAI_FIELDS.contains(field))
+                || format.equals(RESPONSES_FORMAT) && SHARED_WITH_RESPONSES.contains(field);
+    }
+
+    /** What of {@code req} this writer leaves out (see {@link OpenAi#notCarried}). */
+    static List<String> notCarried(ChatRequest req, OpenAiUpstreamOptions opts) {
+        List<String> out = new ArrayList<>();
+        if (req.passthrough().format().equals(OpenAi.FORMAT)) {
+            req.passthrough().fields().keySet().stream().filter(k -> !takes(OpenAi.FORMAT, k, opts)).forEach(out::add);
+        }
+        out.addAll(NotCarried.foreign(req, OpenAi.FORMAT, (format, field) -> takes(format, field, opts)));
+        return out;
     }
 
     private static void sampling(ObjectNode o, Sampling s, OpenAiUpstreamOptions opts) {

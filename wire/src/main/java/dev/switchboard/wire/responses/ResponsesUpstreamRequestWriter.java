@@ -21,6 +21,7 @@ import dev.switchboard.model.ToolChoice;
 import dev.switchboard.model.ToolSpec;
 import dev.switchboard.wire.Json;
 import dev.switchboard.wire.internal.JsonSchemas;
+import dev.switchboard.wire.internal.NotCarried;
 import dev.switchboard.wire.internal.UserIds;
 import java.util.ArrayList;
 import java.util.List;
@@ -356,6 +357,11 @@ final class ResponsesUpstreamRequestWriter {
                 ? Optional.of("auto") : Optional.empty());
         summary.ifPresent(s -> o.put("summary", s));
         return o.isEmpty() ? Optional.empty() : Optional.of(o);
+    }
+
+    static List<String> notCarried(ChatRequest req) {
+        return NotCarried.foreign(req, Responses.FORMAT,
+                (format, field) -> format.equals(CHAT_FORMAT) && (SHARED_WITH_CHAT.contains(field) || field.equals("verbosity")));
     }
 
     private static void passthrough(ObjectNode o, ChatRequest req, boolean reasoningModel) {
