@@ -169,4 +169,37 @@ class UpstreamRulesTest {
         assertThat(thinking.path("thinkingLevel").asText()).isEqualTo("MINIMAL");
         assertThat(thinking.has("includeThoughts")).isFalse();
     }
+
+    @Test
+    void aGeminiSignatureOnAToolCallSurvivesAMessagesClientPlainAndStreamed() {
+        dev.switchboard.model.Signature sig = new dev.switchboard.model.Signature("gemini", "CiQBsig==");
+        dev.switchboard.model.ContentBlock.ToolCall call = new dev.switchboard.model.ContentBlock.ToolCall("call_1", "read_file",
+                "{\"path\":\"a\"}", Optional.of(sig));
+        dev.switchboard.model.ChatResponse answer = new dev.switchboard.model.ChatResponse("r", "m", List.of(
+                dev.switchboard.model.ContentBlock.Thinking.of("Let me look."), call), dev.switchboard.model.StopReason.TOOL_USE,
+                Optional.empty(), dev.switchboard.model.Usage.EMPTY);
+
+        JsonNode shown = Anthropic.toClient(answer).path("content");
+        assertThat(shown.get(1).path("type").asText()).isEqualTo("thinking");
+        assertThat(shown.get(2).path("type").asText()).isEqualTo("tool_use");
+
+        dev.switchboard.wire.anthropic.AnthropicClientStreamWriter writer = new dev.switchboard.wire.anthropic.AnthropicClientStreamWriter();
+        String streamed = writer.write(new dev.switchboard.model.StreamEvent.MessageStart("r", "m", dev.switchboard.model.Usage.EMPTY))
+                + writer.write(new dev.switchboard.model.StreamEvent.BlockStart(0, call))
+                + writer.write(new dev.switchboard.model.StreamEvent.BlockStop(0));
+        assertThat(streamed).contains(shown.get(1).path("signature").asText()).contains("\"tool_use\"");
+
+        String next = """
+                {"model": "m", "max_tokens": 100, "messages": [{"role": "user", "content": "Read a."},
+                  {"role": "assistant", "content": %s},
+                  {"role": "user", "content": [{"type": "tool_result", "tool_use_id": "call_1", "content": "hello"}]}]}"""
+                .formatted(Json.write(shown));
+        ChatRequest back = Anthropic.fromClient(Json.parse(next.getBytes()));
+        JsonNode gemini = Gemini.toUpstream(back);
+        JsonNode part = gemini.at("/contents/1/parts/0");
+        assertThat(part.has("functionCall")).as(gemini.toString()).isTrue();
+        assertThat(part.path("thoughtSignature").asText()).isEqualTo("CiQBsig==");
+        assertThat(Json.write(Anthropic.toUpstream(back, "u", false, 100))).as("the carrier is not Anthropic's thinking")
+                .doesNotContain("CiQB");
+    }
 }

@@ -50,10 +50,32 @@ final class AnthropicClientContentReader {
         }
         ArrayNode blocks = JsonFields.requireArray(content, path);
         List<ContentBlock> out = new ArrayList<>(blocks.size());
+        Optional<Signature> forNext = Optional.empty();
         for (int i = 0; i < blocks.size(); i++) {
-            out.add(block(blocks.get(i), JsonFields.index(path, i), role));
+            ContentBlock b = block(blocks.get(i), JsonFields.index(path, i), role);
+            Optional<Signature> carried = b instanceof ContentBlock.Thinking t && t.text().isEmpty()
+                    ? t.signature().flatMap(ForeignSignatures::ofNextBlock) : Optional.empty();
+            if (carried.isPresent()) {
+                forNext = carried; // the carrier itself is not a trace
+                continue;
+            }
+            if (forNext.isPresent()) {
+                b = withSignature(b, forNext.get());
+                forNext = Optional.empty();
+            }
+            out.add(b);
         }
         return out;
+    }
+
+    /** {@code b} with the signature its carrier held (a Gemini signature of a tool call or text part). */
+    private static ContentBlock withSignature(ContentBlock b, Signature signature) {
+        return switch (b) {
+            case ContentBlock.ToolCall c -> new ContentBlock.ToolCall(c.id(), c.name(), c.argumentsJson(), Optional.of(signature),
+                    c.cache());
+            case ContentBlock.Text t -> new ContentBlock.Text(t.text(), t.cache(), Optional.of(signature));
+            default -> b;
+        };
     }
 
     /** A {@code system} text block. */

@@ -23,7 +23,9 @@ import java.util.Map;
  * <ul>
  *   <li>{@code systemInstruction} from the system text; {@code contents} by {@link GeminiUpstreamContentsWriter}.</li>
  *   <li>Tools as {@code functionDeclarations} with {@code parametersJsonSchema}: plain JSON Schema, which
- *       avoids the 400s of keywords outside Google's OpenAPI subset.</li>
+ *       avoids the 400s of keywords outside Google's OpenAPI subset, reduced to what Gemini takes
+ *       ({@link GeminiJsonSchemas}: references resolved, constraints it cannot enforce moved into the
+ *       description); {@code responseJsonSchema} the same way.</li>
  *   <li>{@code toolConfig.functionCallingConfig}: REQUIRED as ANY, a named tool as ANY with that one
  *       allowed name, NONE as NONE; AUTO is Google's default and not sent. There is no parallel-call
  *       switch in this API, so {@code parallelToolCalls} is not sent.</li>
@@ -99,7 +101,7 @@ final class GeminiUpstreamRequestWriter {
             ObjectNode d = declarations.addObject();
             d.put("name", t.name());
             t.description().ifPresent(desc -> d.put("description", desc));
-            d.set("parametersJsonSchema", t.parameters().deepCopy());
+            d.set("parametersJsonSchema", GeminiJsonSchemas.reduce(t.parameters()));
         }
         body.putArray("tools").addObject().set("functionDeclarations", declarations);
         ObjectNode fcc = Json.object();
@@ -136,7 +138,7 @@ final class GeminiUpstreamRequestWriter {
             case ResponseFormat.JsonObject j -> g.put("responseMimeType", "application/json");
             case ResponseFormat.JsonSchema js -> {
                 g.put("responseMimeType", "application/json");
-                g.set("responseJsonSchema", js.schema().deepCopy());
+                g.set("responseJsonSchema", GeminiJsonSchemas.reduce(js.schema()));
             }
         }
         ObjectNode thinking = thinking(request.reasoning(), options);

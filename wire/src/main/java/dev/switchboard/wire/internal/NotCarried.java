@@ -46,8 +46,19 @@ public final class NotCarried {
         return new ArrayList<>(out);
     }
 
-    /** {@code name}, or the parts of a refining object. */
+    /** {@code name}, the parts of a refining object, or the kinds of tools in a tool list ({@code tools[].googleSearch}). */
     public static List<String> names(String name, JsonNode value) {
+        if (name.equals("tools") && value.isArray()) {
+            Set<String> kinds = new LinkedHashSet<>();
+            for (JsonNode tool : value) {
+                if (tool.path("type").isTextual()) {
+                    kinds.add("tools[]." + tool.path("type").textValue());
+                } else {
+                    tool.fieldNames().forEachRemaining(k -> kinds.add("tools[]." + k));
+                }
+            }
+            return new ArrayList<>(kinds);
+        }
         if (REFINING.contains(name) && value.isObject() && !value.isEmpty()) {
             List<String> parts = new ArrayList<>();
             value.fieldNames().forEachRemaining(p -> parts.add(name + "." + p));

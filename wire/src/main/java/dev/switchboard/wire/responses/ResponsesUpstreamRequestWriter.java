@@ -21,6 +21,7 @@ import dev.switchboard.model.ToolChoice;
 import dev.switchboard.model.ToolSpec;
 import dev.switchboard.wire.Json;
 import dev.switchboard.wire.internal.JsonSchemas;
+import dev.switchboard.wire.internal.Media;
 import dev.switchboard.wire.internal.NotCarried;
 import dev.switchboard.wire.internal.UserIds;
 import java.util.ArrayList;
@@ -198,6 +199,7 @@ final class ResponsesUpstreamRequestWriter {
             case Image i -> imageUrl(i.source()).map(url -> Json.object().put("type", "input_image")
                     .put("image_url", url).put("detail", i.detail().orElse("auto")));
             case Document d -> document(d);
+            case ContentBlock.Opaque o when Media.inputAudio(o).isPresent() -> throw Media.audioRefused("Responses").toException();
             default -> Optional.empty();
         };
     }
