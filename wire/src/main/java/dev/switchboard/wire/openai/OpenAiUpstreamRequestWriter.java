@@ -57,16 +57,19 @@ import java.util.Optional;
  *       a chat-completions client's fields that OpenAI defines, its other fields
  *       ({@code repetition_penalty}, {@code min_p}...) only for servers that take extras
  *       ({@link OpenAiUpstreamOptions#extras()}), and a Responses client's {@code prompt_cache_key} and the
- *       other fields that mean the same here.</li>
+ *       other fields that mean the same here ({@link #SHARED_WITH_RESPONSES}).</li>
  * </ul>
  */
 final class OpenAiUpstreamRequestWriter {
     private static final String SYSTEM_SEPARATOR = "\n\n";
     /** The Responses format's name in pass-through fields (the formats do not use each other's code). */
     static final String RESPONSES_FORMAT = "responses";
-    /** Responses fields with the same name and meaning in chat completions. */
+    /**
+     * Responses fields with the same name and meaning in chat completions. Not {@code verbosity}: chat
+     * completions takes it only for some models, and refuses the request for the others.
+     */
     static final Set<String> SHARED_WITH_RESPONSES = Set.of("prompt_cache_key", "prompt_cache_retention",
-            "safety_identifier", "service_tier", "verbosity");
+            "safety_identifier", "service_tier");
     /**
      * The request fields OpenAI's chat-completions API defines (its OpenAPI description), beyond those the
      * canonical request models: a client's field outside this list goes only to servers that take extras.
