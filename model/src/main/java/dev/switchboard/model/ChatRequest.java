@@ -17,6 +17,9 @@ import java.util.OptionalInt;
  * {@link #MAX_FALLBACK_MODELS} (spec 8), however the caller named them.
  * {@code transforms}, {@code skills} and {@code ignoreDefaults} are service-only and never forwarded;
  * {@code skills} are the skills the caller named, in order (body fields first, then the header).
+ * {@code betas} are the feature flags the caller asked for in its format's beta header (the messages
+ * format's {@code anthropic-beta}), in order; they mean something only to an upstream of that format, which
+ * gets those it accepts.
  */
 public record ChatRequest(
         String model,
@@ -37,7 +40,8 @@ public record ChatRequest(
         Map<String, String> metadata,
         boolean ignoreDefaults,
         List<SkillRef> skills,
-        Passthrough passthrough) {
+        Passthrough passthrough,
+        List<String> betas) {
     /** Spec 8: a request names at most 3 fallback models. */
     public static final int MAX_FALLBACK_MODELS = 3;
 
@@ -59,6 +63,7 @@ public record ChatRequest(
         metadata = Map.copyOf(metadata);
         skills = List.copyOf(skills);
         Objects.requireNonNull(passthrough, "passthrough");
+        betas = List.copyOf(betas);
     }
 
     public static Builder builder(String model) {
@@ -104,6 +109,7 @@ public record ChatRequest(
         private boolean ignoreDefaults;
         private List<SkillRef> skills = new ArrayList<>();
         private Passthrough passthrough = Passthrough.NONE;
+        private List<String> betas = new ArrayList<>();
 
         private Builder(String model) {
             this.model = model;
@@ -129,6 +135,7 @@ public record ChatRequest(
             ignoreDefaults = r.ignoreDefaults;
             skills = new ArrayList<>(r.skills);
             passthrough = r.passthrough;
+            betas = new ArrayList<>(r.betas);
         }
 
         public Builder model(String v) { model = v; return this; }
@@ -152,11 +159,12 @@ public record ChatRequest(
         public Builder ignoreDefaults(boolean v) { ignoreDefaults = v; return this; }
         public Builder skills(List<SkillRef> v) { skills = new ArrayList<>(v); return this; }
         public Builder passthrough(Passthrough v) { passthrough = v; return this; }
+        public Builder betas(List<String> v) { betas = new ArrayList<>(v); return this; }
 
         public ChatRequest build() {
             return new ChatRequest(model, system, messages, tools, toolChoice, parallelToolCalls, sampling, maxTokens,
                     stop, stream, reasoning, responseFormat, fallbackModels, transforms, user, metadata,
-                    ignoreDefaults, skills, passthrough);
+                    ignoreDefaults, skills, passthrough, betas);
         }
     }
 }

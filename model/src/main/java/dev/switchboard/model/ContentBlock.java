@@ -61,14 +61,27 @@ public sealed interface ContentBlock {
      * A call of a client-defined tool. {@code argumentsJson} is the arguments object as JSON text, exactly
      * as the model produced it (it may be malformed; translators that need an object parse it and
      * treat an empty string as {@code {}}). {@code signature} holds a Gemini thoughtSignature that was on
-     * the functionCall part.
+     * the functionCall part; {@code cache} a prompt-cache breakpoint a client put on the call (the messages
+     * format allows one on {@code tool_use} blocks).
      */
-    record ToolCall(String id, String name, String argumentsJson, Optional<Signature> signature) implements ContentBlock {
+    record ToolCall(String id, String name, String argumentsJson, Optional<Signature> signature,
+                    Optional<CacheMarker> cache) implements ContentBlock {
         public ToolCall {
             Objects.requireNonNull(id, "id");
             Objects.requireNonNull(name, "name");
             Objects.requireNonNull(argumentsJson, "argumentsJson");
             Objects.requireNonNull(signature, "signature");
+            Objects.requireNonNull(cache, "cache");
+        }
+
+        /** A call without a cache breakpoint. */
+        public ToolCall(String id, String name, String argumentsJson, Optional<Signature> signature) {
+            this(id, name, argumentsJson, signature, Optional.empty());
+        }
+
+        /** The same call with another id and name (what an upstream format accepts, or the client's again). */
+        public ToolCall renamed(String newId, String newName) {
+            return new ToolCall(newId, newName, argumentsJson, signature, cache);
         }
 
         public static ToolCall of(String id, String name, String argumentsJson) {

@@ -8,12 +8,16 @@ import java.util.OptionalInt;
 /**
  * The caller's reasoning controls (spec 2.4), in one shape whatever format they arrived in. The engine
  * maps them to each provider's native controls only for models flagged {@code supports_reasoning}.
+ *
+ * <p>{@code effortImplied} says the effort was not the caller's but derived from its token budget, for
+ * upstreams that take levels only: an upstream that takes the budget itself must not also get the
+ * effort as a field the caller never sent.
  */
 public record Reasoning(Optional<Effort> effort, Optional<Mode> mode, OptionalInt budgetTokens, Format format,
-                        boolean exclude, Optional<String> summary) {
+                        boolean exclude, Optional<String> summary, boolean effortImplied) {
 
     public static final Reasoning NONE = new Reasoning(Optional.empty(), Optional.empty(), OptionalInt.empty(),
-            Format.SEPARATE, false, Optional.empty());
+            Format.SEPARATE, false, Optional.empty(), false);
 
     public Reasoning {
         Objects.requireNonNull(effort, "effort");
@@ -21,6 +25,18 @@ public record Reasoning(Optional<Effort> effort, Optional<Mode> mode, OptionalIn
         Objects.requireNonNull(budgetTokens, "budgetTokens");
         Objects.requireNonNull(format, "format");
         Objects.requireNonNull(summary, "summary");
+        effortImplied = effortImplied && effort.isPresent();
+    }
+
+    /** Controls whose effort, if any, is the caller's own. */
+    public Reasoning(Optional<Effort> effort, Optional<Mode> mode, OptionalInt budgetTokens, Format format,
+                     boolean exclude, Optional<String> summary) {
+        this(effort, mode, budgetTokens, format, exclude, summary, false);
+    }
+
+    /** The effort the caller itself gave: empty when there is none or it was only implied by a budget. */
+    public Optional<Effort> ownEffort() {
+        return effortImplied ? Optional.empty() : effort;
     }
 
     /** True when the caller asked for any reasoning control at all. */

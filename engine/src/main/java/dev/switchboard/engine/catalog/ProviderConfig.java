@@ -12,10 +12,12 @@ import java.util.Objects;
  * {@code streaming} says the provider can stream: then every call to it is streamed, also for callers
  * that want the whole answer, so the first-byte and idle deadlines apply to every attempt; a provider
  * that cannot stream is called for whole answers only (a hung one is left only after {@code total}) and
- * a streamed caller gets the answer as a stream once it is complete.
+ * a streamed caller gets the answer as a stream once it is complete. {@code flavour} says which server
+ * stands behind a provider of type {@code openai} ({@link ProviderFlavour}; {@code OPENAI} for the others,
+ * where it is not used).
  */
 public record ProviderConfig(String id, ProviderType type, URI baseUrl, List<String> keys, Timeouts timeouts,
-                             Map<String, String> headers, boolean streaming) {
+                             Map<String, String> headers, boolean streaming, ProviderFlavour flavour) {
     public ProviderConfig {
         Objects.requireNonNull(id, "id");
         Objects.requireNonNull(type, "type");
@@ -23,6 +25,13 @@ public record ProviderConfig(String id, ProviderType type, URI baseUrl, List<Str
         keys = List.copyOf(keys);
         Objects.requireNonNull(timeouts, "timeouts");
         headers = Map.copyOf(headers);
+        Objects.requireNonNull(flavour, "flavour");
+    }
+
+    /** A provider of the default flavour. */
+    public ProviderConfig(String id, ProviderType type, URI baseUrl, List<String> keys, Timeouts timeouts,
+                          Map<String, String> headers, boolean streaming) {
+        this(id, type, baseUrl, keys, timeouts, headers, streaming, ProviderFlavour.OPENAI);
     }
 
     /** A provider that can stream (the default). */

@@ -94,6 +94,7 @@ public final class ChatPipeline {
         try (SettleOnce settle = new SettleOnce(settlement, metrics, admitting, admitted, trace, skillUses)) {
             Answer<ChatResponse> answer = router.complete(candidates, admitted, trace.attempts());
             settle.answeredBy(answer);
+            trace.notCarried(notCarried(request, answer));
             settle.ended(RequestOutcome.Ending.COMPLETED, answer.value().usage());
             return PresentAnswer.present(request, answer);
         }
@@ -111,6 +112,7 @@ public final class ChatPipeline {
         try (SettleOnce settle = new SettleOnce(settlement, metrics, admitting, admitted, trace, skillUses)) {
             Answer<OpenStream> answer = router.stream(candidates, admitted, trace.attempts());
             settle.answeredBy(answer);
+            trace.notCarried(notCarried(request, answer));
             StreamRelay.Result relayed = relay.relay(request, answer, sink, trace);
             settle.ended(relayed.ending(), relayed.usage());
         }
@@ -138,6 +140,13 @@ public final class ChatPipeline {
             settle.ended(RequestOutcome.Ending.COUNTED, Usage.EMPTY);
             return tokens;
         }
+    }
+
+    /** What of the caller's request did not reach the upstream that answered: what the model refuses, then what the upstream does not take. */
+    private List<String> notCarried(ChatRequest request, Answer<?> answer) {
+        java.util.Set<String> names = new java.util.LinkedHashSet<>(RefusedParams.named(request, answer.model()));
+        names.addAll(router.notCarried(answer));
+        return List.copyOf(names);
     }
 
     /** The skills, resolve and prepare stages: the request as each candidate model gets it. */

@@ -10,7 +10,10 @@ import java.util.Optional;
  * Fits the caller's reasoning controls to a reasoning model's family (spec 2.4): an effort level the
  * upstream does not accept is clamped to the nearest one it does (never rejected); a family that always
  * reasons cannot be switched off, so "off" becomes its lowest effort; a hybrid family keeps the hard
- * switch. Budgets pass through: each wire translator prefers a budget where its provider has one.
+ * switch (the trace is then hidden: the caller wanted none). Budgets pass through: each wire translator
+ * prefers a budget where its provider has one. An effort derived from a budget is marked
+ * {@link Reasoning#effortImplied()}, so a provider that takes the budget does not also get an effort the caller
+ * never sent.
  */
 final class ReasoningFit {
     private ReasoningFit() {
@@ -25,9 +28,9 @@ final class ReasoningFit {
         Optional<Reasoning.Mode> mode = r.mode();
         boolean off = mode.filter(m -> m == Reasoning.Mode.OFF).isPresent() || effort.filter(e -> e == Effort.NONE).isPresent();
         if (off && profile.family() == ReasoningProfile.Family.ALWAYS) {
-            // cannot stop it reasoning: ask for as little as possible
+            // cannot stop it reasoning: ask for as little as possible, and show none of it (the caller turned it off)
             return new Reasoning(Optional.of(accepted.getFirst()), Optional.empty(), r.budgetTokens(), r.format(),
-                    r.exclude(), r.summary());
+                    true, r.summary());
         }
         if (off) {
             return new Reasoning(Optional.empty(), Optional.of(Reasoning.Mode.OFF), r.budgetTokens(), r.format(),
@@ -40,7 +43,7 @@ final class ReasoningFit {
         Optional<Reasoning.Mode> switched = mode.isEmpty() && (effort.isPresent() || r.budgetTokens().isPresent())
                 ? Optional.of(Reasoning.Mode.ON) : mode;
         return new Reasoning(level.map(e -> nearest(e, accepted)), switched, r.budgetTokens(), r.format(), r.exclude(),
-                r.summary());
+                r.summary(), effort.isEmpty() || r.effortImplied());
     }
 
     /** The effort level a thinking budget corresponds to (about 2k, 8k and more tokens). */

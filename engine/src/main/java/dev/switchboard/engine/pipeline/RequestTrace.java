@@ -22,6 +22,7 @@ public final class RequestTrace {
     private List<String> skills = List.of();
     private String userId = "";
     private long costNanos;
+    private List<String> notCarried = List.of();
 
     public RequestTrace(String requestId, String endpoint) {
         this.requestId = Objects.requireNonNull(requestId);
@@ -96,6 +97,18 @@ public final class RequestTrace {
 
     void skills(List<String> ids) {
         skills = List.copyOf(ids);
+    }
+
+    /**
+     * The request fields the answering upstream did not get (its format or server does not take them, or
+     * the model refuses them), by name; the edge names them in a response header.
+     */
+    public List<String> notCarried() {
+        return notCarried;
+    }
+
+    void notCarried(List<String> names) {
+        notCarried = List.copyOf(names);
     }
 
     /** How a stream ended when it did not end normally ({@code client disconnected}, {@code upstream failed}). */

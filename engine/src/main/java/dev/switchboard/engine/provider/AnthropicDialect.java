@@ -6,6 +6,7 @@ import dev.switchboard.model.ChatRequest;
 import dev.switchboard.model.ChatResponse;
 import dev.switchboard.model.GatewayError;
 import dev.switchboard.wire.Json;
+import dev.switchboard.wire.ToolNames;
 import dev.switchboard.wire.anthropic.Anthropic;
 import dev.switchboard.wire.anthropic.AnthropicUpstreamStreamParser;
 import java.net.URI;
@@ -78,5 +79,15 @@ public final class AnthropicDialect implements Dialect {
     @Override
     public GatewayError error(int status, byte[] body) {
         return Anthropic.errorFromUpstream(status, body);
+    }
+
+    @Override
+    public ToolNames.Rule toolNames() {
+        return ToolNames.Rule.ANTHROPIC;
+    }
+
+    @Override
+    public java.util.List<String> notCarried(Attempt attempt) {
+        return Anthropic.notCarried(attempt.request());
     }
 }

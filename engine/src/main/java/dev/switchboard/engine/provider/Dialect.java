@@ -4,6 +4,7 @@ import dev.switchboard.engine.upstream.HttpCall;
 import dev.switchboard.model.ChatResponse;
 import dev.switchboard.model.GatewayError;
 import dev.switchboard.model.StreamEvent;
+import dev.switchboard.wire.ToolNames;
 import java.util.List;
 import java.util.Optional;
 import java.util.function.BiFunction;
@@ -27,6 +28,15 @@ public interface Dialect {
 
     /** An error status and body translated to the gateway's terms. */
     GatewayError error(int status, byte[] body);
+
+    /**
+     * What of the attempt's request this format's upstream does not get, by field name (a client's fields the
+     * server does not take, other formats' fields), for the response header that says so.
+     */
+    List<String> notCarried(Attempt attempt);
+
+    /** What tool names and call ids this format accepts; {@link HttpProviderAdapter} rewrites them and maps them back. */
+    ToolNames.Rule toolNames();
 
     /** Turns upstream SSE events into canonical events; one instance per stream. */
     interface StreamParser {

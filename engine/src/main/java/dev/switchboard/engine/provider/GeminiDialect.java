@@ -2,10 +2,12 @@ package dev.switchboard.engine.provider;
 
 import dev.switchboard.engine.catalog.ProviderConfig;
 import dev.switchboard.engine.catalog.ReasoningProfile.EffortAs;
+import dev.switchboard.engine.catalog.ThinkingBudget;
 import dev.switchboard.engine.upstream.HttpCall;
 import dev.switchboard.model.ChatResponse;
 import dev.switchboard.model.GatewayError;
 import dev.switchboard.wire.Json;
+import dev.switchboard.wire.ToolNames;
 import dev.switchboard.wire.gemini.Gemini;
 import dev.switchboard.wire.gemini.GeminiUpstreamOptions;
 import dev.switchboard.wire.gemini.GeminiUpstreamOptions.EffortMapping;
@@ -13,6 +15,7 @@ import dev.switchboard.wire.gemini.GeminiUpstreamStreamParser;
 import java.net.URI;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.OptionalInt;
 import java.util.regex.Pattern;
 
 /**
@@ -43,7 +46,12 @@ public final class GeminiDialect implements Dialect {
 
     static GeminiUpstreamOptions options(Attempt attempt) {
         EffortAs as = attempt.model().reasoning().effortAs().orElseGet(() -> byName(attempt.upstreamModel()));
-        return new GeminiUpstreamOptions(as == EffortAs.BUDGET ? EffortMapping.THINKING_BUDGET : EffortMapping.THINKING_LEVEL);
+        EffortMapping mapping = as == EffortAs.BUDGET ? EffortMapping.THINKING_BUDGET : EffortMapping.THINKING_LEVEL;
+        // the catalog's budget range bounds every thinkingBudget sent, also one an effort maps to
+        if (attempt.model().reasoning().budget().orElse(null) instanceof ThinkingBudget.Range range) {
+            return new GeminiUpstreamOptions(mapping, OptionalInt.of(range.min()), OptionalInt.of(range.max()));
+        }
+        return new GeminiUpstreamOptions(mapping);
     }
 
     /** The generation guess from a name such as {@code gemini-2.5-pro}, {@code models/gemini-2.0-flash} or {@code gemini-3-pro-preview}. */
@@ -77,5 +85,15 @@ public final class GeminiDialect implements Dialect {
     @Override
     public GatewayError error(int status, byte[] body) {
         return Gemini.errorFromUpstream(status, body);
+    }
+
+    @Override
+    public ToolNames.Rule toolNames() {
+        return ToolNames.Rule.GEMINI;
+    }
+
+    @Override
+    public java.util.List<String> notCarried(Attempt attempt) {
+        return Gemini.notCarried(attempt.request());
     }
 }

@@ -8,6 +8,7 @@ import dev.switchboard.model.ChatResponse;
 import dev.switchboard.model.GatewayError;
 import dev.switchboard.model.GatewayException;
 import dev.switchboard.model.StreamEvent;
+import dev.switchboard.wire.ToolNames;
 import dev.switchboard.wire.sse.SseEvent;
 import dev.switchboard.wire.sse.SseParser;
 import java.io.IOException;
@@ -15,10 +16,13 @@ import java.io.InputStream;
 import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.Deque;
+import java.util.List;
 import java.util.Optional;
 
 /**
- * A provider reached over HTTP, speaking the wire format its {@link Dialect} describes. Reads streams
+ * A provider reached over HTTP, speaking the wire format its {@link Dialect} describes. Tool names and
+ * call ids are rewritten to what the dialect's format accepts ({@link ToolNames}) before the call and
+ * mapped back in the answer and in every stream event. Reads streams
  * event by event as they arrive (a small fixed buffer per stream, never the whole body) and turns every
  * failure into a classified {@link UpstreamFailure}.
  */
@@ -38,12 +42,14 @@ public final class HttpProviderAdapter implements ProviderAdapter {
     }
 
     @Override
-    public ChatResponse complete(Attempt attempt) {
+    public ChatResponse complete(Attempt original) {
+        ToolNames names = ToolNames.of(original.request(), dialect.toolNames());
+        Attempt attempt = original.withRequest(names.apply(original.request()));
         try (UpstreamResponse response = client.send(dialect.call(attempt, false), attempt.provider().timeouts())) {
             failOnErrorStatus(response);
             byte[] body = read(response);
             try {
-                return dialect.response(attempt, body);
+                return names.restore(dialect.response(attempt, body));
             } catch (GatewayException | IllegalArgumentException e) {
                 throw ProviderAdapter.protocolError("unreadable answer: " + e.getMessage());
             }
@@ -51,7 +57,9 @@ public final class HttpProviderAdapter implements ProviderAdapter {
     }
 
     @Override
-    public EventSource stream(Attempt attempt) {
+    public EventSource stream(Attempt original) {
+        ToolNames names = ToolNames.of(original.request(), dialect.toolNames());
+        Attempt attempt = original.withRequest(names.apply(original.request()));
         UpstreamResponse response = client.send(dialect.call(attempt, true), attempt.provider().timeouts());
         try {
             failOnErrorStatus(response);
@@ -59,7 +67,21 @@ public final class HttpProviderAdapter implements ProviderAdapter {
             response.close();
             throw e;
         }
-        return new SseEventSource(response, dialect.streamParser(attempt));
+        return new SseEventSource(response, restoring(dialect.streamParser(attempt), names));
+    }
+
+    @Override
+    public List<String> notCarried(Attempt attempt) {
+        return dialect.notCarried(attempt);
+    }
+
+    /** {@code parser} with the client's tool names and ids put back into what it produces. */
+    private static Dialect.StreamParser restoring(Dialect.StreamParser parser, ToolNames names) {
+        if (names.isIdentity()) {
+            return parser;
+        }
+        return Dialect.StreamParser.of((event, data) -> parser.onEvent(event, data).stream().map(names::restore).toList(),
+                () -> parser.onEnd().stream().map(names::restore).toList());
     }
 
     private void failOnErrorStatus(UpstreamResponse response) {

@@ -4,10 +4,12 @@ import dev.switchboard.engine.upstream.HttpCall;
 import dev.switchboard.model.ChatResponse;
 import dev.switchboard.model.GatewayError;
 import dev.switchboard.wire.Json;
+import dev.switchboard.wire.ToolNames;
 import dev.switchboard.wire.openai.OpenAi;
 import dev.switchboard.wire.openai.OpenAiUpstreamOptions;
 import dev.switchboard.wire.openai.OpenAiUpstreamStreamParser;
-import java.net.URI;
+import dev.switchboard.engine.catalog.ProviderFlavour;
+import java.util.List;
 
 /**
  * OpenAI-compatible upstreams (OpenAI, OpenRouter, vLLM, DeepSeek...): {@code POST {base_url}/chat/completions}
@@ -20,27 +22,28 @@ public final class OpenAiDialect implements Dialect {
     @Override
     public HttpCall call(Attempt attempt, boolean stream) {
         byte[] body = Json.writeBytes(OpenAi.toUpstream(attempt.request(), attempt.upstreamModel(), stream,
-                options(attempt.provider().baseUrl())));
+                options(attempt.provider().flavour())));
         return BearerCall.of(attempt, PATH, body, stream);
     }
 
     /**
-     * What the server behind {@code base} accepts: OpenAI's own API needs {@code max_completion_tokens}
-     * (its reasoning models reject {@code max_tokens}) and rejects unknown fields; OpenRouter takes
-     * {@code top_k} and echoed reasoning; other compatible servers get the widely understood defaults.
+     * What the server behind the provider accepts, as its configured flavour says (never its host name):
+     * OpenAI's own API needs {@code max_completion_tokens} (its reasoning models reject {@code max_tokens})
+     * and rejects fields it does not define; compatible servers and OpenRouter take {@code top_k}, echoed
+     * reasoning and extra fields; Google's compatible endpoint takes Gemini thought signatures.
      */
-    static OpenAiUpstreamOptions options(URI base) {
-        String host = String.valueOf(base.getHost());
-        if (host.equals("api.openai.com")) {
-            return new OpenAiUpstreamOptions(OpenAiUpstreamOptions.MaxTokensField.MAX_COMPLETION_TOKENS, false, false, false);
-        }
-        if (host.equals("openrouter.ai")) {
-            return new OpenAiUpstreamOptions(OpenAiUpstreamOptions.MaxTokensField.MAX_TOKENS, true, true, false);
-        }
-        if (host.equals("generativelanguage.googleapis.com")) {
-            return new OpenAiUpstreamOptions(OpenAiUpstreamOptions.MaxTokensField.MAX_TOKENS, false, false, true);
-        }
-        return OpenAiUpstreamOptions.DEFAULT;
+    static OpenAiUpstreamOptions options(ProviderFlavour flavour) {
+        return switch (flavour) {
+            case OPENAI -> OpenAiUpstreamOptions.OPENAI;
+            case COMPATIBLE, OPENROUTER -> new OpenAiUpstreamOptions(OpenAiUpstreamOptions.MaxTokensField.MAX_TOKENS, true, true,
+                    false, true);
+            case GOOGLE -> new OpenAiUpstreamOptions(OpenAiUpstreamOptions.MaxTokensField.MAX_TOKENS, false, false, true, false);
+        };
+    }
+
+    @Override
+    public List<String> notCarried(Attempt attempt) {
+        return OpenAi.notCarried(attempt.request(), options(attempt.provider().flavour()));
     }
 
     @Override
@@ -57,5 +60,10 @@ public final class OpenAiDialect implements Dialect {
     @Override
     public GatewayError error(int status, byte[] body) {
         return OpenAi.errorFromUpstream(status, body);
+    }
+
+    @Override
+    public ToolNames.Rule toolNames() {
+        return ToolNames.Rule.OPENAI;
     }
 }

@@ -5,6 +5,7 @@ import dev.switchboard.engine.upstream.HttpCall;
 import dev.switchboard.model.ChatResponse;
 import dev.switchboard.model.GatewayError;
 import dev.switchboard.wire.Json;
+import dev.switchboard.wire.ToolNames;
 import dev.switchboard.wire.responses.Responses;
 import dev.switchboard.wire.responses.ResponsesUpstreamOptions;
 import dev.switchboard.wire.responses.ResponsesUpstreamStreamParser;
@@ -50,5 +51,15 @@ public final class OpenAiResponsesDialect implements Dialect {
     @Override
     public GatewayError error(int status, byte[] body) {
         return Responses.errorFromUpstream(status, body);
+    }
+
+    @Override
+    public ToolNames.Rule toolNames() {
+        return ToolNames.Rule.OPENAI;
+    }
+
+    @Override
+    public java.util.List<String> notCarried(Attempt attempt) {
+        return Responses.notCarried(attempt.request());
     }
 }

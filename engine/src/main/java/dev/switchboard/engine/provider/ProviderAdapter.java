@@ -2,6 +2,7 @@ package dev.switchboard.engine.provider;
 
 import dev.switchboard.engine.upstream.UpstreamFailure;
 import dev.switchboard.model.ChatResponse;
+import java.util.List;
 
 /**
  * Runs one attempt of a canonical request against one provider. Implementations translate with their
@@ -16,6 +17,11 @@ public interface ProviderAdapter {
 
     /** Opens a stream; the first event may still fail (the failover loop pulls it before committing). */
     EventSource stream(Attempt attempt);
+
+    /** What of the attempt's request its upstream does not get, by field name; empty when everything goes. */
+    default List<String> notCarried(Attempt attempt) {
+        return List.of();
+    }
 
     /** Convenience for failures the adapter detects itself. */
     static UpstreamFailure protocolError(String detail) {

@@ -86,6 +86,19 @@ public final class FailoverRouter {
                 ? adapter.stream(attempt) : new ReplayedAnswer(adapter.complete(attempt))));
     }
 
+    /**
+     * What of the request the provider that produced {@code answer} did not get (fields its format or server
+     * does not take), by field name, for the response header that says so.
+     */
+    public List<String> notCarried(Answer<?> answer) {
+        Optional<ProviderConfig> provider = catalog.provider(answer.target().providerId());
+        ProviderAdapter adapter = provider.map(p -> adapters.get(p.type())).orElse(null);
+        if (adapter == null) {
+            return List.of();
+        }
+        return adapter.notCarried(new Attempt(answer.candidate().request(), answer.model(), provider.get(), answer.target(), ""));
+    }
+
     @FunctionalInterface
     private interface Call<T> {
         T attempt(ProviderAdapter adapter, Attempt attempt);

@@ -47,6 +47,7 @@ class ReasoningFitTest {
         assertThat(off.mode()).isEmpty();
         assertThat(off.effort()).contains(Effort.LOW);
         assertThat(off.budgetTokens()).hasValue(2048);
+        assertThat(off.exclude()).as("the caller turned thinking off: none of it is shown").isTrue();
     }
 
     @Test
@@ -57,7 +58,10 @@ class ReasoningFitTest {
                 Reasoning.Format.SEPARATE, false, Optional.empty());
         Reasoning fitted = ReasoningFit.fit(budgetOnly, HYBRID);
         assertThat(fitted.effort()).contains(Effort.HIGH);
+        assertThat(fitted.effortImplied()).as("not the caller's own effort").isTrue();
+        assertThat(fitted.ownEffort()).isEmpty();
         assertThat(fitted.budgetTokens()).hasValue(10_000);
+        assertThat(fromEffort.effortImplied()).isFalse();
         assertThat(fitted.mode()).contains(Reasoning.Mode.ON);
     }
 

@@ -12,6 +12,8 @@ import dev.switchboard.wire.Json;
 import dev.switchboard.wire.anthropic.Anthropic;
 import dev.switchboard.wire.anthropic.AnthropicClientStreamWriter;
 import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+import java.util.List;
 import java.util.Optional;
 
 /**
@@ -30,6 +32,8 @@ public final class MessagesApi {
     public static final String COUNT_TOKENS_ENDPOINT = "count_tokens";
     /** The header every messages-format request must carry (spec 9). */
     public static final String VERSION_HEADER = "anthropic-version";
+    /** The caller's beta feature flags, forwarded to Anthropic upstreams that accept them. */
+    static final String BETA_HEADER = "anthropic-beta";
     /** The spec's error envelope plus the top-level {@code "type": "error"} Anthropic SDKs expect (docs/contracts.md §4). */
     public static final ErrorRenderer ERRORS = e -> Json.writeBytes(Anthropic.errorBody(e));
 
@@ -49,7 +53,8 @@ public final class MessagesApi {
     /** {@code POST /v1/messages}. */
     public void create(Exchange ex) {
         Caller caller = admit(ex, ENDPOINT);
-        ChatRequest request = GatewayHeaders.apply(ex, Anthropic.fromClient(Json.parse(ex.body())));
+        ChatRequest request = GatewayHeaders.apply(ex, Anthropic.fromClient(Json.parse(ex.body())))
+                .toBuilder().betas(betas(ex)).build();
         RequestTrace trace = new RequestTrace(ex.requestId(), ENDPOINT);
         ex.trace(trace);
         if (!request.stream()) {
@@ -72,6 +77,12 @@ public final class MessagesApi {
         ex.trace(trace);
         long tokens = chat.countTokens(caller, request, trace);
         ex.respond(200, "application/json", Json.writeBytes(Json.object().put("input_tokens", tokens)));
+    }
+
+    /** The caller's {@code anthropic-beta} values, for an Anthropic upstream ({@code AnthropicBetas} says which go on). */
+    static List<String> betas(Exchange ex) {
+        return ex.header(BETA_HEADER).stream().flatMap(v -> Arrays.stream(v.split(",")))
+                .map(String::strip).filter(v -> !v.isEmpty()).toList();
     }
 
     /** Who is calling, once the request is known to be a messages-format one. */

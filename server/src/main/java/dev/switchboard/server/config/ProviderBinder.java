@@ -1,6 +1,7 @@
 package dev.switchboard.server.config;
 
 import dev.switchboard.engine.catalog.ProviderConfig;
+import dev.switchboard.engine.catalog.ProviderFlavour;
 import dev.switchboard.engine.catalog.ProviderType;
 import dev.switchboard.engine.catalog.Timeouts;
 import dev.switchboard.server.config.YamlNode.Entry;
@@ -25,7 +26,7 @@ import java.util.Set;
  * base URL nor keys.
  */
 final class ProviderBinder {
-    static final List<String> KEYS = List.of("type", "base_url", "keys", "timeouts", "headers", "streaming");
+    static final List<String> KEYS = List.of("type", "base_url", "keys", "timeouts", "headers", "streaming", "flavour");
     static final List<String> TIMEOUT_KEYS = List.of("connect", "first_byte", "idle", "total");
 
     /** The simulator runs in-process; this placeholder only satisfies {@link ProviderConfig}'s non-null URL. */
@@ -69,10 +70,33 @@ final class ProviderBinder {
         Timeouts timeouts = timeouts(fields);
         Map<String, String> headers = headers(fields);
         boolean streaming = fields.bool("streaming").orElse(true);
+        ProviderFlavour flavour = type.map(t -> flavour(fields, t)).orElse(ProviderFlavour.OPENAI);
         if (type.isEmpty() || problems.size() > before) {
             return Optional.empty();
         }
-        return Optional.of(new ProviderConfig(id, type.get(), baseUrl, keys, timeouts, headers, streaming));
+        return Optional.of(new ProviderConfig(id, type.get(), baseUrl, keys, timeouts, headers, streaming, flavour));
+    }
+
+    /** {@code flavour}: which server stands behind a provider of type openai; OpenAI's own rules when not said. */
+    private static ProviderFlavour flavour(YamlFields fields, ProviderType type) {
+        Optional<Scalar> s = fields.scalar("flavour", "flavour: compatible");
+        if (s.isEmpty()) {
+            return ProviderFlavour.OPENAI;
+        }
+        List<String> names = Arrays.stream(ProviderFlavour.values()).map(ProviderFlavour::wire).toList();
+        if (type != ProviderType.OPENAI) {
+            fields.problems().add(s.get(), fields.label("flavour") + " applies to providers of type openai only (remove it)");
+            return ProviderFlavour.OPENAI;
+        }
+        String text = s.get().text().trim();
+        Optional<ProviderFlavour> f = ProviderFlavour.parse(text.toLowerCase(Locale.ROOT));
+        if (f.isEmpty()) {
+            fields.problems().add(s.get(), "unknown " + fields.label("flavour") + " '" + text + "' (expected one of: "
+                    + String.join(", ", names) + Suggestions.hint(text, names)
+                    + "; openai for OpenAI's API at any address, compatible for vLLM, DeepSeek and similar servers)");
+            return ProviderFlavour.OPENAI;
+        }
+        return f.get();
     }
 
     private static Optional<ProviderType> type(YamlFields fields) {

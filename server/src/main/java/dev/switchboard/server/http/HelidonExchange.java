@@ -11,8 +11,16 @@ import java.io.UncheckedIOException;
 import java.util.Optional;
 import java.util.OptionalLong;
 
-/** {@link Exchange} over Helidon's request and response. */
+/**
+ * {@link Exchange} over Helidon's request and response. A successful answer names, in
+ * {@value #DROPPED_FIELDS_HEADER}, the request fields its upstream did not get ({@link RequestTrace#notCarried()}).
+ */
 final class HelidonExchange implements Exchange {
+    /** Names the request fields the answering upstream did not get, comma-separated. */
+    static final String DROPPED_FIELDS_HEADER = "x-switchboard-dropped-fields";
+    private static final int MAX_DROPPED_NAMES = 32;
+    private static final int MAX_NAME = 100;
+
     private final ServerRequest req;
     private final ServerResponse res;
     private final String requestId;
@@ -101,6 +109,7 @@ final class HelidonExchange implements Exchange {
         firstByteNanos = OptionalLong.of(System.nanoTime());
         res.status(status);
         res.header(HeaderNames.CONTENT_TYPE, contentType);
+        droppedFields(status);
         res.send(body);
     }
 
@@ -113,6 +122,7 @@ final class HelidonExchange implements Exchange {
         res.header(HeaderNames.CONTENT_TYPE, contentType);
         res.header(HeaderNames.CACHE_CONTROL, "no-cache");
         res.header("x-accel-buffering", "no");
+        droppedFields(status);
         OutputStream out = res.outputStream();
         return new OutputStream() {
             @Override
@@ -147,6 +157,22 @@ final class HelidonExchange implements Exchange {
                 }
             }
         };
+    }
+
+    private void droppedFields(int status) {
+        if (status < 400) {
+            trace.map(RequestTrace::notCarried).filter(names -> !names.isEmpty())
+                    .ifPresent(names -> res.header(DROPPED_FIELDS_HEADER, headerValue(names)));
+        }
+    }
+
+    /** The names as a header value: a client's field names are its own text, so only printable ASCII, and not without end. */
+    static String headerValue(java.util.List<String> names) {
+        String joined = names.stream().limit(MAX_DROPPED_NAMES)
+                .map(n -> n.length() > MAX_NAME ? n.substring(0, MAX_NAME) : n)
+                .map(n -> n.replaceAll("[^\\x20-\\x7e]", "?").replace(",", "?"))
+                .collect(java.util.stream.Collectors.joining(", "));
+        return names.size() > MAX_DROPPED_NAMES ? joined + ", ..." : joined;
     }
 
     @Override

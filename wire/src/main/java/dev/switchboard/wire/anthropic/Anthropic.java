@@ -5,6 +5,8 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.switchboard.model.ChatRequest;
 import dev.switchboard.model.ChatResponse;
 import dev.switchboard.model.GatewayError;
+import dev.switchboard.wire.internal.NotCarried;
+import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -67,6 +69,17 @@ public final class Anthropic {
      */
     public static ObjectNode toUpstream(ChatRequest request, String upstreamModel, boolean stream, int defaultMaxTokens) {
         return AnthropicUpstreamRequestWriter.write(request, upstreamModel, stream, defaultMaxTokens);
+    }
+
+    /**
+     * What {@link #toUpstream} leaves out of {@code request}: other formats' fields, and the caller's
+     * {@code anthropic-beta} values Anthropic does not accept ({@link AnthropicBetas}), as
+     * {@code anthropic-beta: <value>}.
+     */
+    public static List<String> notCarried(ChatRequest request) {
+        List<String> out = new ArrayList<>(NotCarried.foreign(request, FORMAT, (format, field) -> false));
+        AnthropicBetas.notForwarded(request.betas()).forEach(b -> out.add("anthropic-beta: " + b));
+        return out;
     }
 
     /** The {@code anthropic-beta} header values the request needs, sorted; empty when none. */

@@ -8,6 +8,7 @@ import dev.switchboard.model.MediaSource;
 import dev.switchboard.model.Signature;
 import dev.switchboard.wire.Json;
 import dev.switchboard.wire.internal.ForeignSignatures;
+import dev.switchboard.wire.internal.Media;
 import java.io.IOException;
 import java.util.Optional;
 
@@ -57,15 +58,37 @@ final class AnthropicBlockWriter {
                         .put("id", target == Target.UPSTREAM ? AnthropicToolIds.sanitize(c.id()) : AnthropicToolIds.nonEmpty(c.id()))
                         .put("name", c.name());
                 out.set("input", arguments(c.argumentsJson()));
-                yield Optional.of(out);
+                yield Optional.of(cached(out, c));
             }
             case ContentBlock.ToolResult r -> Optional.of(toolResult(r));
             case ContentBlock.Thinking t -> thinking(t);
             case ContentBlock.RedactedThinking r -> redacted(r);
-            case ContentBlock.Opaque o -> o.format().equals(Anthropic.FORMAT) && o.json().isObject()
-                    ? Optional.of((ObjectNode) o.json().deepCopy())
-                    : Optional.empty();
+            case ContentBlock.Opaque o -> {
+                if (target == Target.UPSTREAM && Media.inputAudio(o).isPresent()) {
+                    throw Media.audioRefused("Anthropic").toException();
+                }
+                yield o.format().equals(Anthropic.FORMAT) && o.json().isObject()
+                        ? Optional.of((ObjectNode) o.json().deepCopy())
+                        : Optional.empty();
+            }
         };
+    }
+
+    /**
+     * For a client: the empty thinking block that carries another provider's signature of {@code block} (a
+     * Gemini signature on a tool call or text part), which the messages format has no field for; it goes
+     * just before the block, and the client reader gives the signature back to the block
+     * ({@link ForeignSignatures#forNextBlock}).
+     */
+    Optional<ObjectNode> carrier(ContentBlock block) {
+        Optional<Signature> signature = switch (block) {
+            case ContentBlock.ToolCall c -> c.signature();
+            case ContentBlock.Text t -> t.signature();
+            default -> Optional.empty();
+        };
+        return signature.filter(s -> target == Target.CLIENT && !s.value().isEmpty() && !s.isFrom(Anthropic.FORMAT))
+                .map(s -> Json.object().put("type", "thinking").put("thinking", "")
+                        .put("signature", ForeignSignatures.encode(ForeignSignatures.forNextBlock(s))));
     }
 
     private Optional<ObjectNode> thinking(ContentBlock.Thinking t) {

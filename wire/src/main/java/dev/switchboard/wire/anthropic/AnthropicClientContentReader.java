@@ -27,8 +27,8 @@ import java.util.Set;
  * features the canonical {@code Document} cannot express ({@code context}, {@code citations}, a
  * {@code content} source), so an Anthropic upstream receives them unchanged. Dropped: {@code citations}
  * on text blocks (response annotations a client echoes back; the text itself is kept) and
- * {@code cache_control} on {@code tool_use} and {@code thinking} blocks (the canonical blocks have no
- * marker; the breakpoint is still counted).
+ * {@code cache_control} on {@code thinking} blocks (Anthropic caches thinking only as part of the turn; the
+ * breakpoint is still counted). A {@code tool_use} block keeps its marker.
  */
 final class AnthropicClientContentReader {
     /** Block types passed through whole; any type ending in _tool_use or _tool_result is treated alike. */
@@ -50,10 +50,32 @@ final class AnthropicClientContentReader {
         }
         ArrayNode blocks = JsonFields.requireArray(content, path);
         List<ContentBlock> out = new ArrayList<>(blocks.size());
+        Optional<Signature> forNext = Optional.empty();
         for (int i = 0; i < blocks.size(); i++) {
-            out.add(block(blocks.get(i), JsonFields.index(path, i), role));
+            ContentBlock b = block(blocks.get(i), JsonFields.index(path, i), role);
+            Optional<Signature> carried = b instanceof ContentBlock.Thinking t && t.text().isEmpty()
+                    ? t.signature().flatMap(ForeignSignatures::ofNextBlock) : Optional.empty();
+            if (carried.isPresent()) {
+                forNext = carried; // the carrier itself is not a trace
+                continue;
+            }
+            if (forNext.isPresent()) {
+                b = withSignature(b, forNext.get());
+                forNext = Optional.empty();
+            }
+            out.add(b);
         }
         return out;
+    }
+
+    /** {@code b} with the signature its carrier held (a Gemini signature of a tool call or text part). */
+    private static ContentBlock withSignature(ContentBlock b, Signature signature) {
+        return switch (b) {
+            case ContentBlock.ToolCall c -> new ContentBlock.ToolCall(c.id(), c.name(), c.argumentsJson(), Optional.of(signature),
+                    c.cache());
+            case ContentBlock.Text t -> new ContentBlock.Text(t.text(), t.cache(), Optional.of(signature));
+            default -> b;
+        };
     }
 
     /** A {@code system} text block. */
@@ -174,9 +196,9 @@ final class AnthropicClientContentReader {
         String id = JsonFields.requireNonEmptyString(node, "id", JsonFields.path(path, "id"));
         String name = JsonFields.requireNonEmptyString(node, "name", JsonFields.path(path, "name"));
         String input = JsonFields.optObject(node, "input", JsonFields.path(path, "input")).map(Json::write).orElse("{}");
-        AnthropicCacheControls.read(node, path, breakpoints);
+        Optional<CacheMarker> cache = AnthropicCacheControls.read(node, path, breakpoints);
         toolNames.put(id, name);
-        return ContentBlock.ToolCall.of(id, name, input);
+        return new ContentBlock.ToolCall(id, name, input, Optional.empty(), cache);
     }
 
     private ContentBlock toolResult(JsonNode node, String path) {

@@ -43,10 +43,13 @@ import java.util.Set;
 final class AnthropicClientRequestReader {
     static final int MAX_STOP_SEQUENCES = 4;
 
+    /** A function tool's fields read into {@link ToolSpec}; the others travel as its pass-through. */
+    private static final Set<String> TOOL_FIELDS = Set.of("name", "description", "input_schema", "strict", "cache_control", "type");
     /** Fields this reader consumes; all others are passed through. */
     private static final Set<String> KNOWN = Set.of("model", "max_tokens", "messages", "system", "temperature",
             "top_p", "top_k", "stop_sequences", "stream", "metadata", "tools", "tool_choice", "thinking",
-            "output_config", "fallbacks", "models", "transforms", "skill", "skills", "ignore_defaults", "reasoning");
+            "output_config", "output_format", "fallbacks", "models", "transforms", "skill", "skills", "ignore_defaults",
+            "reasoning");
 
     private AnthropicClientRequestReader() {
     }
@@ -177,6 +180,17 @@ final class AnthropicClientRequestReader {
         return out;
     }
 
+    /** A tool's fields the canonical model has no word for ({@code defer_loading}, {@code input_examples}...). */
+    private static Passthrough toolExtras(JsonNode tool) {
+        Map<String, JsonNode> extras = new LinkedHashMap<>();
+        tool.properties().forEach(e -> {
+            if (!TOOL_FIELDS.contains(e.getKey()) && !e.getValue().isNull()) {
+                extras.put(e.getKey(), e.getValue().deepCopy());
+            }
+        });
+        return extras.isEmpty() ? Passthrough.NONE : new Passthrough(Anthropic.FORMAT, extras);
+    }
+
     private static void readTools(ObjectNode root, ChatRequest.Builder b, AnthropicCacheControls.Breakpoints breakpoints,
                                   Map<String, JsonNode> passthrough) {
         Optional<ArrayNode> tools = JsonFields.optArray(root, "tools", "tools");
@@ -203,7 +217,8 @@ final class AnthropicClientRequestReader {
                     JsonFields.optString(tool, "description", JsonFields.path(path, "description")),
                     schema.deepCopy(),
                     JsonFields.optBoolean(tool, "strict", JsonFields.path(path, "strict")),
-                    AnthropicCacheControls.read(tool, path, breakpoints)));
+                    AnthropicCacheControls.read(tool, path, breakpoints),
+                    toolExtras(tool)));
         }
         b.tools(specs);
         if (!serverTools.isEmpty()) {
@@ -298,20 +313,29 @@ final class AnthropicClientRequestReader {
         }
     }
 
-    /** {@code output_config.format: {type: json_schema, schema}}; Anthropic names no schema, so it is "response". */
+    /**
+     * {@code output_config.format: {type: json_schema, schema}}, or the structured-outputs beta's spelling
+     * {@code output_format} with the same shape (one of the two); Anthropic names no schema, so it is
+     * "response".
+     */
     private static ResponseFormat responseFormat(ObjectNode root) {
-        Optional<ObjectNode> format = JsonFields.optObject(root, "output_config", "output_config")
+        Optional<ObjectNode> current = JsonFields.optObject(root, "output_config", "output_config")
                 .flatMap(o -> JsonFields.optObject(o, "format", "output_config.format"));
+        Optional<ObjectNode> beta = JsonFields.optObject(root, "output_format", "output_format");
+        if (current.isPresent() && beta.isPresent()) {
+            throw JsonFields.invalid("output_format", "`output_format` (the beta spelling) and `output_config.format` "
+                    + "say the same thing; send one of them.");
+        }
+        String at = current.isPresent() ? "output_config.format" : "output_format";
+        Optional<ObjectNode> format = current.or(() -> beta);
         if (format.isEmpty()) {
             return ResponseFormat.TEXT;
         }
-        String type = JsonFields.requireString(format.get(), "type", "output_config.format.type");
+        String type = JsonFields.requireString(format.get(), "type", at + ".type");
         if (!type.equals("json_schema")) {
-            throw JsonFields.invalid("output_config.format.type",
-                    "`output_config.format.type` must be \"json_schema\", got \"" + type + "\".");
+            throw JsonFields.invalid(at + ".type", "`" + at + ".type` must be \"json_schema\", got \"" + type + "\".");
         }
-        JsonNode schema = JsonFields.requireObject(
-                JsonFields.require(format.get(), "schema", "output_config.format.schema"), "output_config.format.schema");
+        JsonNode schema = JsonFields.requireObject(JsonFields.require(format.get(), "schema", at + ".schema"), at + ".schema");
         return new ResponseFormat.JsonSchema("response", Optional.empty(), schema.deepCopy(), true);
     }
 }

@@ -29,6 +29,7 @@ final class AnthropicClientResponseWriter {
             if (block instanceof ContentBlock.ToolResult) {
                 continue; // results are the client's to send, never part of an answer
             }
+            BLOCKS.carrier(block).ifPresent(content::add);
             BLOCKS.write(block).ifPresent(content::add);
         }
         out.put("stop_reason", AnthropicStopReasons.toWire(response.stopReason()));

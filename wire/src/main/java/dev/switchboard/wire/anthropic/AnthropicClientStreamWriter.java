@@ -102,6 +102,18 @@ public final class AnthropicClientStreamWriter extends EventStreamWriter {
             hidden.add(index);
             return;
         }
+        BLOCKS.carrier(block).ifPresent(carrier -> {
+            // another provider's signature of this block, in the thinking block just before it
+            int at = nextIndex++;
+            ObjectNode start = Json.object().put("type", "content_block_start").put("index", at);
+            start.set("content_block", Json.object().put("type", "thinking").put("thinking", "").put("signature", ""));
+            frame(out, "content_block_start", start);
+            ObjectNode sig = Json.object().put("type", "signature_delta").put("signature", carrier.path("signature").asText());
+            ObjectNode delta = Json.object().put("type", "content_block_delta").put("index", at);
+            delta.set("delta", sig);
+            frame(out, "content_block_delta", delta);
+            frame(out, "content_block_stop", Json.object().put("type", "content_block_stop").put("index", at));
+        });
         Kind kind = switch (block) {
             case ContentBlock.Text t -> Kind.TEXT;
             case ContentBlock.Thinking t -> Kind.THINKING;

@@ -13,6 +13,7 @@ import dev.switchboard.model.Role;
 import dev.switchboard.model.ToolChoice;
 import dev.switchboard.model.ToolSpec;
 import dev.switchboard.wire.Json;
+import dev.switchboard.wire.internal.JsonSchemas;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -41,6 +42,7 @@ import java.util.TreeSet;
  *   <li>with thinking on, {@code temperature} and {@code top_k} are left out, {@code top_p} is kept only
  *       from 0.95, and a forced {@code tool_choice} becomes {@code auto}; otherwise
  *       {@code temperature} is clamped to 0..1;
+ *   <li>schemas in Google's upper-case type spelling are normalised ({@link JsonSchemas#standardTypes});
  *   <li>{@code max_tokens} is always sent: the request's value or the given default.
  * </ul>
  *
@@ -77,7 +79,7 @@ final class AnthropicUpstreamRequestWriter {
         ObjectNode output = Json.object();
         effort(r.reasoning()).ifPresent(e -> output.put("effort", e));
         if (r.responseFormat() instanceof ResponseFormat.JsonSchema schema) {
-            output.putObject("format").put("type", "json_schema").set("schema", schema.schema().deepCopy());
+            output.putObject("format").put("type", "json_schema").set("schema", JsonSchemas.standardTypes(schema.schema()));
         } else if (r.responseFormat() instanceof ResponseFormat.JsonObject) {
             // Anthropic has no schema-less JSON mode; "a JSON object" is exactly the schema {"type": "object"}
             output.putObject("format").put("type", "json_schema").putObject("schema").put("type", "object");
@@ -98,9 +100,12 @@ final class AnthropicUpstreamRequestWriter {
         return body;
     }
 
-    /** {@code anthropic-beta} values the request needs: the extended cache TTL when any 1h marker is used. */
+    /**
+     * {@code anthropic-beta} values the request needs: the caller's own that Anthropic accepts
+     * ({@link AnthropicBetas}), and the extended cache TTL when any 1h marker is used.
+     */
     static List<String> requiredBetas(ChatRequest r) {
-        Set<String> betas = new TreeSet<>();
+        Set<String> betas = new TreeSet<>(AnthropicBetas.accepted(r.betas()));
         if (usesOneHourCache(r)) {
             betas.add(EXTENDED_CACHE_TTL_BETA);
         }
@@ -200,9 +205,15 @@ final class AnthropicUpstreamRequestWriter {
     private static ObjectNode tool(ToolSpec t) {
         ObjectNode out = Json.object().put("name", t.name());
         t.description().ifPresent(d -> out.put("description", d));
-        out.set("input_schema", t.parameters().deepCopy());
+        out.set("input_schema", JsonSchemas.standardTypes(t.parameters()));
         t.strict().ifPresent(s -> out.put("strict", s));
         AnthropicCacheControls.put(out, t.cache());
+        // the tool's own fields of this format (defer_loading, input_examples...), never over a rendered one
+        t.passthrough().forFormat(Anthropic.FORMAT).forEach((k, v) -> {
+            if (!out.has(k)) {
+                out.set(k, v.deepCopy());
+            }
+        });
         return out;
     }
 
@@ -224,8 +235,9 @@ final class AnthropicUpstreamRequestWriter {
         return Optional.ofNullable(out);
     }
 
+    /** Only the caller's own effort: one implied by a budget would be a field the caller never sent. */
     private static Optional<String> effort(Reasoning r) {
-        return r.effort()
+        return r.ownEffort()
                 .filter(e -> e != Reasoning.Effort.NONE)
                 .map(e -> e == Reasoning.Effort.MINIMAL ? Reasoning.Effort.LOW : e)
                 .map(Reasoning.Effort::wire);

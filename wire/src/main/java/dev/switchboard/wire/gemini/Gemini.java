@@ -7,6 +7,7 @@ import dev.switchboard.model.ChatRequest;
 import dev.switchboard.model.ChatResponse;
 import dev.switchboard.model.GatewayError;
 import dev.switchboard.wire.Json;
+import dev.switchboard.wire.internal.NotCarried;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Optional;
@@ -118,6 +119,11 @@ public final class Gemini {
      * @throws dev.switchboard.model.GatewayException 400 when a tool result's function name can be found
      *                                                neither on the result nor on its call
      */
+    /** What {@link #toUpstream} leaves out of {@code request}: other formats' fields, by name. */
+    public static List<String> notCarried(ChatRequest request) {
+        return NotCarried.foreign(request, FORMAT, (format, field) -> false);
+    }
+
     public static ObjectNode toUpstream(ChatRequest request) {
         return GeminiUpstreamRequestWriter.write(request, GeminiUpstreamOptions.DEFAULT);
     }

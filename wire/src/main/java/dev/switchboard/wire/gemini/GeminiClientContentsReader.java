@@ -185,7 +185,7 @@ final class GeminiClientContentsReader {
 
     /** Files uploaded to Google (Files API, Cloud Storage) that only Google can open. */
     private static boolean isProviderFile(String uri) {
-        return uri.startsWith("gs://") || uri.contains("generativelanguage.googleapis.com/") && uri.contains("/files/");
+        return GeminiParts.isGoogleFile(uri);
     }
 
     /** Images and documents are canonical blocks; audio, video and the rest stay Gemini-only. */
@@ -238,6 +238,9 @@ final class GeminiClientContentsReader {
                     content.add(inlineData(mp));
                 } else if (mp.has("fileData")) {
                     content.add(fileData(mp));
+                } else {
+                    throw JsonFields.invalid(mp.path(), "`" + mp.path() + "`: the parts of a functionResponse carry media, "
+                            + "as inlineData or fileData; found " + String.join(", ", fieldNames(mp)) + ".");
                 }
             }
         }
@@ -267,5 +270,11 @@ final class GeminiClientContentsReader {
 
     private Stream<ToolCall> unanswered() {
         return previousModelCalls.stream().filter(c -> !answered.contains(c.id()));
+    }
+
+    private static List<String> fieldNames(GeminiObjectReader p) {
+        List<String> names = new ArrayList<>();
+        p.node().fieldNames().forEachRemaining(names::add);
+        return names;
     }
 }

@@ -72,6 +72,14 @@ final class GeminiClientToolsReader {
         };
     }
 
+    /**
+     * Google's own tools (run by Google, not the client), kept for a Gemini upstream; other upstreams cannot
+     * run them and the gateway names them in its dropped-fields header. Google answers 400 to any other kind,
+     * so an unknown kind is refused here.
+     */
+    private static final Set<String> HOSTED = Set.of("googleSearch", "googleSearchRetrieval", "codeExecution", "urlContext",
+            "computerUse", "fileSearch", "googleMaps", "enterpriseWebSearch", "mcpServers");
+
     private static void readEntry(GeminiObjectReader entry, Map<String, ToolSpec> declared, ArrayNode extras) {
         Optional<ArrayNode> functions = entry.optArray("functionDeclarations");
         if (functions.isPresent()) {
@@ -85,6 +93,12 @@ final class GeminiClientToolsReader {
         }
         ObjectNode rest = entry.node().deepCopy();
         rest.remove(entry.key("functionDeclarations"));
+        rest.fieldNames().forEachRemaining(kind -> {
+            if (!HOSTED.contains(GeminiObjectReader.camel(kind))) {
+                throw JsonFields.invalid(entry.at(kind), "`" + entry.at(kind) + "` is not a kind of tool Gemini knows; expected "
+                        + "functionDeclarations or one of " + String.join(", ", new java.util.TreeSet<>(HOSTED)) + ".");
+            }
+        });
         if (!rest.isEmpty()) {
             extras.add(rest);
         }

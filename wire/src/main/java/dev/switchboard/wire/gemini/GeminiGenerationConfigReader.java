@@ -36,6 +36,20 @@ final class GeminiGenerationConfigReader {
     private static final Set<String> TRANSLATED = Set.of("temperature", "topP", "topK", "candidateCount",
             "maxOutputTokens", "stopSequences", "presencePenalty", "frequencyPenalty", "seed", "responseMimeType",
             "responseSchema", "responseJsonSchema", "thinkingConfig");
+    /**
+     * Google's other generation settings (its v1beta {@code GenerationConfig}), passed to a Gemini upstream
+     * as they are. Google answers 400 to a key it does not know, so any other key is refused here, naming it.
+     */
+    private static final Set<String> UNTRANSLATED = Set.of("responseModalities", "responseLogprobs", "logprobs",
+            "enableEnhancedCivicAnswers", "speechConfig", "imageConfig", "mediaResolution", "audioTimestamp");
+    private static final Set<String> KNOWN = union(TRANSLATED, UNTRANSLATED);
+
+    private static Set<String> union(Set<String> a, Set<String> b) {
+        Set<String> all = new java.util.HashSet<>(a);
+        all.addAll(b);
+        return Set.copyOf(all);
+    }
+
     /** Spec 8: at most 4 stop sequences, in every format (Google's own API takes 5). */
     private static final int MAX_STOP_SEQUENCES = 4;
 
@@ -77,9 +91,15 @@ final class GeminiGenerationConfigReader {
         ResponseFormat format = responseFormat(g, extras);
         Reasoning reasoning = g.optObject("thinkingConfig").map(GeminiGenerationConfigReader::reasoning).orElse(Reasoning.NONE);
         for (Map.Entry<String, JsonNode> e : g.node().properties()) {
-            if (!TRANSLATED.contains(camel(e.getKey())) && !e.getValue().isNull()) {
-                extras.set(e.getKey(), e.getValue().deepCopy());
+            String key = camel(e.getKey());
+            if (TRANSLATED.contains(key) || e.getValue().isNull()) {
+                continue;
             }
+            if (!UNTRANSLATED.contains(key)) {
+                throw JsonFields.invalid(g.at(e.getKey()), "`" + g.at(e.getKey()) + "` is not a generation setting Gemini "
+                        + "knows; expected one of " + String.join(", ", new java.util.TreeSet<>(KNOWN)) + ".");
+            }
+            extras.set(e.getKey(), e.getValue().deepCopy());
         }
         return new Settings(sampling, maxTokens, stop, format, reasoning, extras);
     }
@@ -158,16 +178,6 @@ final class GeminiGenerationConfigReader {
 
     /** {@code max_output_tokens} becomes {@code maxOutputTokens}. */
     private static String camel(String key) {
-        StringBuilder sb = new StringBuilder(key.length());
-        boolean up = false;
-        for (char c : key.toCharArray()) {
-            if (c == '_') {
-                up = true;
-            } else {
-                sb.append(up ? Character.toUpperCase(c) : c);
-                up = false;
-            }
-        }
-        return sb.toString();
+        return GeminiObjectReader.camel(key);
     }
 }

@@ -115,6 +115,21 @@ record GeminiObjectReader(ObjectNode node, String path) {
     }
 
     /** {@code maxOutputTokens} becomes {@code max_output_tokens}. */
+    /** {@code snake_case} as {@code camelCase} (Google accepts both spellings); camelCase stays. */
+    static String camel(String key) {
+        StringBuilder sb = new StringBuilder(key.length());
+        boolean up = false;
+        for (char c : key.toCharArray()) {
+            if (c == '_') {
+                up = true;
+            } else {
+                sb.append(up ? Character.toUpperCase(c) : c);
+                up = false;
+            }
+        }
+        return sb.toString();
+    }
+
     static String snake(String camel) {
         StringBuilder sb = new StringBuilder(camel.length() + 4);
         for (int i = 0; i < camel.length(); i++) {

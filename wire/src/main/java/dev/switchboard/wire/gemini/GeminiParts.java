@@ -6,6 +6,7 @@ import dev.switchboard.model.ContentBlock.ToolCall;
 import dev.switchboard.model.MediaSource;
 import dev.switchboard.model.Signature;
 import dev.switchboard.wire.Json;
+import dev.switchboard.wire.internal.Media;
 import java.io.IOException;
 import java.util.Locale;
 import java.util.Optional;
@@ -80,6 +81,9 @@ final class GeminiParts {
                 d.put("fileUri", u.url());
             }
             case MediaSource.FileRef f -> {
+                if (!isGoogleFile(f.fileId())) {
+                    throw Media.foreignFile(f.fileId(), "Gemini").toException();
+                }
                 ObjectNode d = part.putObject("fileData");
                 if (!f.mediaType().isEmpty()) {
                     d.put("mimeType", f.mediaType());
@@ -89,6 +93,12 @@ final class GeminiParts {
             case MediaSource.PlainText t -> part.put("text", t.text());
         }
         return part;
+    }
+
+    /** Files uploaded to Google (Files API, Cloud Storage): the only file ids a Gemini upstream can open. */
+    static boolean isGoogleFile(String uri) {
+        return uri.startsWith("gs://") || uri.contains("generativelanguage.googleapis.com/") && uri.contains("/files/")
+                || uri.startsWith("files/");
     }
 
     /**

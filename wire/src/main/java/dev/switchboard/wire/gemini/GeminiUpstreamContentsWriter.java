@@ -10,6 +10,7 @@ import dev.switchboard.model.GatewayError;
 import dev.switchboard.model.Message;
 import dev.switchboard.model.Role;
 import dev.switchboard.wire.Json;
+import dev.switchboard.wire.internal.Media;
 import java.io.IOException;
 import java.util.HashMap;
 import java.util.List;
@@ -106,6 +107,8 @@ final class GeminiUpstreamContentsWriter {
                         for (ContentBlock inner : r.content()) {
                             if (inner instanceof ContentBlock.Image img) {
                                 parts.add(GeminiParts.media(img.source()));
+                            } else if (inner instanceof ContentBlock.Document d) {
+                                parts.add(GeminiParts.media(d.source()));
                             }
                         }
                     }
@@ -115,6 +118,10 @@ final class GeminiUpstreamContentsWriter {
                 case ContentBlock.Opaque o -> {
                     if (o.format().equals(Gemini.FORMAT) && o.json().isObject()) {
                         parts.add(o.json().deepCopy());
+                    } else {
+                        // a chat-completions client's audio is Gemini's inline data
+                        Media.inputAudio(o).ifPresent(audio -> parts.add(GeminiParts.media(
+                                new dev.switchboard.model.MediaSource.Base64(Media.audioMediaType(audio), audio.path("data").asText("")))));
                     }
                 }
                 case ContentBlock.RedactedThinking r -> { }

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.switchboard.model.ChatRequest;
 import dev.switchboard.model.ContentBlock;
+import dev.switchboard.model.GatewayError;
 import dev.switchboard.model.Message;
 import dev.switchboard.model.Reasoning;
 import dev.switchboard.model.ResponseFormat;
@@ -22,7 +23,9 @@ import java.util.Map;
  * <ul>
  *   <li>{@code systemInstruction} from the system text; {@code contents} by {@link GeminiUpstreamContentsWriter}.</li>
  *   <li>Tools as {@code functionDeclarations} with {@code parametersJsonSchema}: plain JSON Schema, which
- *       avoids the 400s of keywords outside Google's OpenAPI subset.</li>
+ *       avoids the 400s of keywords outside Google's OpenAPI subset, reduced to what Gemini takes
+ *       ({@link GeminiJsonSchemas}: references resolved, constraints it cannot enforce moved into the
+ *       description); {@code responseJsonSchema} the same way.</li>
  *   <li>{@code toolConfig.functionCallingConfig}: REQUIRED as ANY, a named tool as ANY with that one
  *       allowed name, NONE as NONE; AUTO is Google's default and not sent. There is no parallel-call
  *       switch in this API, so {@code parallelToolCalls} is not sent.</li>
@@ -55,7 +58,13 @@ final class GeminiUpstreamRequestWriter {
         if (!system.isEmpty()) {
             body.putObject("systemInstruction").set("parts", system);
         }
-        body.set("contents", GeminiUpstreamContentsWriter.write(request.messages()));
+        ArrayNode contents = GeminiUpstreamContentsWriter.write(request.messages());
+        if (contents.isEmpty()) {
+            // Google answers 400 to `contents: []`; say so in the caller's terms instead of sending it.
+            throw GatewayError.invalid("messages", "The conversation has no content a Gemini model can read: every "
+                    + "message is empty or system-only. Send at least one user message with content.").toException();
+        }
+        body.set("contents", contents);
         tools(request, body);
         ObjectNode config = generationConfig(request, options);
         Map<String, JsonNode> extras = request.passthrough().forFormat(Gemini.FORMAT);
@@ -92,7 +101,7 @@ final class GeminiUpstreamRequestWriter {
             ObjectNode d = declarations.addObject();
             d.put("name", t.name());
             t.description().ifPresent(desc -> d.put("description", desc));
-            d.set("parametersJsonSchema", t.parameters().deepCopy());
+            d.set("parametersJsonSchema", GeminiJsonSchemas.reduce(t.parameters()));
         }
         body.putArray("tools").addObject().set("functionDeclarations", declarations);
         ObjectNode fcc = Json.object();
@@ -118,7 +127,7 @@ final class GeminiUpstreamRequestWriter {
         s.topK().ifPresent(v -> g.put("topK", v));
         s.presencePenalty().ifPresent(v -> g.put("presencePenalty", v));
         s.frequencyPenalty().ifPresent(v -> g.put("frequencyPenalty", v));
-        s.seed().ifPresent(v -> g.put("seed", v));
+        s.seed().ifPresent(v -> g.put("seed", int32Seed(v)));
         request.maxTokens().ifPresent(v -> g.put("maxOutputTokens", v));
         if (!request.stop().isEmpty()) {
             ArrayNode stop = g.putArray("stopSequences");
@@ -129,10 +138,10 @@ final class GeminiUpstreamRequestWriter {
             case ResponseFormat.JsonObject j -> g.put("responseMimeType", "application/json");
             case ResponseFormat.JsonSchema js -> {
                 g.put("responseMimeType", "application/json");
-                g.set("responseJsonSchema", js.schema().deepCopy());
+                g.set("responseJsonSchema", GeminiJsonSchemas.reduce(js.schema()));
             }
         }
-        ObjectNode thinking = thinking(request.reasoning(), options.effortMapping());
+        ObjectNode thinking = thinking(request.reasoning(), options);
         if (!thinking.isEmpty()) {
             g.set("thinkingConfig", thinking);
         }
@@ -146,14 +155,15 @@ final class GeminiUpstreamRequestWriter {
      * {@code includeThoughts} is true whenever thinking was asked for and the trace is wanted (not off, not
      * {@code exclude}); signatures come back either way. Nothing is sent when no control was given.
      */
-    static ObjectNode thinking(Reasoning r, GeminiUpstreamOptions.EffortMapping mapping) {
+    static ObjectNode thinking(Reasoning r, GeminiUpstreamOptions options) {
+        GeminiUpstreamOptions.EffortMapping mapping = options.effortMapping();
         ObjectNode t = Json.object();
         if (!r.requested()) {
             return t;
         }
         boolean off = r.mode().filter(m -> m == Reasoning.Mode.OFF).isPresent();
         if (r.budgetTokens().isPresent()) {
-            t.put("thinkingBudget", r.budgetTokens().getAsInt());
+            t.put("thinkingBudget", options.clampBudget(r.budgetTokens().getAsInt()));
         } else if (off) {
             t.put("thinkingBudget", 0);
         } else if (r.effort().isPresent()) {
@@ -163,7 +173,7 @@ final class GeminiUpstreamRequestWriter {
             if (mapping == GeminiUpstreamOptions.EffortMapping.THINKING_LEVEL) {
                 t.put("thinkingLevel", level(e));
             } else {
-                t.put("thinkingBudget", budget(e));
+                t.put("thinkingBudget", options.clampBudget(budget(e)));
             }
         } else {
             t.put("thinkingBudget", -1);
@@ -172,6 +182,15 @@ final class GeminiUpstreamRequestWriter {
             t.put("includeThoughts", true);
         }
         return t;
+    }
+
+    /**
+     * Google declares {@code seed} an int32; OpenAI-style callers send any 64-bit integer. One outside the
+     * range is folded into it ({@link Long#hashCode}): the same seed still gives the same value, so
+     * reproducibility survives, which is what a seed is for.
+     */
+    static int int32Seed(long seed) {
+        return seed >= Integer.MIN_VALUE && seed <= Integer.MAX_VALUE ? (int) seed : Long.hashCode(seed);
     }
 
     private static String level(Reasoning.Effort e) {

@@ -46,6 +46,27 @@ public final class ForeignSignatures {
         return Optional.of(new Signature(text.substring(MAGIC.length(), colon), text.substring(colon + 1)));
     }
 
+    /**
+     * The origin suffix of a signature that belongs to the block after its carrier rather than to a trace: a
+     * format whose only signature field is on thinking (the messages format) carries a Gemini signature of a
+     * tool call or text part in an empty thinking block just before it; reading it back, the signature goes
+     * to that next block again.
+     */
+    private static final String FOR_NEXT = "+next";
+
+    /** {@code signature} marked as belonging to the block after its carrier. */
+    public static Signature forNextBlock(Signature signature) {
+        return new Signature(signature.origin() + FOR_NEXT, signature.value());
+    }
+
+    /** The signature a carrier holds for the next block, when {@code signature} is such a carrier's. */
+    public static Optional<Signature> ofNextBlock(Signature signature) {
+        return signature.origin().endsWith(FOR_NEXT)
+                ? Optional.of(new Signature(signature.origin().substring(0, signature.origin().length() - FOR_NEXT.length()),
+                        signature.value()))
+                : Optional.empty();
+    }
+
     /** A signature as a client of a format whose own vendor is {@code format} gets it: its own as it is. */
     public static String forClient(Signature signature, String format) {
         return signature.isFrom(format) ? signature.value() : encode(signature);

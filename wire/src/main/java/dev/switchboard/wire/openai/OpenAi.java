@@ -6,6 +6,7 @@ import dev.switchboard.model.ChatRequest;
 import dev.switchboard.model.ChatResponse;
 import dev.switchboard.model.GatewayError;
 import dev.switchboard.wire.Json;
+import java.util.List;
 
 /**
  * The OpenAI chat-completions wire format, both directions, as pure functions: no I/O, no clock, no
@@ -69,6 +70,14 @@ public final class OpenAi {
     public static ObjectNode toUpstream(ChatRequest request, String upstreamModel, boolean stream,
                                         OpenAiUpstreamOptions options) {
         return OpenAiUpstreamRequestWriter.write(request, upstreamModel, stream, options);
+    }
+
+    /**
+     * What {@link #toUpstream(ChatRequest, String, boolean, OpenAiUpstreamOptions)} leaves out of
+     * {@code request}, by field name: client fields the server does not take, other formats' fields.
+     */
+    public static List<String> notCarried(ChatRequest request, OpenAiUpstreamOptions options) {
+        return OpenAiUpstreamRequestWriter.notCarried(request, options);
     }
 
     /**

@@ -18,9 +18,13 @@ import java.util.Objects;
  * @param echoGeminiThoughtSignatures send Gemini thought signatures of earlier tool calls in
  *     {@code tool_calls[].extra_content.google.thought_signature} (only Gemini's OpenAI-compatible
  *     endpoint understands them; off by default because a signature goes only where its issuer is)
+ * @param extras forward a client's request fields that OpenAI's API does not define
+ *     ({@code repetition_penalty}, {@code min_p}...): vLLM-, DeepSeek- or OpenRouter-style servers take
+ *     them; OpenAI answers "Unrecognized request argument", so without this they are left out (and named
+ *     by {@link OpenAi#notCarried})
  */
 public record OpenAiUpstreamOptions(MaxTokensField maxTokensField, boolean sendTopK, boolean echoReasoning,
-                                    boolean echoGeminiThoughtSignatures) {
+                                    boolean echoGeminiThoughtSignatures, boolean extras) {
 
     /** The output-cap field name. */
     public enum MaxTokensField {
@@ -39,13 +43,23 @@ public record OpenAiUpstreamOptions(MaxTokensField maxTokensField, boolean sendT
     }
 
     public static final OpenAiUpstreamOptions DEFAULT =
-            new OpenAiUpstreamOptions(MaxTokensField.MAX_TOKENS, false, true, false);
+            new OpenAiUpstreamOptions(MaxTokensField.MAX_TOKENS, false, true, false, true);
+
+    /** OpenAI's own API (at any base URL: OpenAI's EU host, Azure, a proxy): its rules for every model. */
+    public static final OpenAiUpstreamOptions OPENAI =
+            new OpenAiUpstreamOptions(MaxTokensField.MAX_COMPLETION_TOKENS, false, false, false, false);
+
+    /** Options that take no extras. */
+    public OpenAiUpstreamOptions(MaxTokensField maxTokensField, boolean sendTopK, boolean echoReasoning,
+                                 boolean echoGeminiThoughtSignatures) {
+        this(maxTokensField, sendTopK, echoReasoning, echoGeminiThoughtSignatures, false);
+    }
 
     public OpenAiUpstreamOptions {
         Objects.requireNonNull(maxTokensField, "maxTokensField");
     }
 
     public OpenAiUpstreamOptions withMaxTokensField(MaxTokensField f) {
-        return new OpenAiUpstreamOptions(f, sendTopK, echoReasoning, echoGeminiThoughtSignatures);
+        return new OpenAiUpstreamOptions(f, sendTopK, echoReasoning, echoGeminiThoughtSignatures, extras);
     }
 }

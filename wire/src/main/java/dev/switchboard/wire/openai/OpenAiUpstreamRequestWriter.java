@@ -1,5 +1,6 @@
 package dev.switchboard.wire.openai;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.switchboard.model.ChatRequest;
@@ -20,8 +21,14 @@ import dev.switchboard.model.Sampling;
 import dev.switchboard.model.ToolChoice;
 import dev.switchboard.model.ToolSpec;
 import dev.switchboard.wire.Json;
+import dev.switchboard.wire.internal.JsonSchemas;
+import dev.switchboard.wire.internal.NotCarried;
+import dev.switchboard.wire.internal.UserIds;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
 import java.util.Optional;
 
 /**
@@ -37,18 +44,39 @@ import java.util.Optional;
  *       {@code reasoning_content} when it has no foreign signature (see
  *       {@link OpenAiUpstreamOptions#echoReasoning()}); OpenAI-issued signatures and encrypted reasoning
  *       go back in {@code reasoning_details}.</li>
+ *   <li>Schemas in Google's upper-case type spelling are normalised ({@link JsonSchemas#standardTypes});
+ *       {@code strict} stays true only for schemas OpenAI's strict mode accepts
+ *       ({@link JsonSchemas#qualifiesForStrict}); {@code user} is a short stable id ({@link UserIds}).</li>
  *   <li>Cache markers are dropped: OpenAI-compatible servers cache prefixes automatically.</li>
  *   <li>Blocks this format cannot carry are left out: images or documents held as another provider's
  *       file id, documents by URL (the engine fetches those into bytes first), other formats' opaque
  *       blocks.</li>
  *   <li>Service-only fields ({@code models}, {@code transforms}, {@code reasoning}, {@code thinking},
  *       {@code ignore_defaults}, {@code skill(s)}) are never sent; {@code reasoning_effort} only when set.</li>
- *   <li>Pass-through fields of the {@code openai} format are added last and never override a field
- *       rendered from the canonical request.</li>
+ *   <li>Pass-through fields are added last and never override a field rendered from the canonical request:
+ *       a chat-completions client's fields that OpenAI defines, its other fields
+ *       ({@code repetition_penalty}, {@code min_p}...) only for servers that take extras
+ *       ({@link OpenAiUpstreamOptions#extras()}), and a Responses client's {@code prompt_cache_key} and the
+ *       other fields that mean the same here ({@link #SHARED_WITH_RESPONSES}).</li>
  * </ul>
  */
 final class OpenAiUpstreamRequestWriter {
     private static final String SYSTEM_SEPARATOR = "\n\n";
+    /** The Responses format's name in pass-through fields (the formats do not use each other's code). */
+    static final String RESPONSES_FORMAT = "responses";
+    /**
+     * Responses fields with the same name and meaning in chat completions. Not {@code verbosity}: chat
+     * completions takes it only for some models, and refuses the request for the others.
+     */
+    static final Set<String> SHARED_WITH_RESPONSES = Set.of("prompt_cache_key", "prompt_cache_retention",
+            "safety_identifier", "service_tier");
+    /**
+     * The request fields OpenAI's chat-completions API defines (its OpenAPI description), beyond those the
+     * canonical request models: a client's field outside this list goes only to servers that take extras.
+     */
+    static final Set<String> OPENAI_FIELDS = Set.of("audio", "logit_bias", "logprobs", "modalities", "n",
+            "prediction", "prompt_cache_key", "prompt_cache_retention", "safety_identifier", "service_tier", "store",
+            "top_logprobs", "verbosity", "web_search_options");
 
     private OpenAiUpstreamRequestWriter() {
     }
@@ -76,18 +104,48 @@ final class OpenAiUpstreamRequestWriter {
             // Without it OpenAI sends no usage at all on a stream; billing needs it.
             o.putObject("stream_options").put("include_usage", true);
         }
-        req.user().ifPresent(u -> o.put("user", u));
+        req.user().ifPresent(u -> o.put("user", UserIds.shortStable(u)));
         if (!req.metadata().isEmpty()) {
             ObjectNode md = o.putObject("metadata");
             req.metadata().entrySet().stream().sorted(java.util.Map.Entry.comparingByKey())
                     .forEach(e -> md.put(e.getKey(), e.getValue()));
         }
-        req.passthrough().forFormat(OpenAi.FORMAT).forEach((k, v) -> {
+        carried(req, opts).forEach((k, v) -> {
             if (!o.has(k)) {
                 o.set(k, v);
             }
         });
         return o;
+    }
+
+    /**
+     * The pass-through fields this upstream gets: a chat-completions client's own fields that OpenAI's API
+     * defines, and any other of its fields only when the server takes extras; of a Responses client, the
+     * fields that mean the same in chat completions ({@link #SHARED_WITH_RESPONSES}).
+     */
+    static Map<String, JsonNode> carried(ChatRequest req, OpenAiUpstreamOptions opts) {
+        Map<String, JsonNode> out = new LinkedHashMap<>();
+        req.passthrough().fields().forEach((k, v) -> {
+            if (takes(req.passthrough().format(), k, opts)) {
+                out.put(k, v);
+            }
+        });
+        return out;
+    }
+
+    private static boolean takes(String format, String field, OpenAiUpstreamOptions opts) {
+        return format.equals(OpenAi.FORMAT) && (opts.extras() || OPENAI_FIELDS.contains(field))
+                || format.equals(RESPONSES_FORMAT) && SHARED_WITH_RESPONSES.contains(field);
+    }
+
+    /** What of {@code req} this writer leaves out (see {@link OpenAi#notCarried}). */
+    static List<String> notCarried(ChatRequest req, OpenAiUpstreamOptions opts) {
+        List<String> out = new ArrayList<>();
+        if (req.passthrough().format().equals(OpenAi.FORMAT)) {
+            req.passthrough().fields().keySet().stream().filter(k -> !takes(OpenAi.FORMAT, k, opts)).forEach(out::add);
+        }
+        out.addAll(NotCarried.foreign(req, OpenAi.FORMAT, (format, field) -> takes(format, field, opts)));
+        return out;
     }
 
     private static void sampling(ObjectNode o, Sampling s, OpenAiUpstreamOptions opts) {
@@ -290,8 +348,9 @@ final class OpenAiUpstreamRequestWriter {
         ObjectNode fn = tool.putObject("function");
         fn.put("name", t.name());
         t.description().ifPresent(d -> fn.put("description", d));
-        fn.set("parameters", t.parameters());
-        t.strict().ifPresent(s -> fn.put("strict", s));
+        JsonNode parameters = JsonSchemas.standardTypes(t.parameters());
+        fn.set("parameters", parameters);
+        t.strict().ifPresent(s -> fn.put("strict", s && JsonSchemas.qualifiesForStrict(parameters)));
         return tool;
     }
 
@@ -319,8 +378,9 @@ final class OpenAiUpstreamRequestWriter {
                 ObjectNode js = f.putObject("json_schema");
                 js.put("name", s.name());
                 s.description().ifPresent(d -> js.put("description", d));
-                js.set("schema", s.schema());
-                js.put("strict", s.strict());
+                JsonNode schema = JsonSchemas.standardTypes(s.schema());
+                js.set("schema", schema);
+                js.put("strict", s.strict() && JsonSchemas.qualifiesForStrict(schema));
             }
         }
     }

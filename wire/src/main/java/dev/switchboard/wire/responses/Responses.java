@@ -152,6 +152,14 @@ public final class Responses {
     }
 
     /**
+     * What {@link #toUpstream} leaves out of {@code request}: other formats' fields, by name, except the
+     * chat-completions fields that mean the same here.
+     */
+    public static List<String> notCarried(ChatRequest request) {
+        return ResponsesUpstreamRequestWriter.notCarried(request);
+    }
+
+    /**
      * Reads a Responses upstream's whole answer, applying {@code stopSequences} (the format has no field
      * for them). {@code model} is the upstream's model name; the engine replaces it with the gateway's.
      *

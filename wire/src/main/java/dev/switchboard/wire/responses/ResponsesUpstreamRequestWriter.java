@@ -20,6 +20,10 @@ import dev.switchboard.model.Role;
 import dev.switchboard.model.ToolChoice;
 import dev.switchboard.model.ToolSpec;
 import dev.switchboard.wire.Json;
+import dev.switchboard.wire.internal.JsonSchemas;
+import dev.switchboard.wire.internal.Media;
+import dev.switchboard.wire.internal.NotCarried;
+import dev.switchboard.wire.internal.UserIds;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -45,7 +49,9 @@ import java.util.Set;
  *       API wants each reasoning item followed by the item it led to).</li>
  *   <li>No item carries an {@code id}: ids refer to stored items, and nothing is stored.</li>
  *   <li>Function tools are flat and always say {@code strict} (the format's default is {@code true},
- *       which a schema not written for strict mode fails).</li>
+ *       which a schema not written for strict mode fails); it is true only when the caller asked for it and
+ *       the schema qualifies ({@link JsonSchemas#qualifiesForStrict}), and schemas in Google's upper-case
+ *       type spelling are normalised. {@code user} is a short stable id ({@link UserIds}).</li>
  *   <li>{@code text.format} carries JSON modes; a {@code json_object} request whose input never says
  *       "JSON" gets a line saying so in {@code instructions}, which OpenAI requires.</li>
  *   <li>{@code max_output_tokens} is at least {@value #MIN_OUTPUT_TOKENS}, the API's minimum.</li>
@@ -104,7 +110,7 @@ final class ResponsesUpstreamRequestWriter {
         if (stream) {
             o.put("stream", true);
         }
-        req.user().ifPresent(u -> o.put("user", u));
+        req.user().ifPresent(u -> o.put("user", UserIds.shortStable(u)));
         if (!req.metadata().isEmpty()) {
             ObjectNode md = o.putObject("metadata");
             req.metadata().entrySet().stream().sorted(Map.Entry.comparingByKey())
@@ -193,6 +199,7 @@ final class ResponsesUpstreamRequestWriter {
             case Image i -> imageUrl(i.source()).map(url -> Json.object().put("type", "input_image")
                     .put("image_url", url).put("detail", i.detail().orElse("auto")));
             case Document d -> document(d);
+            case ContentBlock.Opaque o when Media.inputAudio(o).isPresent() -> throw Media.audioRefused("Responses").toException();
             default -> Optional.empty();
         };
     }
@@ -295,8 +302,9 @@ final class ResponsesUpstreamRequestWriter {
     private static ObjectNode tool(ToolSpec t) {
         ObjectNode tool = Json.object().put("type", "function").put("name", t.name());
         t.description().ifPresent(d -> tool.put("description", d));
-        tool.set("parameters", t.parameters());
-        tool.put("strict", t.strict().orElse(false));
+        JsonNode parameters = JsonSchemas.standardTypes(t.parameters());
+        tool.set("parameters", parameters);
+        tool.put("strict", t.strict().orElse(false) && JsonSchemas.qualifiesForStrict(parameters));
         return tool;
     }
 
@@ -319,8 +327,9 @@ final class ResponsesUpstreamRequestWriter {
             case ResponseFormat.JsonSchema s -> {
                 ObjectNode f = Json.object().put("type", "json_schema").put("name", s.name());
                 s.description().ifPresent(d -> f.put("description", d));
-                f.set("schema", s.schema());
-                f.put("strict", s.strict());
+                JsonNode schema = JsonSchemas.standardTypes(s.schema());
+                f.set("schema", schema);
+                f.put("strict", s.strict() && JsonSchemas.qualifiesForStrict(schema));
                 yield f;
             }
         };
@@ -350,6 +359,11 @@ final class ResponsesUpstreamRequestWriter {
                 ? Optional.of("auto") : Optional.empty());
         summary.ifPresent(s -> o.put("summary", s));
         return o.isEmpty() ? Optional.empty() : Optional.of(o);
+    }
+
+    static List<String> notCarried(ChatRequest req) {
+        return NotCarried.foreign(req, Responses.FORMAT,
+                (format, field) -> format.equals(CHAT_FORMAT) && (SHARED_WITH_CHAT.contains(field) || field.equals("verbosity")));
     }
 
     private static void passthrough(ObjectNode o, ChatRequest req, boolean reasoningModel) {

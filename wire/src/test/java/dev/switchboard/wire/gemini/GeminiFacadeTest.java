@@ -73,7 +73,7 @@ class GeminiFacadeTest {
         Reasoning both = new Reasoning(Optional.of(Reasoning.Effort.HIGH), Optional.empty(), OptionalInt.of(500),
                 Reasoning.Format.SEPARATE, false, Optional.empty());
 
-        JsonNode t = GeminiUpstreamRequestWriter.thinking(both, GeminiUpstreamOptions.EffortMapping.THINKING_LEVEL);
+        JsonNode t = GeminiUpstreamRequestWriter.thinking(both, GeminiUpstreamOptions.DEFAULT);
 
         assertThat(t).isEqualTo(Json.parse("{\"thinkingBudget\":500,\"includeThoughts\":true}"));
     }

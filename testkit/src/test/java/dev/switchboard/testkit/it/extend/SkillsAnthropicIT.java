@@ -148,7 +148,7 @@ class SkillsAnthropicIT {
         // max_tokens is required on the messages format, so the caller's value is always there and always wins
         assertThat(send(withSkill(ask("an-chat", "hi"), "it-max-tokens").build()).path("max_tokens").asInt()).isEqualTo(200);
         client.messages().create(withSkill(ask("oa-chat", "hi").maxTokens(55), "it-max-tokens").build());
-        assertThat(lastSent(gateway, "up-skills").path("max_tokens").asInt()).isEqualTo(55);
+        assertThat(lastSent(gateway, "up-skills").path("max_completion_tokens").asInt()).as("OpenAI's name, the default flavour").isEqualTo(55);
     }
 
     @Test

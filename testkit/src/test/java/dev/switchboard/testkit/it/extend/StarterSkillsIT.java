@@ -77,7 +77,7 @@ class StarterSkillsIT {
         assertNumber(sent, "temperature", hints.temperature().isPresent() ? Optional.of(hints.temperature().getAsDouble())
                 : Optional.empty());
         assertNumber(sent, "top_p", hints.topP().isPresent() ? Optional.of(hints.topP().getAsDouble()) : Optional.empty());
-        assertNumber(sent, "max_tokens", hints.maxTokens().isPresent() ? Optional.of((double) hints.maxTokens().getAsInt())
+        assertNumber(sent, "max_completion_tokens", hints.maxTokens().isPresent() ? Optional.of((double) hints.maxTokens().getAsInt())
                 : Optional.empty());
         assertThat(sent.has("reasoning_effort") ? Optional.of(sent.path("reasoning_effort").asText()) : Optional.empty())
                 .isEqualTo(hints.reasoningEffort());
