@@ -82,7 +82,7 @@ public final class FailoverRouter {
      */
     public Answer<OpenStream> stream(List<Candidate> candidates, CandidateGate gate, AttemptLog log) {
         return run(candidates, gate, log, (adapter, attempt) -> FirstContent.open(attempt.provider().streaming()
-                ? adapter.stream(attempt) : new ReplayedAnswer(adapter.complete(attempt))));
+                ? adapter.stream(attempt) : ReplayedAnswer.of(adapter.complete(attempt))));
     }
 
     @FunctionalInterface
