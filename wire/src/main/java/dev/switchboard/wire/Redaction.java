@@ -1,5 +1,6 @@
 package dev.switchboard.wire;
 
+import java.util.Locale;
 import java.util.regex.Pattern;
 
 /**
@@ -28,9 +29,10 @@ public final class Redaction {
     /**
      * A URL (a database or Redis address, or text holding one) safe to log or put in an error message: the
      * password of its user info becomes {@code ***} ({@code postgresql://user:pw@host/db} gives
-     * {@code postgresql://user:***@host/db}), user info without a password is taken for a token and hidden
-     * whole ({@code redis://token@host} gives {@code redis://***@host}), and so is a {@code password=} query
-     * parameter (JDBC URLs carry it there). Text without these is returned as it is.
+     * {@code postgresql://user:***@host/db}); a Redis URL's user info without a colon is its password and is
+     * hidden whole ({@code redis://token@host} gives {@code redis://***@host}), while another URL's is a user
+     * name and stays; a {@code password=} query parameter (JDBC URLs carry it there) is hidden too. Text
+     * without these is returned as it is.
      */
     public static String urlPasswords(String url) {
         int scheme = url.indexOf("://");
@@ -48,8 +50,13 @@ public final class Redaction {
             if (at >= authorityStart) {
                 String userInfo = url.substring(authorityStart, at);
                 int colon = userInfo.indexOf(':');
-                String hidden = colon < 0 ? "***" : userInfo.substring(0, colon) + ":***";
-                masked = url.substring(0, authorityStart) + hidden + url.substring(at);
+                // Redis reads user info without a colon as the password; a database URL, as the user name
+                String schemeName = url.substring(0, scheme).toLowerCase(Locale.ROOT);
+                boolean passwordOnly = colon < 0 && (schemeName.endsWith("redis") || schemeName.endsWith("rediss"));
+                if (colon >= 0 || passwordOnly) {
+                    String hidden = passwordOnly ? "***" : userInfo.substring(0, colon) + ":***";
+                    masked = url.substring(0, authorityStart) + hidden + url.substring(at);
+                }
             }
         }
         return QUERY_PASSWORD.matcher(masked).replaceAll("$1***");

@@ -21,6 +21,8 @@ class RedactionTest {
         assertThat(Redaction.urlPasswords("redis://token@cache:6379/0?x=a@b")).isEqualTo("redis://***@cache:6379/0?x=a@b");
         assertThat(Redaction.urlPasswords("jdbc:postgresql://h:5432/db?user=u&password=x&ssl=true"))
                 .isEqualTo("jdbc:postgresql://h:5432/db?user=u&password=***&ssl=true");
+        assertThat(Redaction.urlPasswords("rediss://token@cache:6380")).isEqualTo("rediss://***@cache:6380");
+        assertThat(Redaction.urlPasswords("postgresql://postgres@127.0.0.1:1/none")).isEqualTo("postgresql://postgres@127.0.0.1:1/none");
         assertThat(Redaction.urlPasswords("postgresql://host/db")).isEqualTo("postgresql://host/db");
         assertThat(Redaction.urlPasswords("sqlite:data/switchboard.db")).isEqualTo("sqlite:data/switchboard.db");
     }
