@@ -1,12 +1,12 @@
 package dev.switchboard.store;
 
+import dev.switchboard.wire.Redaction;
 import java.net.URI;
 import java.net.URISyntaxException;
 import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.Optional;
-import java.util.regex.Pattern;
 
 /**
  * The {@code database:} setting of the config, understood: which engine, the JDBC URL, and the
@@ -21,8 +21,6 @@ record DatabaseUrl(Database.Kind kind, String jdbcUrl, Optional<String> user, Op
 
     private static final String EXPECTED =
             "expected sqlite:<path> or postgresql://user:password@host:5432/database (or a jdbc: URL of either)";
-    private static final Pattern USER_INFO_PASSWORD = Pattern.compile("(//[^/?#@:]*:)[^/?#@]*@");
-    private static final Pattern QUERY_PASSWORD = Pattern.compile("(?i)(password=)[^&]*");
 
     static DatabaseUrl parse(String raw) {
         String url = raw.strip();
@@ -34,17 +32,12 @@ record DatabaseUrl(Database.Kind kind, String jdbcUrl, Optional<String> user, Op
         }
         if (url.startsWith("jdbc:postgresql:")) {
             return new DatabaseUrl(Database.Kind.POSTGRESQL, url, Optional.empty(), Optional.empty(), Optional.empty(),
-                    redact(url));
+                    Redaction.urlPasswords(url));
         }
         if (url.startsWith("postgresql://") || url.startsWith("postgres://")) {
             return postgres(url);
         }
-        throw new IllegalArgumentException("database: " + EXPECTED + ", got \"" + redact(url) + "\"");
-    }
-
-    /** {@code raw} with any password replaced by {@code ***}, safe to log. */
-    static String redact(String raw) {
-        return QUERY_PASSWORD.matcher(USER_INFO_PASSWORD.matcher(raw).replaceAll("$1***@")).replaceAll("$1***");
+        throw new IllegalArgumentException("database: " + EXPECTED + ", got \"" + Redaction.urlPasswords(url) + "\"");
     }
 
     private static DatabaseUrl sqlite(String path, String raw) {
@@ -68,11 +61,11 @@ record DatabaseUrl(Database.Kind kind, String jdbcUrl, Optional<String> user, Op
             uri = new URI(url);
         } catch (URISyntaxException e) {
             throw new IllegalArgumentException("database: " + EXPECTED
-                    + "; percent-encode special characters in the user and password, got \"" + redact(url) + "\"");
+                    + "; percent-encode special characters in the user and password, got \"" + Redaction.urlPasswords(url) + "\"");
         }
         String database = uri.getRawPath() == null ? "" : uri.getRawPath();
         if (uri.getHost() == null || database.length() < 2) {
-            throw new IllegalArgumentException("database: " + EXPECTED + ", got \"" + redact(url)
+            throw new IllegalArgumentException("database: " + EXPECTED + ", got \"" + Redaction.urlPasswords(url)
                     + "\" (a host and a database name are required)");
         }
         Optional<String> user = Optional.empty();
@@ -85,7 +78,7 @@ record DatabaseUrl(Database.Kind kind, String jdbcUrl, Optional<String> user, Op
         }
         String jdbc = "jdbc:postgresql://" + uri.getHost() + (uri.getPort() >= 0 ? ":" + uri.getPort() : "") + database
                 + (uri.getRawQuery() == null ? "" : "?" + uri.getRawQuery());
-        return new DatabaseUrl(Database.Kind.POSTGRESQL, jdbc, user, password, Optional.empty(), redact(url));
+        return new DatabaseUrl(Database.Kind.POSTGRESQL, jdbc, user, password, Optional.empty(), Redaction.urlPasswords(url));
     }
 
     private static String decode(String s) {

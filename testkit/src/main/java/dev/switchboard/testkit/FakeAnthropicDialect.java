@@ -106,7 +106,10 @@ final class FakeAnthropicDialect implements FakeDialect {
         if (messages.stream()) {
             stream(render.events(reply), scenario, exchange, headers);
         } else {
-            plain(TestkitJson.bytes(render.message(reply)), scenario, exchange, headers);
+            Map<String, String> json = new LinkedHashMap<>(headers);
+            json.put("content-type", "application/json");
+            exchange.respondWhole(json, TestkitJson.bytes(render.message(reply)),
+                    scenario.has(Scenario.Flag.MIDFAIL) || scenario.has(Scenario.Flag.MIDRESET), scenario.has(Scenario.Flag.EMPTY));
         }
     }
 
@@ -147,19 +150,6 @@ final class FakeAnthropicDialect implements FakeDialect {
             return;
         }
         sse.end();
-    }
-
-    private static void plain(byte[] body, Scenario scenario, RawExchange exchange, Map<String, String> headers)
-            throws IOException {
-        Map<String, String> json = new LinkedHashMap<>(headers);
-        json.put("content-type", "application/json");
-        if (scenario.has(Scenario.Flag.MIDFAIL) || scenario.has(Scenario.Flag.MIDRESET)) {
-            exchange.respondTruncatedThenReset(200, json, body, body.length / 2);
-        } else if (scenario.has(Scenario.Flag.EMPTY)) {
-            exchange.respond(200, json, new byte[0]);
-        } else {
-            exchange.respond(200, json, body);
-        }
     }
 
     private String nextRequestId() {

@@ -97,7 +97,8 @@ final class FakeGeminiDialect implements FakeDialect {
             boolean sse = queryParameter(request, "alt").filter("sse"::equals).isPresent();
             stream(render.chunks(reply), sse, scenario, exchange);
         } else {
-            plain(TestkitJson.bytes(render.response(reply)), scenario, exchange);
+            exchange.respondWhole(Map.of("content-type", "application/json; charset=UTF-8"), TestkitJson.bytes(render.response(reply)),
+                    scenario.has(Scenario.Flag.MIDFAIL), scenario.has(Scenario.Flag.EMPTY));
         }
     }
 
@@ -128,17 +129,6 @@ final class FakeGeminiDialect implements FakeDialect {
             out.raw(elements.isEmpty() ? "[]" : "]");
         }
         out.end();
-    }
-
-    private static void plain(byte[] body, Scenario scenario, RawExchange exchange) throws IOException {
-        Map<String, String> json = Map.of("content-type", "application/json; charset=UTF-8");
-        if (scenario.has(Scenario.Flag.MIDFAIL)) {
-            exchange.respondTruncatedThenReset(200, json, body, body.length / 2);
-        } else if (scenario.has(Scenario.Flag.EMPTY)) {
-            exchange.respond(200, json, new byte[0]);
-        } else {
-            exchange.respond(200, json, body);
-        }
     }
 
     private static ObjectNode modelList(List<String> ids) {

@@ -90,7 +90,8 @@ final class FakeOpenAiDialect implements FakeDialect {
         if (chat.stream()) {
             stream(render.chunks(reply, chat.includeUsage()), scenario, exchange);
         } else {
-            plain(TestkitJson.bytes(render.completion(reply)), scenario, exchange);
+            exchange.respondWhole(Map.of("content-type", "application/json"), TestkitJson.bytes(render.completion(reply)),
+                    scenario.has(Scenario.Flag.MIDFAIL), scenario.has(Scenario.Flag.EMPTY));
         }
     }
 
@@ -114,17 +115,6 @@ final class FakeOpenAiDialect implements FakeDialect {
         }
         sse.data("[DONE]");
         sse.end();
-    }
-
-    private static void plain(byte[] body, Scenario scenario, RawExchange exchange) throws IOException {
-        Map<String, String> json = Map.of("content-type", "application/json");
-        if (scenario.has(Scenario.Flag.MIDFAIL)) {
-            exchange.respondTruncatedThenReset(200, json, body, body.length / 2);
-        } else if (scenario.has(Scenario.Flag.EMPTY)) {
-            exchange.respond(200, json, new byte[0]);
-        } else {
-            exchange.respond(200, json, body);
-        }
     }
 
     private static ObjectNode modelList(List<String> ids) {

@@ -80,7 +80,8 @@ final class FakeResponsesDialect implements FakeDialect {
         } else if (scenario.has(Scenario.Flag.FAILED)) {
             sendError(exchange, 500, SERVER_ERROR);
         } else {
-            plain(TestkitJson.bytes(render.response(reply)), scenario, exchange);
+            exchange.respondWhole(Map.of("content-type", "application/json"), TestkitJson.bytes(render.response(reply)),
+                    scenario.has(Scenario.Flag.MIDFAIL) || scenario.has(Scenario.Flag.MIDRESET), scenario.has(Scenario.Flag.EMPTY));
         }
     }
 
@@ -118,16 +119,5 @@ final class FakeResponsesDialect implements FakeDialect {
             sse.event(failure.event(), TestkitJson.text(failure.data()));
         }
         sse.end();
-    }
-
-    private static void plain(byte[] body, Scenario scenario, RawExchange exchange) throws IOException {
-        Map<String, String> json = Map.of("content-type", "application/json");
-        if (scenario.has(Scenario.Flag.MIDFAIL) || scenario.has(Scenario.Flag.MIDRESET)) {
-            exchange.respondTruncatedThenReset(200, json, body, body.length / 2);
-        } else if (scenario.has(Scenario.Flag.EMPTY)) {
-            exchange.respond(200, json, new byte[0]);
-        } else {
-            exchange.respond(200, json, body);
-        }
     }
 }

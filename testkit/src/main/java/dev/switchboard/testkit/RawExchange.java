@@ -90,6 +90,20 @@ public final class RawExchange {
     }
 
     /**
+     * A whole 200 answer as the scenario wants it told: {@code cut}, half of it and then a reset
+     * ({@link #respondTruncatedThenReset}); {@code empty}, no body at all; otherwise all of it.
+     */
+    public void respondWhole(Map<String, String> headers, byte[] body, boolean cut, boolean empty) throws IOException {
+        if (cut) {
+            respondTruncatedThenReset(200, headers, body, body.length / 2);
+        } else if (empty) {
+            respond(200, headers, new byte[0]);
+        } else {
+            respond(200, headers, body);
+        }
+    }
+
+    /**
      * Announces the full {@code Content-Length} of {@code body} but sends only its first
      * {@code sentBytes} bytes, then resets the connection: a response cut in the middle. It pauses briefly
      * before the reset so the client has taken in the partial body, which makes the cut point deterministic.

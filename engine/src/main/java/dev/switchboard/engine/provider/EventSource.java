@@ -2,6 +2,9 @@ package dev.switchboard.engine.provider;
 
 import dev.switchboard.engine.upstream.UpstreamFailure;
 import dev.switchboard.model.StreamEvent;
+import java.util.ArrayDeque;
+import java.util.Deque;
+import java.util.List;
 import java.util.Optional;
 
 /**
@@ -25,4 +28,25 @@ public interface EventSource extends AutoCloseable {
 
     @Override
     void close();
+
+    /** A source over events already in hand (a whole answer told as a stream): never waits, ends after the last. */
+    static EventSource of(List<StreamEvent> events) {
+        Deque<StreamEvent> left = new ArrayDeque<>(events);
+        return new EventSource() {
+            @Override
+            public Optional<StreamEvent> next() {
+                return Optional.ofNullable(left.poll());
+            }
+
+            @Override
+            public boolean hasBuffered() {
+                return !left.isEmpty();
+            }
+
+            @Override
+            public void close() {
+                left.clear();
+            }
+        };
+    }
 }

@@ -16,9 +16,7 @@ import dev.switchboard.model.StreamEvent;
 import dev.switchboard.model.ToolChoice;
 import dev.switchboard.model.ToolSpec;
 import dev.switchboard.model.Usage;
-import java.util.ArrayDeque;
 import java.util.ArrayList;
-import java.util.Deque;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Optional;
@@ -43,7 +41,7 @@ public final class SimulatorAdapter implements ProviderAdapter {
     @Override
     public EventSource stream(Attempt attempt) {
         ChatResponse r = answer(attempt.request(), attempt.upstreamModel());
-        Deque<StreamEvent> events = new ArrayDeque<>();
+        List<StreamEvent> events = new ArrayList<>();
         events.add(new StreamEvent.MessageStart(r.id(), r.model(),
                 new Usage(r.usage().inputTokens(), 0, 0, 0, 0, 0, Usage.Provenance.REPORTED)));
         int index = 0;
@@ -75,22 +73,7 @@ public final class SimulatorAdapter implements ProviderAdapter {
         }
         events.add(new StreamEvent.MessageDelta(r.stopReason(), r.stopSequence(), r.usage()));
         events.add(new StreamEvent.MessageStop());
-        return new EventSource() {
-            @Override
-            public Optional<StreamEvent> next() {
-                return Optional.ofNullable(events.poll());
-            }
-
-            @Override
-            public boolean hasBuffered() {
-                return !events.isEmpty();
-            }
-
-            @Override
-            public void close() {
-                events.clear();
-            }
-        };
+        return EventSource.of(events);
     }
 
     /** Splits text into word-sized pieces that concatenate back to it. */

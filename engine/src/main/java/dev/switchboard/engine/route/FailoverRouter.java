@@ -16,13 +16,13 @@ import dev.switchboard.model.ChatRequest;
 import dev.switchboard.model.ChatResponse;
 import dev.switchboard.model.GatewayError;
 import dev.switchboard.model.GatewayException;
+import dev.switchboard.wire.Redaction;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.function.UnaryOperator;
-import java.util.regex.Pattern;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -45,7 +45,6 @@ import org.slf4j.LoggerFactory;
 public final class FailoverRouter {
     private static final Logger LOG = LoggerFactory.getLogger(FailoverRouter.class);
     /** Secrets a provider might echo in an error message (keys, bearer tokens). */
-    private static final Pattern SECRET = dev.switchboard.wire.Redaction.SECRET;
 
     private final Catalog catalog;
     private final Map<ProviderType, ProviderAdapter> adapters;
@@ -83,7 +82,7 @@ public final class FailoverRouter {
      */
     public Answer<OpenStream> stream(List<Candidate> candidates, CandidateGate gate, AttemptLog log) {
         return run(candidates, gate, log, (adapter, attempt) -> FirstContent.open(attempt.provider().streaming()
-                ? adapter.stream(attempt) : new ReplayedAnswer(adapter.complete(attempt))));
+                ? adapter.stream(attempt) : ReplayedAnswer.of(adapter.complete(attempt))));
     }
 
     /**
@@ -142,7 +141,7 @@ public final class FailoverRouter {
                     } catch (UpstreamFailure f) {
                         record(log, model, provider, target, slot, false, f.label(), start);
                         LOG.atInfo().addKeyValue("provider", provider.id()).addKeyValue("upstream_model", target.upstreamModel())
-                                .addKeyValue("outcome", f.label()).log("upstream attempt failed: {}", scrub(f.getMessage()));
+                                .addKeyValue("outcome", f.label()).log("upstream attempt failed: {}", Redaction.secrets(f.getMessage()));
                         boolean rateLimited = f.kind() == UpstreamFailure.Kind.HTTP_STATUS && f.status() == 429;
                         allRateLimited &= rateLimited;
                         if (rateLimited && f.retryAfter().isPresent()) {
@@ -167,7 +166,7 @@ public final class FailoverRouter {
                         }
                         if (!f.retryable()) {
                             GatewayError e = f.upstreamError();
-                            throw new GatewayError(e.status(), e.type(), scrub(e.message()), e.param(), false).toException();
+                            throw new GatewayError(e.status(), e.type(), Redaction.secrets(e.message()), e.param(), false).toException();
                         }
                         break;
                     }
@@ -186,9 +185,5 @@ public final class FailoverRouter {
         Duration took = Duration.ofNanos(System.nanoTime() - startNanos);
         log.add(new AttemptRecord(model.id(), provider.id(), target.upstreamModel(), slot, ok, outcome, took.toMillis()));
         metrics.attempt(provider.id(), outcome, took);
-    }
-
-    static String scrub(String message) {
-        return SECRET.matcher(message).replaceAll("[redacted]");
     }
 }

@@ -6,8 +6,8 @@ import dev.switchboard.model.ContentBlock;
 import dev.switchboard.model.StreamEvent;
 import dev.switchboard.model.StreamEvent.Delta;
 import dev.switchboard.model.Usage;
-import java.util.ArrayDeque;
-import java.util.Deque;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Optional;
 
 /**
@@ -15,10 +15,12 @@ import java.util.Optional;
  * ({@code streaming: false}): one event sequence per block, the final usage on {@code MessageDelta}. The
  * client gets the same events a streaming provider would have sent, only all at once.
  */
-final class ReplayedAnswer implements EventSource {
-    private final Deque<StreamEvent> events = new ArrayDeque<>();
+final class ReplayedAnswer {
+    private ReplayedAnswer() {
+    }
 
-    ReplayedAnswer(ChatResponse answer) {
+    static EventSource of(ChatResponse answer) {
+        List<StreamEvent> events = new ArrayList<>();
         events.add(new StreamEvent.MessageStart(answer.id(), answer.model(), Usage.of(answer.usage().inputTokens(), 0)));
         for (int n = 0; n < answer.content().size(); n++) {
             int i = n;
@@ -43,20 +45,6 @@ final class ReplayedAnswer implements EventSource {
         }
         events.add(new StreamEvent.MessageDelta(answer.stopReason(), answer.stopSequence(), answer.usage()));
         events.add(new StreamEvent.MessageStop());
-    }
-
-    @Override
-    public Optional<StreamEvent> next() {
-        return Optional.ofNullable(events.poll());
-    }
-
-    @Override
-    public boolean hasBuffered() {
-        return !events.isEmpty();
-    }
-
-    @Override
-    public void close() {
-        events.clear();
+        return EventSource.of(events);
     }
 }

@@ -440,8 +440,23 @@ class FailoverRouterTest {
     }
 
     @Test
-    void secretsAreScrubbedFromProviderMessages() {
-        assertThat(FailoverRouter.scrub("Incorrect API key provided: sk-abc123456789. Bearer xyz"))
-                .doesNotContain("sk-abc123456789").doesNotContain("xyz");
+    void secretsAreScrubbedFromProviderMessagesHandedToTheCaller() {
+        ProviderAdapter quotesTheKey = new ProviderAdapter() {
+            @Override
+            public ChatResponse complete(Attempt a) {
+                throw UpstreamFailure.http(400, GatewayError.invalidRequest(
+                        "Incorrect API key provided: sk-abc123456789. Bearer xyz"), Optional.empty());
+            }
+
+            @Override
+            public EventSource stream(Attempt a) {
+                throw new UnsupportedOperationException("not used");
+            }
+        };
+        FailoverRouter r = new FailoverRouter(catalog, Map.of(ProviderType.OPENAI, quotesTheKey),
+                new GatewayMetrics(new SimpleMeterRegistry()));
+        assertThatThrownBy(() -> r.complete(candidates(request, primary), CandidateGate.OPEN, new AttemptLog()))
+                .isInstanceOfSatisfying(GatewayException.class, e -> assertThat(e.error().message())
+                        .contains("Incorrect API key provided").doesNotContain("sk-abc123456789").doesNotContain("xyz"));
     }
 }

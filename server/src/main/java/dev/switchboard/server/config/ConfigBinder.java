@@ -8,6 +8,7 @@ import dev.switchboard.server.config.YamlNode.Entry;
 import dev.switchboard.server.config.YamlNode.Mapping;
 import dev.switchboard.server.config.YamlNode.Pos;
 import dev.switchboard.server.config.YamlNode.Scalar;
+import dev.switchboard.wire.Redaction;
 import java.net.URI;
 import java.net.URISyntaxException;
 import java.util.ArrayList;
@@ -129,7 +130,7 @@ final class ConfigBinder {
             boolean postgres = url.startsWith("postgresql://") && url.length() > "postgresql://".length();
             if (!sqlite && !postgres) {
                 problems.add(s, "'database' must be sqlite:PATH or postgresql://user:password@host:5432/db, got '"
-                        + UrlRedaction.redactUrl(url) + "' (e.g. " + GatewayConfig.DEFAULT_DATABASE + ")");
+                        + Redaction.urlPasswords(url) + "' (e.g. " + GatewayConfig.DEFAULT_DATABASE + ")");
                 return Optional.empty();
             }
             return Optional.of(url);
@@ -152,7 +153,7 @@ final class ConfigBinder {
         } catch (URISyntaxException e) {
             // reported below, like any other malformed value
         }
-        problems.add(s.get(), "'redis' is not a Redis URI: '" + UrlRedaction.redactUrl(text)
+        problems.add(s.get(), "'redis' is not a Redis URI: '" + Redaction.urlPasswords(text)
                 + "' (expected redis://host:6379, or rediss://host:6380 for TLS)");
         return Optional.empty();
     }

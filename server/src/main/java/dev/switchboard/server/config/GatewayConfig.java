@@ -1,6 +1,7 @@
 package dev.switchboard.server.config;
 
 import dev.switchboard.engine.catalog.Catalog;
+import dev.switchboard.wire.Redaction;
 import java.net.URI;
 import java.nio.file.Path;
 import java.util.Objects;
@@ -72,12 +73,12 @@ public record GatewayConfig(ListenAddress listen, String database, Optional<URI>
 
     /** The database URL with any password replaced by {@code ***}, for logs and start-up banners. */
     public String databaseForDisplay() {
-        return UrlRedaction.redactUrl(database);
+        return Redaction.urlPasswords(database);
     }
 
     /** The Redis URI with any password replaced by {@code ***}. */
     public Optional<String> redisForDisplay() {
-        return redis.map(u -> UrlRedaction.redactUrl(u.toString()));
+        return redis.map(u -> Redaction.urlPasswords(u.toString()));
     }
 
     /** Never prints the admin key, provider keys or passwords in URLs. */

@@ -2,10 +2,8 @@ package dev.switchboard.server.api;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.switchboard.engine.pipeline.RequestTrace;
 import dev.switchboard.model.StreamEvent;
 import dev.switchboard.model.Usage;
-import dev.switchboard.server.http.Exchange;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
@@ -31,13 +29,18 @@ class ClientGoneTest {
      * A connection as TCP behaves once the peer closed it: the first write is still accepted (the kernel
      * queues it and the peer answers with a reset), every later one fails.
      */
-    private static final class ClosingConnection implements Exchange {
+    private static final class ClosingConnection extends StreamedExchangeSupport {
         final List<String> written = new ArrayList<>();
         volatile boolean peerClosed;
         int writesAfterClose;
 
+        ClosingConnection() {
+            super("/v1/chat/completions");
+        }
+
         @Override
         public OutputStream openStream(int status, String contentType) {
+            opened();
             return new OutputStream() {
                 @Override
                 public void write(int b) throws IOException {
@@ -53,19 +56,6 @@ class ClientGoneTest {
                 }
             };
         }
-
-        @Override public String method() { return "POST"; }
-        @Override public String path() { return "/v1/chat/completions"; }
-        @Override public Optional<String> header(String name) { return Optional.empty(); }
-        @Override public Optional<String> query(String name) { return Optional.empty(); }
-        @Override public String pathParam(String name) { return ""; }
-        @Override public byte[] body() { return new byte[0]; }
-        @Override public String requestId() { return "req_test"; }
-        @Override public void header(String name, String value) { }
-        @Override public void respond(int status, String contentType, byte[] body) { throw new AssertionError("streamed"); }
-        @Override public boolean committed() { return true; }
-        @Override public Optional<RequestTrace> trace() { return Optional.empty(); }
-        @Override public void trace(RequestTrace trace) { }
     }
 
     private static SseSink opened(ClosingConnection connection, Runnable cancel) throws Exception {

@@ -2,10 +2,8 @@ package dev.switchboard.server.api;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.switchboard.engine.pipeline.RequestTrace;
 import dev.switchboard.model.StreamEvent;
 import dev.switchboard.model.Usage;
-import dev.switchboard.server.http.Exchange;
 import java.io.ByteArrayOutputStream;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
@@ -17,8 +15,12 @@ import org.junit.jupiter.api.Test;
 class HeartbeatTest {
 
     /** Just enough of an exchange to capture a streamed body. */
-    private static final class CapturingExchange implements Exchange {
+    private static final class CapturingExchange extends StreamedExchangeSupport {
         final ByteArrayOutputStream body = new ByteArrayOutputStream();
+
+        CapturingExchange() {
+            super("/v1/messages");
+        }
 
         String text() {
             synchronized (body) {
@@ -28,6 +30,7 @@ class HeartbeatTest {
 
         @Override
         public OutputStream openStream(int status, String contentType) {
+            opened();
             return new OutputStream() {
                 @Override
                 public void write(int b) {
@@ -37,19 +40,6 @@ class HeartbeatTest {
                 }
             };
         }
-
-        @Override public String method() { return "POST"; }
-        @Override public String path() { return "/v1/messages"; }
-        @Override public Optional<String> header(String name) { return Optional.empty(); }
-        @Override public Optional<String> query(String name) { return Optional.empty(); }
-        @Override public String pathParam(String name) { return ""; }
-        @Override public byte[] body() { return new byte[0]; }
-        @Override public String requestId() { return "req_test"; }
-        @Override public void header(String name, String value) { }
-        @Override public void respond(int status, String contentType, byte[] body) { }
-        @Override public boolean committed() { return true; }
-        @Override public Optional<RequestTrace> trace() { return Optional.empty(); }
-        @Override public void trace(RequestTrace trace) { }
     }
 
     @Test

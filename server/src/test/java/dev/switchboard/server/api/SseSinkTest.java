@@ -3,11 +3,9 @@ package dev.switchboard.server.api;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.switchboard.engine.pipeline.RequestTrace;
 import dev.switchboard.model.ContentBlock;
 import dev.switchboard.model.StreamEvent;
 import dev.switchboard.model.Usage;
-import dev.switchboard.server.http.Exchange;
 import dev.switchboard.wire.gemini.GeminiClientStreamWriter;
 import java.io.ByteArrayOutputStream;
 import java.io.OutputStream;
@@ -20,29 +18,20 @@ import org.junit.jupiter.api.Test;
 class SseSinkTest {
 
     /** An exchange that records the streamed body. */
-    private static final class RecordingExchange implements Exchange {
+    private static final class RecordingExchange extends StreamedExchangeSupport {
         final ByteArrayOutputStream body = new ByteArrayOutputStream();
         String contentType;
 
-        @Override public String method() { return "POST"; }
-        @Override public String path() { return "/v1beta/models/m:streamGenerateContent"; }
-        @Override public Optional<String> header(String name) { return Optional.empty(); }
-        @Override public Optional<String> query(String name) { return Optional.empty(); }
-        @Override public String pathParam(String name) { return ""; }
-        @Override public byte[] body() { return new byte[0]; }
-        @Override public String requestId() { return "req_test"; }
-        @Override public void header(String name, String value) { }
-        @Override public void respond(int status, String contentType, byte[] body) { throw new AssertionError("not streamed"); }
+        RecordingExchange() {
+            super("/v1beta/models/m:streamGenerateContent");
+        }
 
         @Override
         public OutputStream openStream(int status, String contentType) {
             this.contentType = contentType;
+            opened();
             return body;
         }
-
-        @Override public boolean committed() { return contentType != null; }
-        @Override public Optional<RequestTrace> trace() { return Optional.empty(); }
-        @Override public void trace(RequestTrace trace) { }
     }
 
     @Test

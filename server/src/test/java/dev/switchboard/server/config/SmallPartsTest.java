@@ -37,15 +37,6 @@ class SmallPartsTest {
     }
 
     @Test
-    void redactsPasswordsInUrls() {
-        assertThat(UrlRedaction.redactUrl("postgresql://user:pw@host:5432/db")).isEqualTo("postgresql://user:***@host:5432/db");
-        assertThat(UrlRedaction.redactUrl("redis://:pw@cache:6379")).isEqualTo("redis://:***@cache:6379");
-        assertThat(UrlRedaction.redactUrl("redis://token@cache:6379/0?x=a@b")).isEqualTo("redis://***@cache:6379/0?x=a@b");
-        assertThat(UrlRedaction.redactUrl("postgresql://host/db")).isEqualTo("postgresql://host/db");
-        assertThat(UrlRedaction.redactUrl("sqlite:data/switchboard.db")).isEqualTo("sqlite:data/switchboard.db");
-    }
-
-    @Test
     void suggestsOnlyCloseNames() {
         List<String> keys = ProviderBinder.KEYS;
         assertThat(Suggestions.closest("base_ur", keys)).contains("base_url");

@@ -59,6 +59,13 @@ final class AgentExpectations {
                 assertThat(UpstreamShape.text(inPlace.message().path("content"))).contains(probe);
             }
             case GEMINI -> assertThat(upstream.systemText()).as("the system entry in the system instruction").contains(probe);
+            case OPENAI_RESPONSES -> {
+                List<UpstreamShape.IndexedMessage> turns = upstream.systemTurns();
+                assertThat(turns).as("the system entry as a system item").hasSize(1);
+                assertThat(turns.getFirst().index()).as("after the user's message").isPositive();
+                assertThat(UpstreamShape.text(turns.getFirst().message().path("content"))).contains(probe);
+                assertThat(upstream.body().path("instructions").asText()).as("the system prompt as instructions").isNotBlank();
+            }
         }
     }
 
@@ -75,7 +82,10 @@ final class AgentExpectations {
         return false;
     }
 
-    /** Codex's tools come in an additional_tools item, in namespaces, and its `exec` tool is a custom (grammar) tool. */
+    /**
+     * Codex's tools come in an additional_tools item, in namespaces, and its `exec` tool is a custom (grammar)
+     * tool; over a Responses upstream its default model's encrypted reasoning goes back on the next turn.
+     */
     private static void codex(AgentsIT.UpstreamKind kind, List<RecordedRequest> chats) {
         UpstreamShape upstream = UpstreamShape.of(kind, chats.getFirst());
         assertThat(upstream.toolNames()).as("namespaced tools flattened").contains("functions__exec", "functions__wait");
@@ -83,6 +93,20 @@ final class AgentExpectations {
         assertThat(exec.path("properties").path("input").path("type").asText())
                 .as("the custom tool as a function of one string").isEqualTo("string");
         assertThat(exec.path("required").toString()).contains("input");
+        if (kind == AgentsIT.UpstreamKind.OPENAI_RESPONSES) {
+            // the fake refuses encrypted content it did not issue, so reaching it unaltered is checked there too
+            assertThat(chats).as("a later turn carries the model's encrypted reasoning back, through Codex")
+                    .anyMatch(AgentExpectations::replaysEncryptedReasoning);
+        }
+    }
+
+    private static boolean replaysEncryptedReasoning(RecordedRequest r) {
+        for (JsonNode item : r.json().path("input")) {
+            if (item.path("type").asText().equals("reasoning") && !item.path("encrypted_content").asText("").isEmpty()) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** opencode marks its system prompt and last messages for caching; an Anthropic upstream gets every marker. */

@@ -49,14 +49,17 @@ class AgentsIT {
     private static final Map<UpstreamKind, TestGateway> GATEWAYS = new EnumMap<>(UpstreamKind.class);
 
     /**
-     * The upstream formats a run goes through: every provider of the built-in catalog (the agents' default
-     * models live there) is of this type and points at the fake. A new provider type adds a constant here
-     * (the Responses upstream: {@code OPENAI_RESPONSES("openai-responses", "${UPSTREAM_OPENAI}")}).
+     * The upstream formats a run goes through: every provider of the built-in catalog that its models' routes
+     * name first (the agents' default models live there) is of this type and points at the fake, so a default
+     * model reaches the fake in this format whichever provider the catalog sends it to. A new provider type
+     * adds a constant here.
      */
     enum UpstreamKind {
         ANTHROPIC("anthropic", "${UPSTREAM}"),
         OPENAI("openai", "${UPSTREAM_OPENAI}"),
-        GEMINI("gemini", "${UPSTREAM}");
+        GEMINI("gemini", "${UPSTREAM}"),
+        /** OpenAI's Responses API: the catalog routes Codex's default model to its {@code openai-responses} provider. */
+        OPENAI_RESPONSES("openai-responses", "${UPSTREAM_OPENAI}");
 
         final String type;
         final String baseUrl;
@@ -68,7 +71,7 @@ class AgentsIT {
 
         String config() {
             StringBuilder yaml = new StringBuilder(TestGateway.DEFAULT_HEADER).append("include: builtin-catalog\nproviders:\n");
-            for (String id : List.of("anthropic", "openai", "gemini")) {
+            for (String id : List.of("anthropic", "openai", "openai-responses", "gemini")) {
                 yaml.append("  ").append(id).append(":\n")
                         .append("    type: ").append(type).append('\n')
                         .append("    base_url: ").append(baseUrl).append('\n')

@@ -23,6 +23,7 @@ record UpstreamShape(AgentsIT.UpstreamKind kind, JsonNode body) {
             case OPENAI -> body.path("tools").forEach(t -> names.add(t.path("function").path("name").asText()));
             case GEMINI -> body.path("tools").forEach(t -> t.path("functionDeclarations")
                     .forEach(f -> names.add(f.path("name").asText())));
+            case OPENAI_RESPONSES -> body.path("tools").forEach(t -> names.add(t.path("name").asText()));
         }
         return names;
     }
@@ -34,6 +35,11 @@ record UpstreamShape(AgentsIT.UpstreamKind kind, JsonNode body) {
                 case ANTHROPIC -> {
                     if (t.path("name").asText().equals(name)) {
                         return t.path("input_schema");
+                    }
+                }
+                case OPENAI_RESPONSES -> {
+                    if (t.path("name").asText().equals(name)) {
+                        return t.path("parameters");
                     }
                 }
                 case OPENAI -> {
@@ -72,6 +78,11 @@ record UpstreamShape(AgentsIT.UpstreamKind kind, JsonNode body) {
                     texts.add(p.path("functionResponse").path("response").toString());
                 }
             }));
+            case OPENAI_RESPONSES -> body.path("input").forEach(i -> {
+                if (i.path("type").asText().equals("function_call_output")) {
+                    texts.add(text(i.path("output")));
+                }
+            });
         }
         return texts;
     }
@@ -91,13 +102,18 @@ record UpstreamShape(AgentsIT.UpstreamKind kind, JsonNode body) {
                 yield sb.toString();
             }
             case GEMINI -> text(body.path("systemInstruction").path("parts"));
+            case OPENAI_RESPONSES -> {
+                StringBuilder sb = new StringBuilder(body.path("instructions").asText(""));
+                systemTurns().forEach(t -> sb.append('\n').append(text(t.message().path("content"))));
+                yield sb.toString();
+            }
         };
     }
 
-    /** The messages with a system (or developer) role and their index in the conversation. */
+    /** The messages (input items, for Responses) with a system or developer role and their index in the conversation. */
     List<IndexedMessage> systemTurns() {
         List<IndexedMessage> out = new ArrayList<>();
-        JsonNode messages = body.path("messages");
+        JsonNode messages = kind == AgentsIT.UpstreamKind.OPENAI_RESPONSES ? body.path("input") : body.path("messages");
         for (int i = 0; i < messages.size(); i++) {
             String role = messages.get(i).path("role").asText();
             if (role.equals("system") || role.equals("developer")) {

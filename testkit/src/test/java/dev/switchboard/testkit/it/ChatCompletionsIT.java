@@ -9,37 +9,24 @@ import com.openai.core.http.StreamResponse;
 import com.openai.models.chat.completions.ChatCompletion;
 import com.openai.models.chat.completions.ChatCompletionChunk;
 import com.openai.models.models.Model;
-import dev.switchboard.testkit.GatewayExtension;
 import dev.switchboard.testkit.RecordedRequest;
-import dev.switchboard.testkit.TestGateway;
 import java.math.BigDecimal;
 import java.net.http.HttpResponse;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.StreamSupport;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** Plain and streamed completions, aliases, model discovery and request ids, judged by the official OpenAI SDK. */
 class ChatCompletionsIT {
     @RegisterExtension
-    static final GatewayExtension GATEWAY = new GatewayExtension(ItSupport.CONFIG);
-
-    private static TestGateway gateway;
-    private static OpenAIClient client;
-
-    @BeforeAll
-    static void connect() {
-        gateway = GATEWAY.gateway();
-        gateway.upstream().requireKey(ItSupport.UPSTREAM_KEY);
-        client = ItSupport.client(gateway);
-    }
+    static final SdkGateway<OpenAIClient> GATEWAY = ItSupport.openAiGateway();
 
     @Test
     void plainCompletionHasTextStopUsageAndTheGatewayModelId() {
-        ChatCompletion completion = client.chat().completions().create(ItSupport.ask("chat-basic", "Say hi to the tests"));
+        ChatCompletion completion = GATEWAY.client().chat().completions().create(ItSupport.ask("chat-basic", "Say hi to the tests"));
 
         assertThat(completion.model()).isEqualTo("chat-basic");
         assertThat(completion.choices()).hasSize(1);
@@ -52,13 +39,13 @@ class ChatCompletionsIT {
         assertThat(usage.promptTokens()).isEqualTo(5);
         assertThat(usage.completionTokens()).isEqualTo(text.split(" ").length);
         assertThat(usage.totalTokens()).isEqualTo(usage.promptTokens() + usage.completionTokens());
-        assertThat(ItSupport.upstreamModels(gateway)).containsExactly("up-basic");
+        assertThat(ItSupport.upstreamModels(GATEWAY.gateway())).containsExactly("up-basic");
     }
 
     @Test
     void streamedCompletionConcatenatesToTheTextAndEndsWithFinishReasonAndUsage() {
         List<ChatCompletionChunk> chunks;
-        try (StreamResponse<ChatCompletionChunk> stream = client.chat().completions()
+        try (StreamResponse<ChatCompletionChunk> stream = GATEWAY.client().chat().completions()
                 .createStreaming(ItSupport.ask("chat-basic", "Say hi to the tests"))) {
             chunks = stream.stream().toList();
         }
@@ -91,7 +78,7 @@ class ChatCompletionsIT {
 
     @Test
     void streamIsServerSentChunksEndingWithAnEmptyDeltaFinishUsageAndDoneWhateverStreamOptionsSay() {
-        HttpResponse<String> response = ItSupport.post(gateway, "/v1/chat/completions", ItSupport.bearer(gateway.apiKey()),
+        HttpResponse<String> response = ItSupport.post(GATEWAY.gateway(), "/v1/chat/completions", ItSupport.bearer(GATEWAY.gateway().apiKey()),
                 "{\"model\":\"chat-basic\",\"stream\":true,\"stream_options\":{\"include_usage\":false},"
                         + "\"messages\":[{\"role\":\"user\",\"content\":\"hi\"}]}");
 
@@ -118,15 +105,15 @@ class ChatCompletionsIT {
 
     @Test
     void aliasAnswersWithTheCanonicalModelId() {
-        ChatCompletion completion = client.chat().completions().create(ItSupport.ask("chat-old", "hello"));
+        ChatCompletion completion = GATEWAY.client().chat().completions().create(ItSupport.ask("chat-old", "hello"));
 
         assertThat(completion.model()).isEqualTo("chat-basic");
-        assertThat(ItSupport.upstreamModels(gateway)).containsExactly("up-basic");
+        assertThat(ItSupport.upstreamModels(GATEWAY.gateway())).containsExactly("up-basic");
     }
 
     @Test
     void modelsListContainsTheConfiguredIds() {
-        List<String> ids = StreamSupport.stream(client.models().list().autoPager().spliterator(), false)
+        List<String> ids = StreamSupport.stream(GATEWAY.client().models().list().autoPager().spliterator(), false)
                 .map(Model::id).toList();
 
         assertThat(ids).contains("chat-basic", "chat-tools", "chat-failover", "chat-backup");
@@ -135,7 +122,7 @@ class ChatCompletionsIT {
 
     @Test
     void modelsListRawJsonCarriesCapabilityFlagsAndPricing() {
-        HttpResponse<String> response = ItSupport.get(gateway, "/v1/models", ItSupport.bearer(gateway.apiKey()));
+        HttpResponse<String> response = ItSupport.get(GATEWAY.gateway(), "/v1/models", ItSupport.bearer(GATEWAY.gateway().apiKey()));
 
         assertThat(response.statusCode()).isEqualTo(200);
         Map<String, JsonNode> byId = new java.util.HashMap<>();
@@ -156,8 +143,8 @@ class ChatCompletionsIT {
 
     @Test
     void allowedParamsOfAModelWithoutToolsOrReasoningListNeither() {
-        JsonNode basic = ItSupport.json(ItSupport.get(gateway, "/api/models/chat-basic/allowed-params", Map.of()).body());
-        JsonNode tools = ItSupport.json(ItSupport.get(gateway, "/api/models/chat-tools/allowed-params", Map.of()).body());
+        JsonNode basic = ItSupport.json(ItSupport.get(GATEWAY.gateway(), "/api/models/chat-basic/allowed-params", Map.of()).body());
+        JsonNode tools = ItSupport.json(ItSupport.get(GATEWAY.gateway(), "/api/models/chat-tools/allowed-params", Map.of()).body());
 
         List<String> basicParams = texts(basic.path("allowed_params"));
         assertThat(basicParams).contains("model", "messages", "temperature", "stop", "models");
@@ -168,37 +155,37 @@ class ChatCompletionsIT {
 
     @Test
     void callersKeyIsNeverForwardedUpstream() {
-        client.chat().completions().create(ItSupport.ask("chat-basic", "one"));
-        try (var stream = client.chat().completions().createStreaming(ItSupport.ask("chat-basic", "two"))) {
+        GATEWAY.client().chat().completions().create(ItSupport.ask("chat-basic", "one"));
+        try (var stream = GATEWAY.client().chat().completions().createStreaming(ItSupport.ask("chat-basic", "two"))) {
             stream.stream().forEach(c -> { });
         }
 
-        List<RecordedRequest> received = gateway.upstream().received();
+        List<RecordedRequest> received = GATEWAY.gateway().upstream().received();
         assertThat(received).hasSize(2);
         for (RecordedRequest r : received) {
             // the fake requires the provider's key, so these answers prove it was sent
             assertThat(ItSupport.authorization(r)).isEqualTo("Bearer " + ItSupport.UPSTREAM_KEY);
-            r.headers().values().forEach(values -> values.forEach(v -> assertThat(v).doesNotContain(gateway.apiKey())));
-            assertThat(r.bodyText()).doesNotContain(gateway.apiKey());
+            r.headers().values().forEach(values -> values.forEach(v -> assertThat(v).doesNotContain(GATEWAY.gateway().apiKey())));
+            assertThat(r.bodyText()).doesNotContain(GATEWAY.gateway().apiKey());
         }
     }
 
     @Test
     void everyResponseCarriesARequestId() {
-        HttpResponseFor<ChatCompletion> ok = client.withRawResponse().chat().completions()
+        HttpResponseFor<ChatCompletion> ok = GATEWAY.client().withRawResponse().chat().completions()
                 .create(ItSupport.ask("chat-basic", "hi"));
         List<String> okIds = ok.headers().values("x-request-id");
 
         com.openai.errors.NotFoundException notFound = org.junit.jupiter.api.Assertions.assertThrows(
                 com.openai.errors.NotFoundException.class,
-                () -> client.chat().completions().create(ItSupport.ask("no-such-model", "hi")));
+                () -> GATEWAY.client().chat().completions().create(ItSupport.ask("no-such-model", "hi")));
         List<String> errorIds = notFound.headers().values("x-request-id");
 
-        HttpResponse<String> streamed = ItSupport.post(gateway, "/v1/chat/completions", ItSupport.bearer(gateway.apiKey()),
+        HttpResponse<String> streamed = ItSupport.post(GATEWAY.gateway(), "/v1/chat/completions", ItSupport.bearer(GATEWAY.gateway().apiKey()),
                 "{\"model\":\"chat-basic\",\"stream\":true,\"messages\":[{\"role\":\"user\",\"content\":\"hi\"}]}");
-        HttpResponse<String> unauthorized = ItSupport.get(gateway, "/v1/models", Map.of());
-        HttpResponse<String> health = ItSupport.get(gateway, "/health", Map.of());
-        HttpResponse<String> noRoute = ItSupport.get(gateway, "/v1/no-such-endpoint", Map.of());
+        HttpResponse<String> unauthorized = ItSupport.get(GATEWAY.gateway(), "/v1/models", Map.of());
+        HttpResponse<String> health = ItSupport.get(GATEWAY.gateway(), "/health", Map.of());
+        HttpResponse<String> noRoute = ItSupport.get(GATEWAY.gateway(), "/v1/no-such-endpoint", Map.of());
 
         List<String> all = new ArrayList<>();
         assertThat(okIds).hasSize(1);

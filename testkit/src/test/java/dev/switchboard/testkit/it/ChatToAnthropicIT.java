@@ -17,13 +17,10 @@ import com.openai.models.chat.completions.ChatCompletionMessage;
 import com.openai.models.chat.completions.ChatCompletionMessageToolCall;
 import com.openai.models.chat.completions.ChatCompletionToolMessageParam;
 import com.openai.models.completions.CompletionUsage;
-import dev.switchboard.testkit.GatewayExtension;
 import dev.switchboard.testkit.RecordedRequest;
-import dev.switchboard.testkit.TestGateway;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -36,20 +33,10 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  */
 class ChatToAnthropicIT {
     @RegisterExtension
-    static final GatewayExtension GATEWAY = new GatewayExtension(MessagesItSupport.CONFIG);
+    static final SdkGateway<OpenAIClient> GATEWAY = new SdkGateway<>(MessagesItSupport.CONFIG, ItSupport::client, MessagesItSupport.UPSTREAM_KEY);
 
     /** The trace the fake's reasoning answers carry. */
     private static final String TRACE = "Let me think about this request step by step before answering.";
-
-    private static TestGateway gateway;
-    private static OpenAIClient client;
-
-    @BeforeAll
-    static void connect() {
-        gateway = GATEWAY.gateway();
-        gateway.upstream().requireKey(MessagesItSupport.UPSTREAM_KEY);
-        client = ItSupport.client(gateway);
-    }
 
     private static ChatCompletionFunctionTool tool(String name, String property) {
         return ChatCompletionFunctionTool.builder().function(FunctionDefinition.builder()
@@ -72,7 +59,7 @@ class ChatToAnthropicIT {
     }
 
     private static List<ChatCompletionChunk> stream(ChatCompletionCreateParams params) {
-        try (StreamResponse<ChatCompletionChunk> s = client.chat().completions().createStreaming(params)) {
+        try (StreamResponse<ChatCompletionChunk> s = GATEWAY.client().chat().completions().createStreaming(params)) {
             return s.stream().toList();
         }
     }
@@ -88,7 +75,7 @@ class ChatToAnthropicIT {
 
     @Test
     void plainCompletionFromAnAnthropicUpstreamSendsItsKeyVersionAndTheModelsCapAsMaxTokens() {
-        ChatCompletion completion = client.chat().completions().create(ItSupport.ask("claude-chat", "Say hi to the tests"));
+        ChatCompletion completion = GATEWAY.client().chat().completions().create(ItSupport.ask("claude-chat", "Say hi to the tests"));
 
         assertThat(completion.model()).isEqualTo("claude-chat");
         ChatCompletion.Choice choice = completion.choices().getFirst();
@@ -100,7 +87,7 @@ class ChatToAnthropicIT {
         assertThat(usage.promptTokensDetails()).isEmpty();
         assertThat(usage._additionalProperties()).doesNotContainKeys("cache_creation_input_tokens", "cache_creation");
 
-        RecordedRequest sent = gateway.upstream().received("up-claude").getFirst();
+        RecordedRequest sent = GATEWAY.gateway().upstream().received("up-claude").getFirst();
         assertThat(sent.path()).isEqualTo("/v1/messages");
         assertThat(sent.header("x-api-key")).contains(MessagesItSupport.UPSTREAM_KEY);
         assertThat(sent.header("anthropic-version")).contains("2023-06-01");
@@ -123,7 +110,7 @@ class ChatToAnthropicIT {
 
     @Test
     void reasoningAppearsInMessageReasoningAndInDeltaReasoningContent() {
-        ChatCompletion completion = client.chat().completions().create(ItSupport.ask("claude-think", "Think first"));
+        ChatCompletion completion = GATEWAY.client().chat().completions().create(ItSupport.ask("claude-think", "Think first"));
         List<ChatCompletionChunk> chunks = stream(ItSupport.ask("claude-think", "Think first"));
 
         ChatCompletionMessage message = completion.choices().getFirst().message();
@@ -143,7 +130,7 @@ class ChatToAnthropicIT {
 
     @Test
     void plainToolCallKeepsTheAnthropicIdAndSerialisesTheInput() {
-        ChatCompletion completion = client.chat().completions().create(weather("claude-chat"));
+        ChatCompletion completion = GATEWAY.client().chat().completions().create(weather("claude-chat"));
 
         ChatCompletion.Choice choice = completion.choices().getFirst();
         assertThat(choice.finishReason()).isEqualTo(ChatCompletion.Choice.FinishReason.TOOL_CALLS);
@@ -151,7 +138,7 @@ class ChatToAnthropicIT {
         assertThat(call.id()).startsWith("toolu_fake_");
         assertThat(call.function().name()).isEqualTo("get_weather");
         assertThat(ItSupport.json(call.function().arguments()).path("city").asText()).isEqualTo("Paris");
-        JsonNode tool = gateway.upstream().received("up-claude").getFirst().json().path("tools").get(0);
+        JsonNode tool = GATEWAY.gateway().upstream().received("up-claude").getFirst().json().path("tools").get(0);
         assertThat(tool.path("name").asText()).isEqualTo("get_weather");
         assertThat(tool.path("input_schema").path("required").get(0).asText()).isEqualTo("city");
     }
@@ -184,21 +171,21 @@ class ChatToAnthropicIT {
     @Test
     void aChatCompletionsToolLoopReturnsTheSignedThinkingToTheUpstreamIntact() {
         ChatCompletionCreateParams first = weather("claude-think");
-        ChatCompletion call = client.chat().completions().create(first);
+        ChatCompletion call = GATEWAY.client().chat().completions().create(first);
         ChatCompletionMessage assistant = call.choices().getFirst().message();
         ChatCompletionMessageToolCall toolCall = assistant.toolCalls().orElseThrow().getFirst();
         JsonNode details = json(assistant._additionalProperties().get("reasoning_details"));
         String signature = details.get(0).path("signature").asText();
         assertThat(signature).startsWith("fakesig.");
-        gateway.upstream().reset();
+        GATEWAY.gateway().upstream().reset();
 
-        ChatCompletion answer = client.chat().completions().create(first.toBuilder()
+        ChatCompletion answer = GATEWAY.client().chat().completions().create(first.toBuilder()
                 .addMessage(assistant)
                 .addMessage(ChatCompletionToolMessageParam.builder().toolCallId(toolCall.asFunction().id()).content("31 C").build())
                 .build());
 
         assertThat(answer.choices().getFirst().message().content()).contains("Tool result received: 31 C");
-        RecordedRequest sent = gateway.upstream().received("up-claude-reasoning").getFirst();
+        RecordedRequest sent = GATEWAY.gateway().upstream().received("up-claude-reasoning").getFirst();
         JsonNode assistantTurn = sent.json().path("messages").get(1).path("content");
         assertThat(assistantTurn.get(0)).isEqualTo(ItSupport.json(
                 "{\"type\":\"thinking\",\"thinking\":\"" + TRACE + "\",\"signature\":\"" + signature + "\"}"));
@@ -209,12 +196,12 @@ class ChatToAnthropicIT {
     @Test
     void consecutiveToolResultsAndAUserMessageBecomeOneUserTurnWithTheResultsFirst() {
         ChatCompletionCreateParams first = weather("claude-parallel", tool("get_weather", "city"), tool("get_time", "timezone"));
-        ChatCompletionMessage assistant = client.chat().completions().create(first).choices().getFirst().message();
+        ChatCompletionMessage assistant = GATEWAY.client().chat().completions().create(first).choices().getFirst().message();
         List<ChatCompletionMessageToolCall> calls = assistant.toolCalls().orElseThrow();
         assertThat(calls).hasSize(2);
-        gateway.upstream().reset();
+        GATEWAY.gateway().upstream().reset();
 
-        ChatCompletion answer = client.chat().completions().create(first.toBuilder()
+        ChatCompletion answer = GATEWAY.client().chat().completions().create(first.toBuilder()
                 .addMessage(assistant)
                 .addMessage(ChatCompletionToolMessageParam.builder().toolCallId(calls.get(0).asFunction().id()).content("sunny").build())
                 .addMessage(ChatCompletionToolMessageParam.builder().toolCallId(calls.get(1).asFunction().id()).content("noon").build())
@@ -222,7 +209,7 @@ class ChatToAnthropicIT {
                 .build());
 
         assertThat(answer.choices().getFirst().message().content()).isPresent();
-        JsonNode messages = gateway.upstream().received("up-claude-reasoning-parallel").getFirst().json().path("messages");
+        JsonNode messages = GATEWAY.gateway().upstream().received("up-claude-reasoning-parallel").getFirst().json().path("messages");
         assertThat(messages).extracting(m -> m.path("role").asText()).containsExactly("user", "assistant", "user");
         JsonNode turn = messages.get(2).path("content");
         assertThat(turn).extracting(b -> b.path("type").asText()).containsExactly("tool_result", "tool_result", "text");
@@ -242,12 +229,12 @@ class ChatToAnthropicIT {
     @Test
     void cacheControlOnAContentPartCachesOnAnAnthropicModelAndUsageUsesTheChatCompletionsFields() {
         String system = "You are the night porter of an old hotel; answer guests politely and briefly.";
-        CompletionUsage written = client.chat().completions().create(cachedSystem(system, "Is breakfast included?"))
+        CompletionUsage written = GATEWAY.client().chat().completions().create(cachedSystem(system, "Is breakfast included?"))
                 .usage().orElseThrow();
-        CompletionUsage read = client.chat().completions().create(cachedSystem(system, "Is breakfast included?"))
+        CompletionUsage read = GATEWAY.client().chat().completions().create(cachedSystem(system, "Is breakfast included?"))
                 .usage().orElseThrow();
 
-        JsonNode sent = gateway.upstream().received("up-claude").getFirst().json();
+        JsonNode sent = GATEWAY.gateway().upstream().received("up-claude").getFirst().json();
         assertThat(sent.path("system").get(0).path("cache_control")).isEqualTo(ItSupport.json("{\"type\":\"ephemeral\"}"));
         long writes = json(written._additionalProperties().get("cache_creation_input_tokens")).asLong();
         assertThat(writes).isPositive();
@@ -262,11 +249,11 @@ class ChatToAnthropicIT {
 
     @Test
     void prefillOnAnAnthropicModelIsNative() {
-        ChatCompletion completion = client.chat().completions().create(ChatCompletionCreateParams.builder()
+        ChatCompletion completion = GATEWAY.client().chat().completions().create(ChatCompletionCreateParams.builder()
                 .model("claude-chat").addUserMessage("Write a haiku about autumn").addAssistantMessage("Autumn leaves").build());
 
         assertThat(completion.choices().getFirst().message().content()).isPresent();
-        List<RecordedRequest> sent = gateway.upstream().received("up-claude");
+        List<RecordedRequest> sent = GATEWAY.gateway().upstream().received("up-claude");
         assertThat(sent).hasSize(1);
         assertThat(sent.getFirst().json().path("messages").get(1).path("role").asText()).isEqualTo("assistant");
     }
@@ -276,14 +263,14 @@ class ChatToAnthropicIT {
         ChatCompletionCreateParams params = ChatCompletionCreateParams.builder().model("claude-noprefill")
                 .addUserMessage("Write a haiku about autumn").addAssistantMessage("Autumn leaves").build();
 
-        String plain = client.chat().completions().create(params).choices().getFirst().message().content().orElseThrow();
+        String plain = GATEWAY.client().chat().completions().create(params).choices().getFirst().message().content().orElseThrow();
         StringBuilder streamed = new StringBuilder();
         stream(params).stream().filter(c -> !c.choices().isEmpty())
                 .forEach(c -> c.choices().getFirst().delta().content().ifPresent(streamed::append));
 
         assertThat(plain).startsWith("Hello from up-strict-noprefill! You said: ");
         assertThat(streamed.toString()).isEqualTo(plain);
-        List<RecordedRequest> sent = gateway.upstream().received("up-strict-noprefill");
+        List<RecordedRequest> sent = GATEWAY.gateway().upstream().received("up-strict-noprefill");
         assertThat(sent).hasSize(4); // refused, rewritten; refused, rewritten
         for (int i = 0; i < 4; i++) {
             JsonNode messages = sent.get(i).json().path("messages");
@@ -295,7 +282,7 @@ class ChatToAnthropicIT {
     @Test
     void toolIdsAnthropicWouldRefuseAreSanitisedAlikeOnTheCallAndItsResult() {
         // a history from another provider whose call id has characters outside [a-zA-Z0-9_-]
-        java.net.http.HttpResponse<String> response = ItSupport.post(gateway, "/v1/chat/completions", ItSupport.bearer(gateway.apiKey()), """
+        java.net.http.HttpResponse<String> response = ItSupport.post(GATEWAY.gateway(), "/v1/chat/completions", ItSupport.bearer(GATEWAY.gateway().apiKey()), """
                 {"model": "claude-chat", "messages": [
                   {"role": "user", "content": "Weather in Paris?"},
                   {"role": "assistant", "content": null, "tool_calls": [{"id": "functions.get_weather:0", "type": "function",
@@ -305,7 +292,7 @@ class ChatToAnthropicIT {
 
         assertThat(response.statusCode()).as(response.body()).isEqualTo(200);
         assertThat(ItSupport.json(response.body()).at("/choices/0/message/content").asText()).isEqualTo("Tool result received: sunny");
-        JsonNode messages = gateway.upstream().received("up-claude").getFirst().json().path("messages");
+        JsonNode messages = GATEWAY.gateway().upstream().received("up-claude").getFirst().json().path("messages");
         String id = messages.get(1).path("content").get(0).path("id").asText();
         assertThat(id).matches("[a-zA-Z0-9_-]+");
         assertThat(messages.get(2).path("content").get(0).path("tool_use_id").asText()).isEqualTo(id);
@@ -313,16 +300,16 @@ class ChatToAnthropicIT {
 
     @Test
     void anOverloadedAnthropicTargetFailsOverForAnOpenAiClientToo() {
-        ChatCompletion completion = client.chat().completions().create(ItSupport.ask("claude-failover", "hi"));
+        ChatCompletion completion = GATEWAY.client().chat().completions().create(ItSupport.ask("claude-failover", "hi"));
 
         assertThat(completion.model()).isEqualTo("claude-failover");
         assertThat(completion.choices().getFirst().message().content()).contains("Hello from up-claude-rescue! You said: hi");
-        assertThat(ItSupport.upstreamModels(gateway)).containsExactly("up-busy-fail529", "up-claude-rescue");
+        assertThat(ItSupport.upstreamModels(GATEWAY.gateway())).containsExactly("up-busy-fail529", "up-claude-rescue");
     }
 
     @Test
     void anAnthropicErrorEventMidStreamBecomesAFinalErrorChunkThenDone() {
-        java.net.http.HttpResponse<String> response = ItSupport.post(gateway, "/v1/chat/completions", ItSupport.bearer(gateway.apiKey()),
+        java.net.http.HttpResponse<String> response = ItSupport.post(GATEWAY.gateway(), "/v1/chat/completions", ItSupport.bearer(GATEWAY.gateway().apiKey()),
                 "{\"model\":\"claude-midfail\",\"stream\":true,\"messages\":[{\"role\":\"user\",\"content\":\"a long story\"}]}");
 
         assertThat(response.statusCode()).isEqualTo(200);
@@ -332,19 +319,19 @@ class ChatToAnthropicIT {
         assertThat(error.path("message").asText()).isEqualTo("Overloaded");
         // one rule for errors inside a stream, in every format: a failed provider is 503 (the upstream's words kept)
         assertThat(error.path("code").asText()).isEqualTo("503");
-        assertThat(ItSupport.upstreamModels(gateway)).containsExactly("up-cut-midfail");
+        assertThat(ItSupport.upstreamModels(GATEWAY.gateway())).containsExactly("up-cut-midfail");
     }
 
     @Test
     void aThinkingBudgetFromAChatCompletionsClientBecomesAnthropicThinkingAndItsTraceMessageReasoning() {
-        ChatCompletion completion = client.chat().completions().create(ItSupport.ask("claude-chat", "Think first").toBuilder()
+        ChatCompletion completion = GATEWAY.client().chat().completions().create(ItSupport.ask("claude-chat", "Think first").toBuilder()
                 .putAdditionalBodyProperty("thinking", JsonValue.from(Map.of("type", "enabled", "budget_tokens", 1024)))
                 .build());
 
         assertThat(extra(completion.choices().getFirst().message()._additionalProperties(), "reasoning")).isEqualTo(TRACE);
         // spec 2.4 rule 4: reasoning_tokens only when the upstream reports them, and this one does not
         assertThat(completion.usage().orElseThrow().completionTokensDetails()).isEmpty();
-        JsonNode sent = gateway.upstream().received("up-claude").getFirst().json();
+        JsonNode sent = GATEWAY.gateway().upstream().received("up-claude").getFirst().json();
         assertThat(sent.path("thinking")).isEqualTo(ItSupport.json("{\"type\":\"enabled\",\"budget_tokens\":1024}"));
         assertThat(sent.path("max_tokens").asInt()).isEqualTo(4096);
     }

@@ -13,13 +13,10 @@ import com.openai.errors.UnauthorizedException;
 import com.openai.models.chat.completions.ChatCompletionCreateParams;
 import com.openai.models.chat.completions.ChatCompletionToolChoiceOption;
 import com.openai.models.chat.completions.ChatCompletionUserMessageParam;
-import dev.switchboard.testkit.GatewayExtension;
-import dev.switchboard.testkit.TestGateway;
 import java.net.http.HttpResponse;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -29,25 +26,15 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  */
 class ErrorsIT {
     @RegisterExtension
-    static final GatewayExtension GATEWAY = new GatewayExtension(ItSupport.CONFIG);
-
-    private static TestGateway gateway;
-    private static OpenAIClient client;
-
-    @BeforeAll
-    static void connect() {
-        gateway = GATEWAY.gateway();
-        gateway.upstream().requireKey(ItSupport.UPSTREAM_KEY);
-        client = ItSupport.client(gateway);
-    }
+    static final SdkGateway<OpenAIClient> GATEWAY = ItSupport.openAiGateway();
 
     @AfterEach
     void nothingReachedTheUpstream() {
-        assertThat(gateway.upstream().received()).isEmpty();
+        assertThat(GATEWAY.gateway().upstream().received()).isEmpty();
     }
 
     private static BadRequestException badRequest(ChatCompletionCreateParams params) {
-        return assertThrows(BadRequestException.class, () -> client.chat().completions().create(params));
+        return assertThrows(BadRequestException.class, () -> GATEWAY.client().chat().completions().create(params));
     }
 
     private static void assertEnvelope(OpenAIServiceException e, int status, String type) {
@@ -61,7 +48,7 @@ class ErrorsIT {
 
     @Test
     void missingKeyIs401InTheSpecEnvelope() {
-        HttpResponse<String> response = ItSupport.post(gateway, "/v1/chat/completions", Map.of("content-type", "application/json"),
+        HttpResponse<String> response = ItSupport.post(GATEWAY.gateway(), "/v1/chat/completions", Map.of("content-type", "application/json"),
                 "{\"model\":\"chat-basic\",\"messages\":[{\"role\":\"user\",\"content\":\"hi\"}]}");
 
         assertThat(response.statusCode()).isEqualTo(401);
@@ -74,7 +61,7 @@ class ErrorsIT {
 
     @Test
     void sdkWithoutAUsableKeyGetsUnauthorizedException() {
-        OpenAIClient keyless = ItSupport.client(gateway, " ");
+        OpenAIClient keyless = ItSupport.client(GATEWAY.gateway(), " ");
 
         UnauthorizedException e = assertThrows(UnauthorizedException.class,
                 () -> keyless.chat().completions().create(ItSupport.ask("chat-basic", "hi")));
@@ -85,7 +72,7 @@ class ErrorsIT {
 
     @Test
     void wrongKeyIsUnauthorizedExceptionWithCode401() {
-        OpenAIClient stranger = ItSupport.client(gateway, "sk-sb-this-key-was-never-issued-0123456789abcdefghijklmnopq");
+        OpenAIClient stranger = ItSupport.client(GATEWAY.gateway(), "sk-sb-this-key-was-never-issued-0123456789abcdefghijklmnopq");
 
         UnauthorizedException e = assertThrows(UnauthorizedException.class,
                 () -> stranger.chat().completions().create(ItSupport.ask("chat-basic", "hi")));
@@ -113,11 +100,11 @@ class ErrorsIT {
 
     @Test
     void fourStopSequencesAreAccepted() {
-        var ok = client.chat().completions().create(ItSupport.ask("chat-basic", "hi").toBuilder()
+        var ok = GATEWAY.client().chat().completions().create(ItSupport.ask("chat-basic", "hi").toBuilder()
                 .stopOfStrings(List.of("a", "b", "c", "d")).build());
 
         assertThat(ok.model()).isEqualTo("chat-basic");
-        gateway.upstream().reset(); // this one was meant to reach it
+        GATEWAY.gateway().upstream().reset(); // this one was meant to reach it
     }
 
     @Test
@@ -151,7 +138,7 @@ class ErrorsIT {
 
     @Test
     void malformedJsonIs400NotA5xx() {
-        HttpResponse<String> response = ItSupport.post(gateway, "/v1/chat/completions", ItSupport.bearer(gateway.apiKey()),
+        HttpResponse<String> response = ItSupport.post(GATEWAY.gateway(), "/v1/chat/completions", ItSupport.bearer(GATEWAY.gateway().apiKey()),
                 "{\"model\": \"chat-basic\", \"messages\": [");
 
         assertThat(response.statusCode()).isEqualTo(400);
@@ -164,7 +151,7 @@ class ErrorsIT {
     @Test
     void unknownModelIs404ModelNotFoundNamingModel() {
         NotFoundException e = assertThrows(NotFoundException.class,
-                () -> client.chat().completions().create(ItSupport.ask("no-such-model", "hi")));
+                () -> GATEWAY.client().chat().completions().create(ItSupport.ask("no-such-model", "hi")));
 
         assertEnvelope(e, 404, "model_not_found");
         assertThat(e.param()).contains("model");

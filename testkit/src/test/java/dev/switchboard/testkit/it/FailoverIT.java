@@ -16,8 +16,6 @@ import com.openai.models.chat.completions.ChatCompletion;
 import com.openai.models.chat.completions.ChatCompletionChunk;
 import com.openai.models.chat.completions.ChatCompletionCreateParams;
 import dev.switchboard.testkit.FakeUpstream;
-import dev.switchboard.testkit.GatewayExtension;
-import dev.switchboard.testkit.TestGateway;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -33,24 +31,19 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  */
 class FailoverIT {
     @RegisterExtension
-    static final GatewayExtension GATEWAY = new GatewayExtension(ItSupport.CONFIG);
-
-    private static TestGateway gateway;
-    private static OpenAIClient client;
+    static final SdkGateway<OpenAIClient> GATEWAY = new SdkGateway<>(ItSupport.CONFIG, ItSupport::client,
+            ItSupport.UPSTREAM_KEY, ItSupport.ROTATING_KEY_1, ItSupport.ROTATING_KEY_2);
 
     @BeforeAll
-    static void connect() {
-        gateway = GATEWAY.gateway();
-        gateway.upstream().requireKey(ItSupport.UPSTREAM_KEY, ItSupport.ROTATING_KEY_1, ItSupport.ROTATING_KEY_2);
-        gateway.upstream().keyStatus(ItSupport.ROTATING_KEY_1, 429);
-        client = ItSupport.client(gateway);
+    static void rotatingKeyIsRateLimitedAndTheClientWarm() {
+        GATEWAY.gateway().upstream().keyStatus(ItSupport.ROTATING_KEY_1, 429);
         // the SDK's first stream loads many classes; timing tests must measure the gateway, not that
         streamedText(ItSupport.ask("chat-basic", "warm up"), new ArrayList<>());
     }
 
     private static String streamedText(ChatCompletionCreateParams params, List<ChatCompletionChunk> into) {
         StringBuilder text = new StringBuilder();
-        try (StreamResponse<ChatCompletionChunk> s = client.chat().completions().createStreaming(params)) {
+        try (StreamResponse<ChatCompletionChunk> s = GATEWAY.client().chat().completions().createStreaming(params)) {
             s.stream().forEach(c -> {
                 into.add(c);
                 c.choices().forEach(ch -> ch.delta().content().ifPresent(text::append));
@@ -67,11 +60,11 @@ class FailoverIT {
 
     @Test
     void failoverTriesThePoolInOrderAndAnswersFromTheThirdTarget() {
-        ChatCompletion completion = client.chat().completions().create(ItSupport.ask("chat-failover", "hello"));
+        ChatCompletion completion = GATEWAY.client().chat().completions().create(ItSupport.ask("chat-failover", "hello"));
 
         assertThat(completion.model()).isEqualTo("chat-failover");
         assertThat(completion.choices().getFirst().message().content().orElseThrow()).startsWith("Hello from up-third!");
-        assertThat(ItSupport.upstreamModels(gateway)).containsExactly("up-first-fail500", "up-second-reset", "up-third");
+        assertThat(ItSupport.upstreamModels(GATEWAY.gateway())).containsExactly("up-first-fail500", "up-second-reset", "up-third");
     }
 
     @Test
@@ -82,7 +75,7 @@ class FailoverIT {
         assertThat(text).isEqualTo("Hello from up-third! You said: hello");
         assertThat(chunks.getFirst().choices().getFirst().delta().role()).isPresent();
         assertThat(chunks.getLast().usage()).isPresent();
-        assertThat(ItSupport.upstreamModels(gateway)).containsExactly("up-first-fail500", "up-second-reset", "up-third");
+        assertThat(ItSupport.upstreamModels(GATEWAY.gateway())).containsExactly("up-first-fail500", "up-second-reset", "up-third");
     }
 
     @Test
@@ -92,7 +85,7 @@ class FailoverIT {
         Duration took = Duration.ofNanos(System.nanoTime() - start);
 
         assertThat(text).startsWith("Hello from up-rescue-one!");
-        assertThat(ItSupport.upstreamModels(gateway)).containsExactly("up-stuck-hang", "up-rescue-one");
+        assertThat(ItSupport.upstreamModels(GATEWAY.gateway())).containsExactly("up-stuck-hang", "up-rescue-one");
         // first_byte (500ms) gave up on the hang; without it only the attempt's total (10s) would have
         assertThat(took).as("left the hanging provider long before its total deadline").isLessThan(Duration.ofSeconds(8));
     }
@@ -104,17 +97,17 @@ class FailoverIT {
         // the slow upstream answers normally after SLOW_FIRST_BYTE: the next target was asked (and answered)
         // only because first_byte (500ms) gave up on it first
         assertThat(text).startsWith("Hello from up-rescue-two!");
-        assertThat(ItSupport.upstreamModels(gateway)).containsExactly("up-late-slowfirst", "up-rescue-two");
+        assertThat(ItSupport.upstreamModels(GATEWAY.gateway())).containsExactly("up-late-slowfirst", "up-rescue-two");
     }
 
     @Test
     void callerFallbackAnswersWhenThePrimaryPoolFailsAndUnknownIdsAreSkipped() {
-        ChatCompletion completion = client.chat().completions()
+        ChatCompletion completion = GATEWAY.client().chat().completions()
                 .create(withFallbacks("chat-down", "no-such-model", "chat-backup"));
 
         assertThat(completion.model()).isEqualTo("chat-backup");
         assertThat(completion.choices().getFirst().message().content().orElseThrow()).startsWith("Hello from up-backup!");
-        assertThat(ItSupport.upstreamModels(gateway)).containsExactly("up-down-fail503", "up-broken-fail502", "up-backup");
+        assertThat(ItSupport.upstreamModels(GATEWAY.gateway())).containsExactly("up-down-fail503", "up-broken-fail502", "up-backup");
     }
 
     @Test
@@ -124,13 +117,13 @@ class FailoverIT {
 
         assertThat(text).startsWith("Hello from up-backup!");
         assertThat(chunks).allSatisfy(c -> assertThat(c.model()).isEqualTo("chat-backup"));
-        assertThat(ItSupport.upstreamModels(gateway)).containsExactly("up-down-fail503", "up-broken-fail502", "up-backup");
+        assertThat(ItSupport.upstreamModels(GATEWAY.gateway())).containsExactly("up-down-fail503", "up-broken-fail502", "up-backup");
     }
 
     @Test
     void everythingFailedIs503ApiErrorNamingEachAttempt() {
         InternalServerException e = assertThrows(InternalServerException.class,
-                () -> client.chat().completions().create(ItSupport.ask("chat-down", "hello")));
+                () -> GATEWAY.client().chat().completions().create(ItSupport.ask("chat-down", "hello")));
 
         assertThat(e.statusCode()).isEqualTo(503);
         assertThat(e.type()).contains("api_error");
@@ -138,14 +131,14 @@ class FailoverIT {
         JsonNode error = ItSupport.body(e);
         String message = error.path("message").asText();
         assertThat(message).contains("fake: 503").contains("fake: 502");
-        assertThat(message).doesNotContain(ItSupport.UPSTREAM_KEY).doesNotContain(gateway.upstream().baseUrl());
-        assertThat(ItSupport.upstreamModels(gateway)).containsExactly("up-down-fail503", "up-broken-fail502");
+        assertThat(message).doesNotContain(ItSupport.UPSTREAM_KEY).doesNotContain(GATEWAY.gateway().upstream().baseUrl());
+        assertThat(ItSupport.upstreamModels(GATEWAY.gateway())).containsExactly("up-down-fail503", "up-broken-fail502");
     }
 
     @Test
     void everythingFailedBeforeTheFirstEventIsAPlain503ForAStreamToo() {
         InternalServerException e = assertThrows(InternalServerException.class, () -> {
-            try (StreamResponse<ChatCompletionChunk> s = client.chat().completions()
+            try (StreamResponse<ChatCompletionChunk> s = GATEWAY.client().chat().completions()
                     .createStreaming(ItSupport.ask("chat-down", "hello"))) {
                 s.stream().forEach(c -> { });
             }
@@ -163,7 +156,7 @@ class FailoverIT {
         Thread.sleep(FakeUpstream.SLOW_FIRST_BYTE.toMillis() + 200);
 
         for (int i = 0; i < 4; i++) {
-            ChatCompletion plain = client.chat().completions().create(ItSupport.ask("chat-basic", "plain " + i));
+            ChatCompletion plain = GATEWAY.client().chat().completions().create(ItSupport.ask("chat-basic", "plain " + i));
             assertThat(plain.choices().getFirst().message().content().orElseThrow())
                     .isEqualTo("Hello from up-basic! You said: plain " + i);
             assertThat(streamedText(ItSupport.ask("chat-basic", "streamed " + i), new ArrayList<>()))
@@ -173,7 +166,7 @@ class FailoverIT {
 
     @Test
     void streamThatStallsAfterItsFirstEventEndsWithAnInBandErrorAfterTheIdleTimeout() {
-        gateway.upstream().script("up-stall", (request, exchange) -> {
+        GATEWAY.gateway().upstream().script("up-stall", (request, exchange) -> {
             var sse = exchange.openSse(200);
             sse.data("{\"id\":\"c\",\"object\":\"chat.completion.chunk\",\"created\":1,\"model\":\"up-stall\","
                     + "\"choices\":[{\"index\":0,\"delta\":{\"role\":\"assistant\",\"content\":\"Stalling\"},"
@@ -184,7 +177,7 @@ class FailoverIT {
         long start = System.nanoTime();
 
         SseException e = assertTimeoutPreemptively(Duration.ofSeconds(30), () -> assertThrows(SseException.class, () -> {
-            try (StreamResponse<ChatCompletionChunk> s = client.chat().completions()
+            try (StreamResponse<ChatCompletionChunk> s = GATEWAY.client().chat().completions()
                     .createStreaming(ItSupport.ask("chat-stall", "hello"))) {
                 s.stream().forEach(c -> c.choices().forEach(ch -> ch.delta().content().ifPresent(text::append)));
             }
@@ -194,34 +187,34 @@ class FailoverIT {
         assertThat(text.toString()).isEqualTo("Stalling");
         assertThat(ItSupport.body(e).path("code").asText()).isEqualTo("503");
         assertThat(took).as("idle (1s) ended it, not the attempt's total (10s)").isLessThan(Duration.ofSeconds(8));
-        assertThat(ItSupport.upstreamModels(gateway)).containsExactly("up-stall");
+        assertThat(ItSupport.upstreamModels(GATEWAY.gateway())).containsExactly("up-stall");
     }
 
     @Test
     void nonRetryableUpstream4xxEndsTheFailoverAndReachesTheCaller() {
         BadRequestException e = assertThrows(BadRequestException.class,
-                () -> client.chat().completions().create(ItSupport.ask("chat-rejects", "hello")));
+                () -> GATEWAY.client().chat().completions().create(ItSupport.ask("chat-rejects", "hello")));
 
         assertThat(e.statusCode()).isEqualTo(400);
         assertThat(e.code()).contains("400");
-        assertThat(ItSupport.upstreamModels(gateway)).containsExactly("up-picky-fail400");
+        assertThat(ItSupport.upstreamModels(GATEWAY.gateway())).containsExactly("up-picky-fail400");
     }
 
     @Test
     void providerRefusingTheGatewaysOwnKeyIsNeverReportedAsTheCallers401() {
         InternalServerException e = assertThrows(InternalServerException.class,
-                () -> client.chat().completions().create(ItSupport.ask("chat-misconfigured", "hello")));
+                () -> GATEWAY.client().chat().completions().create(ItSupport.ask("chat-misconfigured", "hello")));
 
         assertThat(e.statusCode()).isEqualTo(503);
         assertThat(ItSupport.body(e).path("message").asText()).contains("revoked: 401").contains("fake: 503")
                 .doesNotContain("sk-upstream-revoked");
-        assertThat(ItSupport.upstreamModels(gateway)).containsExactly("up-unpaid", "up-down-fail503");
+        assertThat(ItSupport.upstreamModels(GATEWAY.gateway())).containsExactly("up-unpaid", "up-down-fail503");
     }
 
     @Test
     void everyAttemptRateLimitedIs429WithTheSummary() {
         RateLimitException e = assertThrows(RateLimitException.class,
-                () -> client.chat().completions().create(ItSupport.ask("chat-limited", "hello")));
+                () -> GATEWAY.client().chat().completions().create(ItSupport.ask("chat-limited", "hello")));
 
         assertThat(e.statusCode()).isEqualTo(429);
         assertThat(e.type()).contains("rate_limit_error");
@@ -229,14 +222,14 @@ class FailoverIT {
         String message = ItSupport.body(e).path("message").asText();
         assertThat(message).contains("fake: 429");
         assertThat(message.split("fake: 429", -1)).hasSize(3); // both attempts named
-        assertThat(ItSupport.upstreamModels(gateway)).containsExactly("up-busy-fail429", "up-busier-fail429");
+        assertThat(ItSupport.upstreamModels(GATEWAY.gateway())).containsExactly("up-busy-fail429", "up-busier-fail429");
     }
 
     @Test
     void failureAfterTheFirstEventIsReportedInBandAndTheSdkThrowsAfterTheContentSoFar() {
         StringBuilder text = new StringBuilder();
         SseException e = assertTimeoutPreemptively(Duration.ofSeconds(30), () -> {
-            try (StreamResponse<ChatCompletionChunk> s = client.chat().completions()
+            try (StreamResponse<ChatCompletionChunk> s = GATEWAY.client().chat().completions()
                     .createStreaming(ItSupport.ask("chat-midfail", "hello"))) {
                 Iterator<ChatCompletionChunk> it = s.stream().iterator();
                 return assertThrows(SseException.class, () -> {
@@ -255,12 +248,12 @@ class FailoverIT {
         assertThat(error.path("code").asText()).isEqualTo("503");
         assertThat(error.path("message").asText()).isNotBlank();
         // after the first event there is no failover (resumption is off by default)
-        assertThat(ItSupport.upstreamModels(gateway)).containsExactly("up-cut-midfail");
+        assertThat(ItSupport.upstreamModels(GATEWAY.gateway())).containsExactly("up-cut-midfail");
     }
 
     @Test
     void failureAfterTheFirstEventEndsWithAnErrorChunkThenDone() {
-        HttpResponse<String> response = ItSupport.post(gateway, "/v1/chat/completions", ItSupport.bearer(gateway.apiKey()),
+        HttpResponse<String> response = ItSupport.post(GATEWAY.gateway(), "/v1/chat/completions", ItSupport.bearer(GATEWAY.gateway().apiKey()),
                 "{\"model\":\"chat-midfail\",\"stream\":true,\"messages\":[{\"role\":\"user\",\"content\":\"hello\"}]}");
 
         assertThat(response.statusCode()).isEqualTo(200);
@@ -275,10 +268,10 @@ class FailoverIT {
 
     @Test
     void plainAnswerCutMidBodyFallsOver() {
-        ChatCompletion completion = client.chat().completions().create(ItSupport.ask("chat-midfail", "hello"));
+        ChatCompletion completion = GATEWAY.client().chat().completions().create(ItSupport.ask("chat-midfail", "hello"));
 
         assertThat(completion.choices().getFirst().message().content().orElseThrow()).startsWith("Hello from up-rescue-four!");
-        assertThat(ItSupport.upstreamModels(gateway)).containsExactly("up-cut-midfail", "up-rescue-four");
+        assertThat(ItSupport.upstreamModels(GATEWAY.gateway())).containsExactly("up-cut-midfail", "up-rescue-four");
     }
 
     @Test
@@ -289,18 +282,18 @@ class FailoverIT {
         assertThat(text).isEqualTo("Hello from up-rescue-three! You said: hello");
         assertThat(chunks.getFirst().choices().getFirst().delta().role()).isPresent();
         assertThat(chunks.getLast().usage()).isPresent();
-        assertThat(ItSupport.upstreamModels(gateway)).containsExactly("up-void-empty", "up-rescue-three");
+        assertThat(ItSupport.upstreamModels(GATEWAY.gateway())).containsExactly("up-void-empty", "up-rescue-three");
     }
 
     @Test
     void refusedKeyRotatesToTheProvidersNextKey() {
         // keys are taken round robin, so of two requests one starts with the rate-limited first key
         for (int i = 0; i < 2; i++) {
-            ChatCompletion completion = client.chat().completions().create(ItSupport.ask("chat-rotating", "hello " + i));
+            ChatCompletion completion = GATEWAY.client().chat().completions().create(ItSupport.ask("chat-rotating", "hello " + i));
             assertThat(completion.choices().getFirst().message().content().orElseThrow()).startsWith("Hello from up-rotating!");
         }
 
-        List<String> keys = gateway.upstream().received().stream().map(ItSupport::authorization).toList();
+        List<String> keys = GATEWAY.gateway().upstream().received().stream().map(ItSupport::authorization).toList();
         assertThat(keys).containsExactly(key(ItSupport.ROTATING_KEY_1), key(ItSupport.ROTATING_KEY_2), key(ItSupport.ROTATING_KEY_2));
     }
 

@@ -16,6 +16,7 @@ import dev.switchboard.testkit.RecordedRequest;
 import dev.switchboard.testkit.TestGateway;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Function;
 import okhttp3.HttpUrl;
 import okhttp3.OkHttpClient;
 import okhttp3.Request;
@@ -159,6 +160,11 @@ final class GeminiItSupport {
     }
 
     private GeminiItSupport() {
+    }
+
+    /** The gateway on {@code config} (this {@link #CONFIG} or more), the fake accepting its three providers' keys. */
+    static <C> SdkGateway<C> gateway(String config, Function<TestGateway, C> connect) {
+        return new SdkGateway<>(config, connect, GOOGLE_KEY, ItSupport.UPSTREAM_KEY, ANTHROPIC_KEY);
     }
 
     /** A GenAI SDK client for {@code gateway} with the test user's key in the SDK's own header; no SDK retries. */

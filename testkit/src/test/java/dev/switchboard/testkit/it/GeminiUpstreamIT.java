@@ -25,9 +25,7 @@ import com.openai.models.chat.completions.ChatCompletionFunctionTool;
 import com.openai.models.chat.completions.ChatCompletionMessage;
 import com.openai.models.chat.completions.ChatCompletionMessageFunctionToolCall;
 import com.openai.models.chat.completions.ChatCompletionToolMessageParam;
-import dev.switchboard.testkit.GatewayExtension;
 import dev.switchboard.testkit.RecordedRequest;
-import dev.switchboard.testkit.TestGateway;
 import java.net.http.HttpResponse;
 import java.util.ArrayList;
 import java.util.Base64;
@@ -46,20 +44,15 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  */
 class GeminiUpstreamIT {
     @RegisterExtension
-    static final GatewayExtension GATEWAY = new GatewayExtension(GeminiItSupport.CONFIG);
+    static final SdkGateway<OpenAIClient> GATEWAY = GeminiItSupport.gateway(GeminiItSupport.CONFIG, ItSupport::client);
 
     private static final String STRICT_UPSTREAM = "g-tools-strictsig";
 
-    private static TestGateway gateway;
-    private static OpenAIClient openai;
     private static Client genai;
 
     @BeforeAll
-    static void connect() {
-        gateway = GATEWAY.gateway();
-        gateway.upstream().requireKey(GeminiItSupport.GOOGLE_KEY, ItSupport.UPSTREAM_KEY, GeminiItSupport.ANTHROPIC_KEY);
-        openai = ItSupport.client(gateway);
-        genai = GeminiItSupport.client(gateway);
+    static void connectGenAi() {
+        genai = GeminiItSupport.client(GATEWAY.gateway());
     }
 
     /** A strict OpenAI tool, with the JSON-Schema keywords outside Google's OpenAPI subset that SDKs emit. */
@@ -103,7 +96,7 @@ class GeminiUpstreamIT {
 
     @Test
     void openAiClientGetsTextFromAGeminiUpstream() {
-        ChatCompletion completion = openai.chat().completions().create(ItSupport.ask("gm-basic", "Say hi to the tests"));
+        ChatCompletion completion = GATEWAY.client().chat().completions().create(ItSupport.ask("gm-basic", "Say hi to the tests"));
 
         assertThat(completion.model()).isEqualTo("gm-basic");
         ChatCompletion.Choice choice = completion.choices().getFirst();
@@ -112,14 +105,14 @@ class GeminiUpstreamIT {
         var usage = completion.usage().orElseThrow();
         assertThat(usage.totalTokens()).isEqualTo(usage.promptTokens() + usage.completionTokens());
         // a whole answer is streamed from the upstream too, so its first-byte and idle deadlines apply
-        assertThat(GeminiItSupport.onlyRequest(gateway, "g-basic").path()).isEqualTo("/v1beta/models/g-basic:streamGenerateContent");
+        assertThat(GeminiItSupport.onlyRequest(GATEWAY.gateway(), "g-basic").path()).isEqualTo("/v1beta/models/g-basic:streamGenerateContent");
     }
 
     @Test
     void openAiClientStreamsFromAGeminiUpstream() {
         StringBuilder text = new StringBuilder();
         List<ChatCompletionChunk> chunks;
-        try (StreamResponse<ChatCompletionChunk> stream = openai.chat().completions()
+        try (StreamResponse<ChatCompletionChunk> stream = GATEWAY.client().chat().completions()
                 .createStreaming(ItSupport.ask("gm-basic", "Say hi to the tests"))) {
             chunks = stream.stream().toList();
         }
@@ -127,14 +120,14 @@ class GeminiUpstreamIT {
 
         assertThat(text.toString()).isEqualTo("Hello from g-basic! You said: Say hi to the tests");
         assertThat(chunks.getLast().usage()).isPresent();
-        RecordedRequest sent = GeminiItSupport.onlyRequest(gateway, "g-basic");
+        RecordedRequest sent = GeminiItSupport.onlyRequest(GATEWAY.gateway(), "g-basic");
         assertThat(sent.path()).endsWith(":streamGenerateContent");
         assertThat(sent.query()).isEqualTo("alt=sse");
     }
 
     @Test
     void openAiToolLoopOverAGeminiUpstreamConvertsTheSchemaAndNamesTheFunctionResponse() {
-        ChatCompletion first = openai.chat().completions().create(askWeather("gm-tools"));
+        ChatCompletion first = GATEWAY.client().chat().completions().create(askWeather("gm-tools"));
 
         ChatCompletionMessage assistant = first.choices().getFirst().message();
         ChatCompletionMessageFunctionToolCall call = assistant.toolCalls().orElseThrow().getFirst().asFunction();
@@ -142,20 +135,20 @@ class GeminiUpstreamIT {
         assertThat(call.function().name()).isEqualTo("get_weather");
         assertThat(ItSupport.json(call.function().arguments()).path("city").asText()).isEqualTo("Paris");
         assertThat(first.choices().getFirst().finishReason()).isEqualTo(ChatCompletion.Choice.FinishReason.TOOL_CALLS);
-        JsonNode declaration = GeminiItSupport.onlyRequest(gateway, "g-tools").json().at("/tools/0/functionDeclarations/0");
+        JsonNode declaration = GeminiItSupport.onlyRequest(GATEWAY.gateway(), "g-tools").json().at("/tools/0/functionDeclarations/0");
         assertThat(declaration.path("name").asText()).isEqualTo("get_weather");
         assertThat(declaration.has("parameters")).as("Google's OpenAPI subset would reject additionalProperties").isFalse();
         assertThat(declaration.at("/parametersJsonSchema/properties/city/type").asText()).isEqualTo("string");
         assertThat(declaration.at("/parametersJsonSchema/required/0").asText()).isEqualTo("city");
 
-        gateway.upstream().reset();
-        ChatCompletion answer = openai.chat().completions().create(askWeather("gm-tools").toBuilder()
+        GATEWAY.gateway().upstream().reset();
+        ChatCompletion answer = GATEWAY.client().chat().completions().create(askWeather("gm-tools").toBuilder()
                 .addMessage(assistant)
                 .addMessage(ChatCompletionToolMessageParam.builder().toolCallId(call.id()).content("sunny, 21 C").build())
                 .build());
 
         assertThat(answer.choices().getFirst().message().content()).contains("Tool result received: sunny, 21 C");
-        JsonNode contents = GeminiItSupport.onlyRequest(gateway, "g-tools").json().path("contents");
+        JsonNode contents = GeminiItSupport.onlyRequest(GATEWAY.gateway(), "g-tools").json().path("contents");
         JsonNode response = contents.get(contents.size() - 1).at("/parts/0/functionResponse");
         assertThat(response.path("name").asText()).as("the tool message has only the call id; the name comes from the call")
                 .isEqualTo("get_weather");
@@ -165,7 +158,7 @@ class GeminiUpstreamIT {
 
     @Test
     void openAiClientSeesTheReasoningOfAGeminiUpstream() {
-        ChatCompletion completion = openai.chat().completions().create(ChatCompletionCreateParams.builder()
+        ChatCompletion completion = GATEWAY.client().chat().completions().create(ChatCompletionCreateParams.builder()
                 .model("gm-think").addUserMessage("hi").reasoningEffort(ReasoningEffort.LOW).build());
 
         ChatCompletionMessage message = completion.choices().getFirst().message();
@@ -174,7 +167,7 @@ class GeminiUpstreamIT {
                 message._additionalProperties().get("reasoning_content"));
         assertThat(reasoning).isNotNull();
         assertThat(reasoning.toString()).contains("step by step");
-        JsonNode thinking = GeminiItSupport.onlyRequest(gateway, "g-think-reasoning").json().at("/generationConfig/thinkingConfig");
+        JsonNode thinking = GeminiItSupport.onlyRequest(GATEWAY.gateway(), "g-think-reasoning").json().at("/generationConfig/thinkingConfig");
         assertThat(thinking.path("includeThoughts").asBoolean()).isTrue();
         assertThat(thinking.path("thinkingLevel").asText()).as("a name that is not gemini-1/2 gets a level").isEqualTo("LOW");
     }
@@ -210,7 +203,7 @@ class GeminiUpstreamIT {
 
     @Test
     void callsAGeminiUpstreamSendsWithoutIdsGetStableIdsAndTheirResultsFindTheirNames() {
-        gateway.upstream().script("g-idless", GeminiUpstreamIT::answerWithoutCallIds);
+        GATEWAY.gateway().upstream().script("g-idless", GeminiUpstreamIT::answerWithoutCallIds);
         ChatCompletionCreateParams ask = ChatCompletionCreateParams.builder().model("gm-idless")
                 .addUserMessage("Weather and time in Paris?").addTool(weatherTool())
                 .addTool(ChatCompletionFunctionTool.builder().function(FunctionDefinition.builder().name("get_time")
@@ -218,8 +211,8 @@ class GeminiUpstreamIT {
                         .build()).build())
                 .build();
 
-        ChatCompletion first = openai.chat().completions().create(ask);
-        ChatCompletion again = openai.chat().completions().create(ask);
+        ChatCompletion first = GATEWAY.client().chat().completions().create(ask);
+        ChatCompletion again = GATEWAY.client().chat().completions().create(ask);
 
         ChatCompletionMessage assistant = first.choices().getFirst().message();
         List<String> ids = assistant.toolCalls().orElseThrow().stream().map(c -> c.asFunction().id()).toList();
@@ -227,7 +220,7 @@ class GeminiUpstreamIT {
         assertThat(again.choices().getFirst().message().toolCalls().orElseThrow().stream().map(c -> c.asFunction().id()))
                 .as("the same answer gets the same ids").containsExactlyElementsOf(ids);
 
-        ChatCompletion answer = openai.chat().completions().create(ask.toBuilder()
+        ChatCompletion answer = GATEWAY.client().chat().completions().create(ask.toBuilder()
                 .addMessage(assistant)
                 // answered out of order: each result must still find its own call's name
                 .addMessage(ChatCompletionToolMessageParam.builder().toolCallId(ids.get(1)).content("09:00").build())
@@ -250,7 +243,7 @@ class GeminiUpstreamIT {
         assertThat(modelTurn.parts().orElseThrow().getFirst().thought()).contains(true);
         FunctionCall call = callPart.functionCall().get();
 
-        gateway.upstream().reset();
+        GATEWAY.gateway().upstream().reset();
         Content result = Content.builder().role("user").parts(List.of(Part.builder().functionResponse(
                 FunctionResponse.builder().name("get_weather").id(call.id().orElseThrow())
                         .response(Map.of("output", "sunny")).build()).build())).build();
@@ -258,7 +251,7 @@ class GeminiUpstreamIT {
                 GeminiItSupport.withWeather(true));
 
         assertThat(answer.text()).isEqualTo("Tool result received: sunny");
-        assertThat(sentSignature(GeminiItSupport.onlyRequest(gateway, STRICT_UPSTREAM))).isEqualTo(issued);
+        assertThat(sentSignature(GeminiItSupport.onlyRequest(GATEWAY.gateway(), STRICT_UPSTREAM))).isEqualTo(issued);
     }
 
     @Test
@@ -272,12 +265,12 @@ class GeminiUpstreamIT {
                 .findFirst().orElseThrow();
         String issued = Base64.getEncoder().encodeToString(callPart.thoughtSignature().orElseThrow());
 
-        gateway.upstream().reset();
+        GATEWAY.gateway().upstream().reset();
         GenerateContentResponse answer = chat.sendMessage(Content.builder().role("user").parts(List.of(
                 Part.fromFunctionResponse("get_weather", Map.of("output", "cloudy")))).build());
 
         assertThat(answer.text()).isEqualTo("Tool result received: cloudy");
-        assertThat(sentSignature(GeminiItSupport.onlyRequest(gateway, STRICT_UPSTREAM))).isEqualTo(issued);
+        assertThat(sentSignature(GeminiItSupport.onlyRequest(GATEWAY.gateway(), STRICT_UPSTREAM))).isEqualTo(issued);
     }
 
     @Test
@@ -301,26 +294,26 @@ class GeminiUpstreamIT {
     @Test
     void theSignatureSurvivesARoundTripThroughAChatCompletionsClient() {
         ChatCompletionCreateParams ask = askWeather("gm-strict").toBuilder().reasoningEffort(ReasoningEffort.LOW).build();
-        ChatCompletion first = openai.chat().completions().create(ask);
+        ChatCompletion first = GATEWAY.client().chat().completions().create(ask);
         ChatCompletionMessage assistant = first.choices().getFirst().message();
         ChatCompletionMessageFunctionToolCall call = assistant.toolCalls().orElseThrow().getFirst().asFunction();
         JsonNode carried = ItSupport.JSON.valueToTree(call._additionalProperties().get("extra_content").convert(Object.class));
         String issued = carried.at("/google/thought_signature").asText();
         assertThat(issued).as("the signature rides on the tool call, where Gemini's own compatible API puts it").isNotBlank();
 
-        gateway.upstream().reset();
-        ChatCompletion answer = openai.chat().completions().create(ask.toBuilder()
+        GATEWAY.gateway().upstream().reset();
+        ChatCompletion answer = GATEWAY.client().chat().completions().create(ask.toBuilder()
                 .addMessage(assistant)
                 .addMessage(ChatCompletionToolMessageParam.builder().toolCallId(call.id()).content("sunny").build())
                 .build());
 
         assertThat(answer.choices().getFirst().message().content()).contains("Tool result received: sunny");
-        assertThat(sentSignature(GeminiItSupport.onlyRequest(gateway, STRICT_UPSTREAM))).isEqualTo(issued);
+        assertThat(sentSignature(GeminiItSupport.onlyRequest(GATEWAY.gateway(), STRICT_UPSTREAM))).isEqualTo(issued);
     }
 
     @Test
     void aStreamedToolCallCarriesTheSignatureToAChatCompletionsClientAndBack() {
-        HttpResponse<String> streamed = ItSupport.post(gateway, "/v1/chat/completions", ItSupport.bearer(gateway.apiKey()), """
+        HttpResponse<String> streamed = ItSupport.post(GATEWAY.gateway(), "/v1/chat/completions", ItSupport.bearer(GATEWAY.gateway().apiKey()), """
                 {"model":"gm-strict","stream":true,"reasoning_effort":"low",
                  "messages":[{"role":"user","content":"What is the weather in Paris?"}],
                  "tools":[{"type":"function","function":{"name":"get_weather","parameters":{"type":"object",
@@ -343,8 +336,8 @@ class GeminiUpstreamIT {
         }
         assertThat(signature).as("the streamed call carries the signature").isNotBlank();
 
-        gateway.upstream().reset();
-        HttpResponse<String> answer = ItSupport.post(gateway, "/v1/chat/completions", ItSupport.bearer(gateway.apiKey()), """
+        GATEWAY.gateway().upstream().reset();
+        HttpResponse<String> answer = ItSupport.post(GATEWAY.gateway(), "/v1/chat/completions", ItSupport.bearer(GATEWAY.gateway().apiKey()), """
                 {"model":"gm-strict","reasoning_effort":"low","messages":[
                   {"role":"user","content":"What is the weather in Paris?"},
                   {"role":"assistant","content":null,"tool_calls":[{"id":"%s","type":"function",
@@ -356,12 +349,12 @@ class GeminiUpstreamIT {
 
         assertThat(answer.statusCode()).as(answer.body()).isEqualTo(200);
         assertThat(ItSupport.json(answer.body()).at("/choices/0/message/content").asText()).isEqualTo("Tool result received: sunny");
-        assertThat(sentSignature(GeminiItSupport.onlyRequest(gateway, STRICT_UPSTREAM))).isEqualTo(signature);
+        assertThat(sentSignature(GeminiItSupport.onlyRequest(GATEWAY.gateway(), STRICT_UPSTREAM))).isEqualTo(signature);
     }
 
     @Test
     void historyFromAnotherFormatWithoutSignaturesGetsGooglesPlaceholder() {
-        ChatCompletion answer = openai.chat().completions().create(askWeather("gm-strict").toBuilder()
+        ChatCompletion answer = GATEWAY.client().chat().completions().create(askWeather("gm-strict").toBuilder()
                 .addMessage(com.openai.models.chat.completions.ChatCompletionAssistantMessageParam.builder()
                         .addToolCall(ChatCompletionMessageFunctionToolCall.builder().id("call_from_elsewhere")
                                 .function(ChatCompletionMessageFunctionToolCall.Function.builder()
@@ -372,13 +365,13 @@ class GeminiUpstreamIT {
                 .build());
 
         assertThat(answer.choices().getFirst().message().content()).contains("Tool result received: sunny");
-        assertThat(sentSignature(GeminiItSupport.onlyRequest(gateway, STRICT_UPSTREAM))).isEqualTo("skip_thought_signature_validator");
+        assertThat(sentSignature(GeminiItSupport.onlyRequest(GATEWAY.gateway(), STRICT_UPSTREAM))).isEqualTo("skip_thought_signature_validator");
     }
 
     // --- messages-format client, Gemini upstream ---
 
     private static HttpResponse<String> messages(String body) {
-        return ItSupport.post(gateway, "/v1/messages", Map.of("x-api-key", gateway.apiKey(), "anthropic-version", "2023-06-01",
+        return ItSupport.post(GATEWAY.gateway(), "/v1/messages", Map.of("x-api-key", GATEWAY.gateway().apiKey(), "anthropic-version", "2023-06-01",
                 "content-type", "application/json"), body);
     }
 
@@ -410,14 +403,14 @@ class GeminiUpstreamIT {
         assertThat(toolUse.path("name").asText()).isEqualTo("get_weather");
         assertThat(toolUse.at("/input/city").asText()).isEqualTo("Paris");
 
-        gateway.upstream().reset();
+        GATEWAY.gateway().upstream().reset();
         HttpResponse<String> answer = messages("{\"model\":\"gm-tools\",\"max_tokens\":100," + tools + ",\"messages\":["
                 + "{\"role\":\"user\",\"content\":\"Weather in Paris?\"},"
                 + "{\"role\":\"assistant\",\"content\":" + call.path("content") + "},"
                 + "{\"role\":\"user\",\"content\":[{\"type\":\"tool_result\",\"tool_use_id\":\"" + toolUse.path("id").asText()
                 + "\",\"content\":\"sunny\"}]}]}");
         assertThat(ItSupport.json(answer.body()).at("/content/0/text").asText()).isEqualTo("Tool result received: sunny");
-        JsonNode contents = GeminiItSupport.onlyRequest(gateway, "g-tools").json().path("contents");
+        JsonNode contents = GeminiItSupport.onlyRequest(GATEWAY.gateway(), "g-tools").json().path("contents");
         assertThat(contents.get(contents.size() - 1).at("/parts/0/functionResponse/name").asText()).isEqualTo("get_weather");
     }
 

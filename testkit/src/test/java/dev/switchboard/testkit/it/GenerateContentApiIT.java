@@ -12,14 +12,11 @@ import com.google.genai.errors.ServerException;
 import com.google.genai.types.GenerateContentResponse;
 import com.google.genai.types.ListModelsConfig;
 import com.google.genai.types.Model;
-import dev.switchboard.testkit.GatewayExtension;
-import dev.switchboard.testkit.TestGateway;
 import dev.switchboard.testkit.it.GeminiItSupport.Auth;
 import java.net.http.HttpResponse;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -32,24 +29,14 @@ import org.junit.jupiter.params.provider.EnumSource;
  */
 class GenerateContentApiIT {
     @RegisterExtension
-    static final GatewayExtension GATEWAY = new GatewayExtension(GeminiItSupport.CONFIG);
-
-    private static TestGateway gateway;
-    private static Client client;
-
-    @BeforeAll
-    static void connect() {
-        gateway = GATEWAY.gateway();
-        gateway.upstream().requireKey(GeminiItSupport.GOOGLE_KEY, ItSupport.UPSTREAM_KEY, GeminiItSupport.ANTHROPIC_KEY);
-        client = GeminiItSupport.client(gateway);
-    }
+    static final SdkGateway<Client> GATEWAY = GeminiItSupport.gateway(GeminiItSupport.CONFIG, GeminiItSupport::client);
 
     private static Map<String, String> googleKey(String key) {
         return Map.of("x-goog-api-key", key, "content-type", "application/json");
     }
 
     private static HttpResponse<String> generate(String pathAndQuery, String body) {
-        return ItSupport.post(gateway, pathAndQuery, googleKey(gateway.apiKey()), body);
+        return ItSupport.post(GATEWAY.gateway(), pathAndQuery, googleKey(GATEWAY.gateway().apiKey()), body);
     }
 
     private static JsonNode error(HttpResponse<String> response) {
@@ -71,33 +58,33 @@ class GenerateContentApiIT {
     @ParameterizedTest
     @EnumSource(Auth.class)
     void everyWayOfPresentingTheKeyWorksAndNoneReachesTheUpstream(Auth auth) {
-        Client sdk = GeminiItSupport.client(gateway, gateway.apiKey(), auth, "v1beta");
+        Client sdk = GeminiItSupport.client(GATEWAY.gateway(), GATEWAY.gateway().apiKey(), auth, "v1beta");
 
         GenerateContentResponse response = sdk.models.generateContent("gm-basic", "hi", null);
 
         assertThat(response.text()).isEqualTo("Hello from g-basic! You said: hi");
-        var sent = GeminiItSupport.onlyRequest(gateway, "g-basic");
+        var sent = GeminiItSupport.onlyRequest(GATEWAY.gateway(), "g-basic");
         assertThat(sent.header("x-goog-api-key")).contains(GeminiItSupport.GOOGLE_KEY);
         assertThat(sent.query()).doesNotContain("key=");
         assertThat(sent.header("authorization")).isEmpty();
-        assertThat(sent.toString()).doesNotContain(gateway.apiKey());
+        assertThat(sent.toString()).doesNotContain(GATEWAY.gateway().apiKey());
     }
 
     @ParameterizedTest
     @EnumSource(Auth.class)
     void aWrongKeyIs401UnauthenticatedWhereverItIs(Auth auth) {
-        Client sdk = GeminiItSupport.client(gateway, "sk-sb-not-a-real-key", auth, "v1beta");
+        Client sdk = GeminiItSupport.client(GATEWAY.gateway(), "sk-sb-not-a-real-key", auth, "v1beta");
 
         ClientException e = assertThrows(ClientException.class, () -> sdk.models.generateContent("gm-basic", "hi", null));
 
         assertThat(e.code()).isEqualTo(401);
         assertThat(e.status()).isEqualTo("UNAUTHENTICATED");
-        assertThat(gateway.upstream().received()).isEmpty();
+        assertThat(GATEWAY.gateway().upstream().received()).isEmpty();
     }
 
     @Test
     void aMissingKeyIs401InTheSpecEnvelopeWithGooglesStatusWord() {
-        HttpResponse<String> response = ItSupport.post(gateway, "/v1beta/models/gm-basic:generateContent",
+        HttpResponse<String> response = ItSupport.post(GATEWAY.gateway(), "/v1beta/models/gm-basic:generateContent",
                 Map.of("content-type", "application/json"), HI);
 
         assertGoogleEnvelope(response, 401, "UNAUTHENTICATED");
@@ -106,7 +93,7 @@ class GenerateContentApiIT {
 
     @Test
     void theKeyParameterWinsOverTheHeaders() {
-        HttpResponse<String> response = ItSupport.post(gateway, "/v1beta/models/gm-basic:generateContent?key=" + gateway.apiKey(),
+        HttpResponse<String> response = ItSupport.post(GATEWAY.gateway(), "/v1beta/models/gm-basic:generateContent?key=" + GATEWAY.gateway().apiKey(),
                 Map.of("x-goog-api-key", "wrong", "authorization", "Bearer wrong", "content-type", "application/json"), HI);
 
         assertThat(response.statusCode()).isEqualTo(200);
@@ -115,7 +102,7 @@ class GenerateContentApiIT {
     @Test
     void modelsListIsGooglesModelResourceAndPagesWithTheSdk() {
         List<Model> all = new ArrayList<>();
-        client.models.list(ListModelsConfig.builder().pageSize(3).build()).forEach(all::add);
+        GATEWAY.client().models.list(ListModelsConfig.builder().pageSize(3).build()).forEach(all::add);
 
         assertThat(all).extracting(m -> m.name().orElseThrow())
                 .contains("models/gm-basic", "models/gm-tools", "models/oa-basic", "models/an-think")
@@ -130,28 +117,28 @@ class GenerateContentApiIT {
         Model tools = all.stream().filter(m -> m.name().orElseThrow().equals("models/gm-tools")).findFirst().orElseThrow();
         assertThat(tools.thinking()).contains(true);
 
-        JsonNode page = ItSupport.json(ItSupport.get(gateway, "/v1beta/models?pageSize=3", googleKey(gateway.apiKey())).body());
+        JsonNode page = ItSupport.json(ItSupport.get(GATEWAY.gateway(), "/v1beta/models?pageSize=3", googleKey(GATEWAY.gateway().apiKey())).body());
         assertThat(page.path("models")).hasSize(3);
         assertThat(page.path("nextPageToken").asText()).isNotBlank();
     }
 
     @Test
     void oneModelByIdOrAliasAndUnknownOnesAreNotFound() {
-        Model model = client.models.get("gm-basic", null);
-        Model byAlias = client.models.get("models/gm-old", null);
+        Model model = GATEWAY.client().models.get("gm-basic", null);
+        Model byAlias = GATEWAY.client().models.get("models/gm-old", null);
 
         assertThat(model.name()).contains("models/gm-basic");
         assertThat(byAlias.name()).contains("models/gm-basic");
-        ClientException unknown = assertThrows(ClientException.class, () -> client.models.get("no-such-model", null));
+        ClientException unknown = assertThrows(ClientException.class, () -> GATEWAY.client().models.get("no-such-model", null));
         assertThat(unknown.code()).isEqualTo(404);
         assertThat(unknown.status()).isEqualTo("NOT_FOUND");
-        ClientException gated = assertThrows(ClientException.class, () -> client.models.get("gm-plan", null));
+        ClientException gated = assertThrows(ClientException.class, () -> GATEWAY.client().models.get("gm-plan", null));
         assertThat(gated.code()).isEqualTo(404);
     }
 
     @Test
     void badPageParametersAre400NamingTheField() {
-        HttpResponse<String> response = ItSupport.get(gateway, "/v1beta/models?pageToken=abc", googleKey(gateway.apiKey()));
+        HttpResponse<String> response = ItSupport.get(GATEWAY.gateway(), "/v1beta/models?pageToken=abc", googleKey(GATEWAY.gateway().apiKey()));
 
         assertGoogleEnvelope(response, 400, "INVALID_ARGUMENT");
         assertThat(error(response).path("param").asText()).isEqualTo("pageToken");
@@ -159,7 +146,7 @@ class GenerateContentApiIT {
 
     @Test
     void unknownModelIs404NotFoundForTheSdk() {
-        ClientException e = assertThrows(ClientException.class, () -> client.models.generateContent("no-such-model", "hi", null));
+        ClientException e = assertThrows(ClientException.class, () -> GATEWAY.client().models.generateContent("no-such-model", "hi", null));
 
         assertThat(e.code()).isEqualTo(404);
         assertThat(e.status()).isEqualTo("NOT_FOUND");
@@ -178,7 +165,7 @@ class GenerateContentApiIT {
         assertGoogleEnvelope(badPart, 400, "INVALID_ARGUMENT");
         assertThat(error(badPart).path("param").asText()).startsWith("contents[0].parts[0]");
         assertGoogleEnvelope(notJson, 400, "INVALID_ARGUMENT");
-        assertThat(gateway.upstream().received()).isEmpty();
+        assertThat(GATEWAY.gateway().upstream().received()).isEmpty();
     }
 
     @Test
@@ -196,23 +183,23 @@ class GenerateContentApiIT {
 
         assertThat(response.statusCode()).isEqualTo(200);
         assertThat(ItSupport.json(response.body()).path("modelVersion").asText()).isEqualTo("gm-basic");
-        assertThat(ItSupport.upstreamModels(gateway)).containsExactly("g-basic");
+        assertThat(ItSupport.upstreamModels(GATEWAY.gateway())).containsExactly("g-basic");
     }
 
     @Test
     void modelIdsWithASlashWorkPlainEncodedAndAsResources() {
-        GenerateContentResponse response = client.models.generateContent("vendor/gm-slash", "hi", null);
+        GenerateContentResponse response = GATEWAY.client().models.generateContent("vendor/gm-slash", "hi", null);
         HttpResponse<String> encoded = generate("/v1beta/models/vendor%2Fgm-slash:generateContent", HI);
 
         assertThat(response.text()).isEqualTo("Hello from g-slash! You said: hi");
         assertThat(response.modelVersion()).contains("vendor/gm-slash");
         assertThat(encoded.statusCode()).isEqualTo(200);
-        assertThat(client.models.get("vendor/gm-slash", null).name()).contains("models/vendor/gm-slash");
+        assertThat(GATEWAY.client().models.get("vendor/gm-slash", null).name()).contains("models/vendor/gm-slash");
     }
 
     @Test
     void theV1BaseServesTheSameCalls() {
-        Client v1 = GeminiItSupport.client(gateway, gateway.apiKey(), Auth.HEADER, "v1");
+        Client v1 = GeminiItSupport.client(GATEWAY.gateway(), GATEWAY.gateway().apiKey(), Auth.HEADER, "v1");
 
         assertThat(v1.models.generateContent("oa-basic", "hi", null).text()).isEqualTo("Hello from up-basic! You said: hi");
         StringBuilder streamed = new StringBuilder();
@@ -272,7 +259,7 @@ class GenerateContentApiIT {
         assertThat(elements.get(elements.size() - 1).path("error").path("code").asInt()).isGreaterThanOrEqualTo(500);
 
         ApiException e = assertThrows(ApiException.class, () -> {
-            try (ResponseStream<GenerateContentResponse> s = client.models.generateContentStream("gm-midfail", "hi", null)) {
+            try (ResponseStream<GenerateContentResponse> s = GATEWAY.client().models.generateContentStream("gm-midfail", "hi", null)) {
                 s.forEach(c -> { });
             }
         });
@@ -281,18 +268,18 @@ class GenerateContentApiIT {
 
     @Test
     void failoverCrossesFormatsAndIsInvisible() {
-        GenerateContentResponse response = client.models.generateContent("gm-failover", "hi", null);
+        GenerateContentResponse response = GATEWAY.client().models.generateContent("gm-failover", "hi", null);
 
         assertThat(response.text()).isEqualTo("Hello from up-rescue! You said: hi");
         assertThat(response.modelVersion()).contains("gm-failover");
-        assertThat(ItSupport.upstreamModels(gateway)).containsExactly("g-first-fail503", "up-rescue");
+        assertThat(ItSupport.upstreamModels(GATEWAY.gateway())).containsExactly("g-first-fail503", "up-rescue");
     }
 
     @Test
     void whenEveryProviderFailsTheSdkGets503Unavailable() {
-        ServerException plain = assertThrows(ServerException.class, () -> client.models.generateContent("gm-down", "hi", null));
+        ServerException plain = assertThrows(ServerException.class, () -> GATEWAY.client().models.generateContent("gm-down", "hi", null));
         ServerException streamed = assertThrows(ServerException.class, () -> {
-            try (ResponseStream<GenerateContentResponse> s = client.models.generateContentStream("gm-down", "hi", null)) {
+            try (ResponseStream<GenerateContentResponse> s = GATEWAY.client().models.generateContentStream("gm-down", "hi", null)) {
                 s.forEach(c -> { });
             }
         });
@@ -305,19 +292,19 @@ class GenerateContentApiIT {
 
     @Test
     void keyScopesAndPlansApplyAsOnChatCompletions() {
-        String chatOnly = gateway.newKey(List.of(), List.of("chat_completions"));
-        String oneModel = gateway.newKey(List.of("gm-basic"), List.of());
+        String chatOnly = GATEWAY.gateway().newKey(List.of(), List.of("chat_completions"));
+        String oneModel = GATEWAY.gateway().newKey(List.of("gm-basic"), List.of());
 
-        HttpResponse<String> wrongEndpoint = ItSupport.post(gateway, "/v1beta/models/gm-basic:generateContent", googleKey(chatOnly), HI);
-        HttpResponse<String> wrongModel = ItSupport.post(gateway, "/v1beta/models/oa-basic:generateContent", googleKey(oneModel), HI);
+        HttpResponse<String> wrongEndpoint = ItSupport.post(GATEWAY.gateway(), "/v1beta/models/gm-basic:generateContent", googleKey(chatOnly), HI);
+        HttpResponse<String> wrongModel = ItSupport.post(GATEWAY.gateway(), "/v1beta/models/oa-basic:generateContent", googleKey(oneModel), HI);
         HttpResponse<String> needsPlan = generate("/v1beta/models/gm-plan:generateContent", HI);
-        var basic = gateway.app().accounts().admin().createUser(new dev.switchboard.engine.account.AdminService.CreateUser(
+        var basic = GATEWAY.gateway().app().accounts().admin().createUser(new dev.switchboard.engine.account.AdminService.CreateUser(
                 java.util.Optional.of("basic-user"), java.util.Optional.empty(), java.util.Optional.empty(),
                 java.util.Optional.of("basic"), java.util.Optional.of("10")));
-        String basicKey = gateway.app().accounts().admin().createKey(basic.id(),
+        String basicKey = GATEWAY.gateway().app().accounts().admin().createKey(basic.id(),
                 dev.switchboard.engine.account.AdminService.CreateKey.defaults()).secret();
-        HttpResponse<String> notInPlan = ItSupport.post(gateway, "/v1beta/models/gm-plan:generateContent", googleKey(basicKey), HI);
-        JsonNode listed = ItSupport.json(ItSupport.get(gateway, "/v1beta/models", googleKey(oneModel)).body()).path("models");
+        HttpResponse<String> notInPlan = ItSupport.post(GATEWAY.gateway(), "/v1beta/models/gm-plan:generateContent", googleKey(basicKey), HI);
+        JsonNode listed = ItSupport.json(ItSupport.get(GATEWAY.gateway(), "/v1beta/models", googleKey(oneModel)).body()).path("models");
 
         assertGoogleEnvelope(wrongEndpoint, 403, "PERMISSION_DENIED");
         assertThat(error(wrongEndpoint).path("type").asText()).isEqualTo("insufficient_scope");
@@ -330,6 +317,6 @@ class GenerateContentApiIT {
         assertThat(error(notInPlan).path("type").asText()).isEqualTo("model_access_denied");
         assertThat(listed).hasSize(1);
         assertThat(listed.get(0).path("name").asText()).isEqualTo("models/gm-basic");
-        assertThat(gateway.upstream().received()).isEmpty();
+        assertThat(GATEWAY.gateway().upstream().received()).isEmpty();
     }
 }

@@ -15,15 +15,12 @@ import com.google.genai.types.GenerateContentResponse;
 import com.google.genai.types.GenerateContentResponseUsageMetadata;
 import com.google.genai.types.Part;
 import com.google.genai.types.ThinkingConfig;
-import dev.switchboard.testkit.GatewayExtension;
 import dev.switchboard.testkit.RecordedRequest;
-import dev.switchboard.testkit.TestGateway;
 import dev.switchboard.testkit.it.GeminiItSupport.Upstream;
 import java.net.http.HttpResponse;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -35,20 +32,11 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  */
 class GenerateContentIT {
     @RegisterExtension
-    static final GatewayExtension GATEWAY = new GatewayExtension(GeminiItSupport.CONFIG);
+    static final SdkGateway<Client> GATEWAY = GeminiItSupport.gateway(GeminiItSupport.CONFIG, GeminiItSupport::client);
 
     private static final String HELLO = "Say hi to the tests";
 
-    private static TestGateway gateway;
-    private static Client client;
     private static Boolean anthropicAdapter;
-
-    @BeforeAll
-    static void connect() {
-        gateway = GATEWAY.gateway();
-        gateway.upstream().requireKey(GeminiItSupport.GOOGLE_KEY, ItSupport.UPSTREAM_KEY, GeminiItSupport.ANTHROPIC_KEY);
-        client = GeminiItSupport.client(gateway);
-    }
 
     /**
      * The Anthropic upstream adapter is built on another branch. Until it is merged the gateway answers 503
@@ -59,11 +47,11 @@ class GenerateContentIT {
             return;
         }
         if (anthropicAdapter == null) {
-            HttpResponse<String> probe = ItSupport.post(gateway, "/v1beta/models/an-basic:generateContent",
-                    Map.of("x-goog-api-key", gateway.apiKey(), "content-type", "application/json"),
+            HttpResponse<String> probe = ItSupport.post(GATEWAY.gateway(), "/v1beta/models/an-basic:generateContent",
+                    Map.of("x-goog-api-key", GATEWAY.gateway().apiKey(), "content-type", "application/json"),
                     "{\"contents\":[{\"parts\":[{\"text\":\"probe\"}]}]}");
-            anthropicAdapter = probe.statusCode() != 503 || !gateway.upstream().received().isEmpty();
-            gateway.upstream().reset();
+            anthropicAdapter = probe.statusCode() != 503 || !GATEWAY.gateway().upstream().received().isEmpty();
+            GATEWAY.gateway().upstream().reset();
         }
         assumeTrue(anthropicAdapter, "no Anthropic upstream adapter in this build (ProviderType.ANTHROPIC is not "
                 + "registered in GatewayApp): the Anthropic-upstream cases run once it is merged");
@@ -84,14 +72,14 @@ class GenerateContentIT {
     @EnumSource(Upstream.class)
     void textAnswerHasTheRequestedModelStopAndUsage(Upstream upstream) {
         assumeReachable(upstream);
-        GenerateContentResponse response = client.models.generateContent(upstream.model("basic"), HELLO, null);
+        GenerateContentResponse response = GATEWAY.client().models.generateContent(upstream.model("basic"), HELLO, null);
 
         assertThat(response.text()).isEqualTo(hello(upstream, "basic"));
         assertThat(response.modelVersion()).contains(upstream.model("basic"));
         assertThat(response.finishReason().knownEnum()).isEqualTo(FinishReason.Known.STOP);
         assertThat(response.parts()).allSatisfy(p -> assertThat(p.thought()).isNotEqualTo(java.util.Optional.of(true)));
         assertUsageAddsUp(response.usageMetadata().orElseThrow(), hello(upstream, "basic").split(" ").length);
-        assertThat(gateway.upstream().received(upstream.upstreamModel("basic"))).hasSize(1);
+        assertThat(GATEWAY.gateway().upstream().received(upstream.upstreamModel("basic"))).hasSize(1);
     }
 
     @ParameterizedTest
@@ -100,7 +88,7 @@ class GenerateContentIT {
         assumeReachable(upstream);
         List<GenerateContentResponse> chunks = new ArrayList<>();
         try (ResponseStream<GenerateContentResponse> stream =
-                     client.models.generateContentStream(upstream.model("basic"), HELLO, null)) {
+                     GATEWAY.client().models.generateContentStream(upstream.model("basic"), HELLO, null)) {
             stream.forEach(chunks::add);
         }
 
@@ -126,7 +114,7 @@ class GenerateContentIT {
     void functionCallThenItsResponseGetsTheAnswerQuotingTheResult(Upstream upstream) {
         assumeReachable(upstream);
         Content question = GeminiItSupport.user("What is the weather in Paris?");
-        GenerateContentResponse first = client.models.generateContent(upstream.model("tools"), List.of(question),
+        GenerateContentResponse first = GATEWAY.client().models.generateContent(upstream.model("tools"), List.of(question),
                 GeminiItSupport.withWeather(false));
 
         List<FunctionCall> calls = first.functionCalls();
@@ -136,19 +124,19 @@ class GenerateContentIT {
         assertThat(call.args().orElseThrow()).containsEntry("city", "Paris");
         assertThat(call.id()).hasValueSatisfying(id -> assertThat(id).isNotBlank());
         assertThat(first.finishReason().knownEnum()).isEqualTo(FinishReason.Known.STOP);
-        assertThat(toolNames(GeminiItSupport.onlyRequest(gateway, upstream.upstreamModel("tools")).json(), upstream))
+        assertThat(toolNames(GeminiItSupport.onlyRequest(GATEWAY.gateway(), upstream.upstreamModel("tools")).json(), upstream))
                 .containsExactly("get_weather");
 
-        gateway.upstream().reset();
+        GATEWAY.gateway().upstream().reset();
         Content result = Content.builder().role("user").parts(List.of(Part.builder().functionResponse(
                 FunctionResponse.builder().name("get_weather").id(call.id().get())
                         .response(Map.of("output", "sunny, 21 C")).build()).build())).build();
-        GenerateContentResponse answer = client.models.generateContent(upstream.model("tools"),
+        GenerateContentResponse answer = GATEWAY.client().models.generateContent(upstream.model("tools"),
                 List.of(question, first.candidates().get().getFirst().content().orElseThrow(), result),
                 GeminiItSupport.withWeather(false));
 
         assertThat(answer.text()).isEqualTo("Tool result received: sunny, 21 C");
-        ToolPair pair = toolPair(GeminiItSupport.onlyRequest(gateway, upstream.upstreamModel("tools")).json(), upstream);
+        ToolPair pair = toolPair(GeminiItSupport.onlyRequest(GATEWAY.gateway(), upstream.upstreamModel("tools")).json(), upstream);
         assertThat(pair.callId()).isEqualTo(pair.resultId());
     }
 
@@ -157,7 +145,7 @@ class GenerateContentIT {
     void streamedFunctionCallArrivesWholeBeforeTheLastChunk(Upstream upstream) {
         assumeReachable(upstream);
         List<GenerateContentResponse> chunks = new ArrayList<>();
-        try (ResponseStream<GenerateContentResponse> stream = client.models.generateContentStream(upstream.model("tools"),
+        try (ResponseStream<GenerateContentResponse> stream = GATEWAY.client().models.generateContentStream(upstream.model("tools"),
                 "What is the weather in Paris?", GeminiItSupport.withWeather(false))) {
             stream.forEach(chunks::add);
         }
@@ -179,11 +167,11 @@ class GenerateContentIT {
                 Content.builder().role("model").parts(List.of(Part.fromFunctionCall("get_weather", Map.of("city", "Paris")))).build(),
                 Content.builder().role("user").parts(List.of(Part.fromFunctionResponse("get_weather", Map.of("output", "rain")))).build());
 
-        GenerateContentResponse answer = client.models.generateContent(upstream.model("tools"), history, GeminiItSupport.withWeather(false));
-        client.models.generateContent(upstream.model("tools"), history, GeminiItSupport.withWeather(false));
+        GenerateContentResponse answer = GATEWAY.client().models.generateContent(upstream.model("tools"), history, GeminiItSupport.withWeather(false));
+        GATEWAY.client().models.generateContent(upstream.model("tools"), history, GeminiItSupport.withWeather(false));
 
         assertThat(answer.text()).isEqualTo("Tool result received: rain");
-        List<RecordedRequest> sent = gateway.upstream().received(upstream.upstreamModel("tools"));
+        List<RecordedRequest> sent = GATEWAY.gateway().upstream().received(upstream.upstreamModel("tools"));
         assertThat(sent).hasSize(2);
         ToolPair pair = toolPair(sent.get(0).json(), upstream);
         assertThat(pair.callId()).isNotBlank().isEqualTo(pair.resultId());
@@ -197,7 +185,7 @@ class GenerateContentIT {
         GenerateContentConfig thoughts = GenerateContentConfig.builder()
                 .thinkingConfig(ThinkingConfig.builder().includeThoughts(true).build()).build();
 
-        GenerateContentResponse response = client.models.generateContent(upstream.model("think"), HELLO, thoughts);
+        GenerateContentResponse response = GATEWAY.client().models.generateContent(upstream.model("think"), HELLO, thoughts);
 
         List<Part> parts = response.parts();
         assertThat(parts).hasSizeGreaterThanOrEqualTo(2);
@@ -210,7 +198,7 @@ class GenerateContentIT {
 
         List<GenerateContentResponse> chunks = new ArrayList<>();
         try (ResponseStream<GenerateContentResponse> stream =
-                     client.models.generateContentStream(upstream.model("think"), HELLO, thoughts)) {
+                     GATEWAY.client().models.generateContentStream(upstream.model("think"), HELLO, thoughts)) {
             stream.forEach(chunks::add);
         }
         List<Part> streamed = chunks.stream().flatMap(c -> c.parts().stream()).toList();
@@ -237,10 +225,10 @@ class GenerateContentIT {
         GenerateContentConfig config = GenerateContentConfig.builder()
                 .systemInstruction(Content.fromParts(Part.fromText("Answer in French."))).build();
 
-        GenerateContentResponse response = client.models.generateContent(upstream.model("basic"), HELLO, config);
+        GenerateContentResponse response = GATEWAY.client().models.generateContent(upstream.model("basic"), HELLO, config);
 
         assertThat(response.text()).isEqualTo(hello(upstream, "basic"));
-        JsonNode sent = GeminiItSupport.onlyRequest(gateway, upstream.upstreamModel("basic")).json();
+        JsonNode sent = GeminiItSupport.onlyRequest(GATEWAY.gateway(), upstream.upstreamModel("basic")).json();
         assertThat(systemText(sent, upstream)).isEqualTo("Answer in French.");
     }
 

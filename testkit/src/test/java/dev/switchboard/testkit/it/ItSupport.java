@@ -166,6 +166,11 @@ final class ItSupport {
     private ItSupport() {
     }
 
+    /** The gateway on {@link #CONFIG}, the fake accepting {@link #UPSTREAM_KEY}, with an OpenAI SDK client. */
+    static SdkGateway<OpenAIClient> openAiGateway() {
+        return new SdkGateway<>(CONFIG, ItSupport::client, UPSTREAM_KEY);
+    }
+
     /** An SDK client for {@code gateway} with the test user's key; no SDK retries, so every failure is the gateway's. */
     static OpenAIClient client(TestGateway gateway) {
         return client(gateway, gateway.apiKey());

@@ -13,11 +13,8 @@ import com.anthropic.models.messages.RawMessageStreamEvent;
 import com.anthropic.models.messages.TextBlockParam;
 import com.anthropic.models.messages.Usage;
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.switchboard.testkit.GatewayExtension;
 import dev.switchboard.testkit.RecordedRequest;
-import dev.switchboard.testkit.TestGateway;
 import java.util.List;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -29,21 +26,11 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  */
 class MessagesCachingIT {
     @RegisterExtension
-    static final GatewayExtension GATEWAY = new GatewayExtension(MessagesItSupport.CONFIG);
+    static final SdkGateway<AnthropicClient> GATEWAY = MessagesItSupport.anthropicGateway();
 
     private static final CacheControlEphemeral FIVE_MINUTES = CacheControlEphemeral.builder().build();
     private static final CacheControlEphemeral ONE_HOUR = CacheControlEphemeral.builder()
             .ttl(CacheControlEphemeral.Ttl.TTL_1H).build();
-
-    private static TestGateway gateway;
-    private static AnthropicClient client;
-
-    @BeforeAll
-    static void connect() {
-        gateway = GATEWAY.gateway();
-        gateway.upstream().requireKey(MessagesItSupport.UPSTREAM_KEY);
-        client = MessagesItSupport.client(gateway);
-    }
 
     private static TextBlockParam block(String text, CacheControlEphemeral cache) {
         return TextBlockParam.builder().text(text).cacheControl(cache).build();
@@ -59,8 +46,8 @@ class MessagesCachingIT {
     @Test
     void aCachedSystemPrefixIsWrittenOnceThenReadAndUsageSaysSo() {
         String system = "You are the reference librarian of a large city library. Answer in one sentence.";
-        Message first = client.messages().create(cachedSystem(system, "Where are the atlases?"));
-        Message second = client.messages().create(cachedSystem(system, "Where are the novels?"));
+        Message first = GATEWAY.client().messages().create(cachedSystem(system, "Where are the atlases?"));
+        Message second = GATEWAY.client().messages().create(cachedSystem(system, "Where are the novels?"));
 
         Usage written = first.usage();
         assertThat(written.cacheCreationInputTokens()).hasValueSatisfying(n -> assertThat(n).isPositive());
@@ -74,7 +61,7 @@ class MessagesCachingIT {
         assertThat(read.cacheCreationInputTokens()).isEmpty();
         assertThat(read.cacheCreation()).isEmpty();
 
-        JsonNode sent = gateway.upstream().received("up-claude").getFirst().json();
+        JsonNode sent = GATEWAY.gateway().upstream().received("up-claude").getFirst().json();
         assertThat(sent.path("system").get(0).path("text").asText()).isEqualTo(system);
         assertThat(sent.path("system").get(0).path("cache_control")).isEqualTo(ItSupport.json("{\"type\":\"ephemeral\"}"));
     }
@@ -82,9 +69,9 @@ class MessagesCachingIT {
     @Test
     void streamedUsageCarriesTheCacheFieldsFromMessageStartToMessageDelta() {
         String system = "You are a patient tutor of medieval history who always cites a primary source.";
-        client.messages().create(cachedSystem(system, "Who was Charlemagne?"));
+        GATEWAY.client().messages().create(cachedSystem(system, "Who was Charlemagne?"));
 
-        List<RawMessageStreamEvent> events = MessagesItSupport.stream(client, cachedSystem(system, "Who was Alcuin?"));
+        List<RawMessageStreamEvent> events = MessagesItSupport.stream(GATEWAY.client(), cachedSystem(system, "Who was Alcuin?"));
 
         Usage atStart = events.getFirst().asMessageStart().message().usage();
         assertThat(atStart.cacheReadInputTokens()).hasValueSatisfying(n -> assertThat(n).isPositive());
@@ -102,14 +89,14 @@ class MessagesCachingIT {
                         com.anthropic.models.messages.ContentBlockParam.ofText(block("Where do atlases go?", FIVE_MINUTES))))
                 .build();
 
-        Message message = client.messages().create(params);
+        Message message = GATEWAY.client().messages().create(params);
 
         CacheCreation split = message.usage().cacheCreation().orElseThrow();
         assertThat(split.ephemeral1hInputTokens()).isPositive();
         assertThat(split.ephemeral5mInputTokens()).isPositive();
         assertThat(message.usage().cacheCreationInputTokens())
                 .contains(split.ephemeral1hInputTokens() + split.ephemeral5mInputTokens());
-        RecordedRequest sent = gateway.upstream().received("up-claude").getFirst();
+        RecordedRequest sent = GATEWAY.gateway().upstream().received("up-claude").getFirst();
         assertThat(sent.header("anthropic-beta").orElse("")).contains("extended-cache-ttl-2025-04-11");
         JsonNode body = sent.json();
         assertThat(body.path("tools").get(0).path("cache_control")).isEqualTo(ItSupport.json("{\"type\":\"ephemeral\",\"ttl\":\"1h\"}"));
@@ -123,19 +110,19 @@ class MessagesCachingIT {
         List<TextBlockParam> system = List.of(block("a", FIVE_MINUTES), block("b", FIVE_MINUTES),
                 block("c", FIVE_MINUTES), block("d", FIVE_MINUTES), block("e", FIVE_MINUTES));
 
-        BadRequestException e = assertThrows(BadRequestException.class, () -> client.messages().create(
+        BadRequestException e = assertThrows(BadRequestException.class, () -> GATEWAY.client().messages().create(
                 MessageCreateParams.builder().model("claude-chat").maxTokens(10).systemOfTextBlockParams(system)
                         .addUserMessage("hi").build()));
 
         JsonNode error = e.body().convert(JsonNode.class).path("error");
         assertThat(error.path("param").asText()).isEqualTo("system[4].cache_control");
         assertThat(error.path("message").asText()).contains("4");
-        assertThat(gateway.upstream().received()).isEmpty();
+        assertThat(GATEWAY.gateway().upstream().received()).isEmpty();
     }
 
     @Test
     void cachedTokensFromAnOpenAiUpstreamAreReportedAsCacheReadsOutsideInputTokens() {
-        Message message = client.messages().create(MessagesItSupport.ask("gpt-cache", "What is cached when nothing is marked?"));
+        Message message = GATEWAY.client().messages().create(MessagesItSupport.ask("gpt-cache", "What is cached when nothing is marked?"));
 
         // the OpenAI fake reports half of its prompt (ceil(38 / 4) = 10 tokens) as cached
         assertThat(message.usage().cacheReadInputTokens()).contains(5L);

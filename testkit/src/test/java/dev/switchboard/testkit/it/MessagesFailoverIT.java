@@ -10,13 +10,10 @@ import com.anthropic.errors.ServiceUnavailableException;
 import com.anthropic.models.messages.Message;
 import com.anthropic.models.messages.MessageCreateParams;
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.switchboard.testkit.GatewayExtension;
 import dev.switchboard.testkit.RecordedRequest;
-import dev.switchboard.testkit.TestGateway;
 import java.net.http.HttpResponse;
 import java.util.List;
 import java.util.Map;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -26,20 +23,10 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  */
 class MessagesFailoverIT {
     @RegisterExtension
-    static final GatewayExtension GATEWAY = new GatewayExtension(MessagesItSupport.CONFIG);
-
-    private static TestGateway gateway;
-    private static AnthropicClient client;
-
-    @BeforeAll
-    static void connect() {
-        gateway = GATEWAY.gateway();
-        gateway.upstream().requireKey(MessagesItSupport.UPSTREAM_KEY);
-        client = MessagesItSupport.client(gateway);
-    }
+    static final SdkGateway<AnthropicClient> GATEWAY = MessagesItSupport.anthropicGateway();
 
     private static Message streamed(MessageCreateParams params) {
-        return MessagesItSupport.accumulate(MessagesItSupport.stream(client, params));
+        return MessagesItSupport.accumulate(MessagesItSupport.stream(GATEWAY.client(), params));
     }
 
     private static MessageCreateParams prefilled(String model) {
@@ -51,13 +38,13 @@ class MessagesFailoverIT {
 
     @Test
     void anOverloadedAnthropicTargetFailsOverToTheNextPlainAndStreamed() {
-        Message plain = client.messages().create(MessagesItSupport.ask("claude-failover", "hi"));
+        Message plain = GATEWAY.client().messages().create(MessagesItSupport.ask("claude-failover", "hi"));
         Message stream = streamed(MessagesItSupport.ask("claude-failover", "hi"));
 
         assertThat(plain.model().asString()).isEqualTo("claude-failover");
         assertThat(MessagesItSupport.text(plain)).isEqualTo("Hello from up-claude-rescue! You said: hi");
         assertThat(MessagesItSupport.text(stream)).isEqualTo(MessagesItSupport.text(plain));
-        assertThat(ItSupport.upstreamModels(gateway))
+        assertThat(ItSupport.upstreamModels(GATEWAY.gateway()))
                 .containsExactly("up-busy-fail529", "up-claude-rescue", "up-busy-fail529", "up-claude-rescue");
     }
 
@@ -67,7 +54,7 @@ class MessagesFailoverIT {
 
         assertThat(message.model().asString()).isEqualTo("claude-cross");
         assertThat(MessagesItSupport.text(message)).isEqualTo("Hello from up-gpt-rescue! You said: hi");
-        assertThat(ItSupport.upstreamModels(gateway)).containsExactly("up-down-fail503", "up-gpt-rescue");
+        assertThat(ItSupport.upstreamModels(GATEWAY.gateway())).containsExactly("up-down-fail503", "up-gpt-rescue");
     }
 
     @Test
@@ -76,20 +63,20 @@ class MessagesFailoverIT {
                 .putAdditionalBodyProperty("fallbacks", JsonValue.from(List.of(Map.of("model", "gpt-backup"))))
                 .build();
 
-        Message plain = client.messages().create(params);
+        Message plain = GATEWAY.client().messages().create(params);
         Message stream = streamed(params);
 
         assertThat(plain.model().asString()).isEqualTo("gpt-backup");
         assertThat(stream.model().asString()).isEqualTo("gpt-backup");
         assertThat(MessagesItSupport.text(plain)).isEqualTo("Hello from up-backup! You said: hi");
-        assertThat(ItSupport.upstreamModels(gateway)).containsExactly("up-dead-fail529", "up-gone-fail503", "up-backup",
+        assertThat(ItSupport.upstreamModels(GATEWAY.gateway())).containsExactly("up-dead-fail529", "up-gone-fail503", "up-backup",
                 "up-dead-fail529", "up-gone-fail503", "up-backup");
     }
 
     @Test
     void whenEverythingFailsTheSdkGetsA503NamingTheAttempts() {
         ServiceUnavailableException e = assertThrows(ServiceUnavailableException.class,
-                () -> client.messages().create(MessagesItSupport.ask("claude-dead", "hi")));
+                () -> GATEWAY.client().messages().create(MessagesItSupport.ask("claude-dead", "hi")));
 
         JsonNode body = e.body().convert(JsonNode.class);
         assertThat(body.path("type").asText()).isEqualTo("error");
@@ -102,15 +89,15 @@ class MessagesFailoverIT {
     @Test
     void aStreamThatNeverStartedFailsAsAPlain503NotAnEmptyStream() {
         ServiceUnavailableException e = assertThrows(ServiceUnavailableException.class,
-                () -> MessagesItSupport.stream(client, MessagesItSupport.ask("claude-dead", "hi")));
+                () -> MessagesItSupport.stream(GATEWAY.client(), MessagesItSupport.ask("claude-dead", "hi")));
 
         assertThat(e.body().convert(JsonNode.class).path("type").asText()).isEqualTo("error");
-        assertThat(ItSupport.upstreamModels(gateway)).containsExactly("up-dead-fail529", "up-gone-fail503");
+        assertThat(ItSupport.upstreamModels(GATEWAY.gateway())).containsExactly("up-dead-fail529", "up-gone-fail503");
     }
 
     @Test
     void anUpstreamErrorMidStreamIsAnErrorEventInTheEnvelopeAndTheStreamEnds() {
-        HttpResponse<String> response = ItSupport.post(gateway, "/v1/messages", MessagesItSupport.headers(gateway.apiKey()),
+        HttpResponse<String> response = ItSupport.post(GATEWAY.gateway(), "/v1/messages", MessagesItSupport.headers(GATEWAY.gateway().apiKey()),
                 "{\"model\":\"claude-midfail\",\"max_tokens\":100,\"stream\":true,"
                         + "\"messages\":[{\"role\":\"user\",\"content\":\"tell me a long story\"}]}");
 
@@ -125,7 +112,7 @@ class MessagesFailoverIT {
         // one rule for errors inside a stream, in every format: a failed provider is 503 (the upstream's words kept)
         assertThat(error.path("error").path("code").asText()).isEqualTo("503");
         // after the first frame the client has seen this provider's answer: no silent switch to another
-        assertThat(ItSupport.upstreamModels(gateway)).containsExactly("up-cut-midfail");
+        assertThat(ItSupport.upstreamModels(GATEWAY.gateway())).containsExactly("up-cut-midfail");
     }
 
     @Test
@@ -133,25 +120,25 @@ class MessagesFailoverIT {
         Message message = streamed(MessagesItSupport.ask("claude-empty", "hi"));
 
         assertThat(MessagesItSupport.text(message)).isEqualTo("Hello from up-claude-saved! You said: hi");
-        assertThat(ItSupport.upstreamModels(gateway)).containsExactly("up-void-empty", "up-claude-saved");
+        assertThat(ItSupport.upstreamModels(GATEWAY.gateway())).containsExactly("up-void-empty", "up-claude-saved");
     }
 
     @Test
     void aNonRetryableRefusalReachesTheClientWithTheUpstreamsMessageAndStopsTheFailover() {
         BadRequestException e = assertThrows(BadRequestException.class,
-                () -> client.messages().create(MessagesItSupport.ask("claude-picky", "hi")));
+                () -> GATEWAY.client().messages().create(MessagesItSupport.ask("claude-picky", "hi")));
 
         assertThat(e.body().convert(JsonNode.class).path("error").path("message").asText())
                 .contains("scripted failure 400");
-        assertThat(ItSupport.upstreamModels(gateway)).containsExactly("up-picky-fail400");
+        assertThat(ItSupport.upstreamModels(GATEWAY.gateway())).containsExactly("up-picky-fail400");
     }
 
     @Test
     void aTrailingAssistantTurnIsSentAsNativePrefill() {
-        Message message = client.messages().create(prefilled("claude-chat"));
+        Message message = GATEWAY.client().messages().create(prefilled("claude-chat"));
 
         assertThat(MessagesItSupport.text(message)).isNotBlank();
-        List<RecordedRequest> sent = gateway.upstream().received("up-claude");
+        List<RecordedRequest> sent = GATEWAY.gateway().upstream().received("up-claude");
         assertThat(sent).hasSize(1);
         JsonNode last = sent.getFirst().json().path("messages").get(1);
         assertThat(last.path("role").asText()).isEqualTo("assistant");
@@ -169,12 +156,12 @@ class MessagesFailoverIT {
     }
 
     private void prefillRewrite(boolean stream) {
-        Message message = stream ? streamed(prefilled("claude-noprefill")) : client.messages().create(prefilled("claude-noprefill"));
+        Message message = stream ? streamed(prefilled("claude-noprefill")) : GATEWAY.client().messages().create(prefilled("claude-noprefill"));
 
         // the fake quotes the last user text; after the rewrite that is the request for the continuation
         assertThat(MessagesItSupport.text(message)).startsWith("Hello from up-strict-noprefill! You said: ")
                 .doesNotStartWith("Autumn leaves");
-        List<RecordedRequest> sent = gateway.upstream().received("up-strict-noprefill");
+        List<RecordedRequest> sent = GATEWAY.gateway().upstream().received("up-strict-noprefill");
         assertThat(sent).hasSize(2);
         JsonNode refused = sent.get(0).json().path("messages");
         assertThat(refused.get(refused.size() - 1).path("role").asText()).isEqualTo("assistant");

@@ -13,13 +13,10 @@ import com.anthropic.models.messages.MessageCountTokensParams;
 import com.anthropic.models.messages.RawMessageStreamEvent;
 import com.anthropic.models.messages.StopReason;
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.switchboard.testkit.GatewayExtension;
 import dev.switchboard.testkit.RecordedRequest;
-import dev.switchboard.testkit.TestGateway;
 import java.net.http.HttpResponse;
 import java.util.List;
 import java.util.Map;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -30,21 +27,11 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  */
 class MessagesIT {
     @RegisterExtension
-    static final GatewayExtension GATEWAY = new GatewayExtension(MessagesItSupport.CONFIG);
-
-    private static TestGateway gateway;
-    private static AnthropicClient client;
-
-    @BeforeAll
-    static void connect() {
-        gateway = GATEWAY.gateway();
-        gateway.upstream().requireKey(MessagesItSupport.UPSTREAM_KEY);
-        client = MessagesItSupport.client(gateway);
-    }
+    static final SdkGateway<AnthropicClient> GATEWAY = MessagesItSupport.anthropicGateway();
 
     @Test
     void createAgainstAnAnthropicUpstreamSendsTheProviderKeyAndVersionAndAnswersWithTheGatewayModel() {
-        Message message = client.messages().create(MessagesItSupport.ask("claude-chat", "Say hi to the tests"));
+        Message message = GATEWAY.client().messages().create(MessagesItSupport.ask("claude-chat", "Say hi to the tests"));
 
         assertThat(message.model().asString()).isEqualTo("claude-chat");
         assertThat(MessagesItSupport.text(message)).isEqualTo("Hello from up-claude! You said: Say hi to the tests");
@@ -55,18 +42,18 @@ class MessagesIT {
         assertThat(message.usage().cacheReadInputTokens()).isEmpty();
         assertThat(message.usage().cacheCreationInputTokens()).isEmpty();
 
-        RecordedRequest sent = gateway.upstream().received("up-claude").getFirst();
+        RecordedRequest sent = GATEWAY.gateway().upstream().received("up-claude").getFirst();
         assertThat(sent.path()).isEqualTo("/v1/messages");
         assertThat(sent.header("x-api-key")).contains(MessagesItSupport.UPSTREAM_KEY);
         assertThat(sent.header("anthropic-version")).contains("2023-06-01");
         assertThat(sent.header("authorization")).isEmpty();
-        assertThat(sent.bodyText()).doesNotContain(gateway.apiKey());
+        assertThat(sent.bodyText()).doesNotContain(GATEWAY.gateway().apiKey());
         assertThat(sent.json().path("max_tokens").asInt()).isEqualTo(1024);
     }
 
     @Test
     void createAgainstAnOpenAiUpstreamAnswersInTheMessagesShape() {
-        Message message = client.messages().create(MessagesItSupport.ask("gpt-chat", "Say hi to the tests"));
+        Message message = GATEWAY.client().messages().create(MessagesItSupport.ask("gpt-chat", "Say hi to the tests"));
 
         assertThat(message.model().asString()).isEqualTo("gpt-chat");
         assertThat(message.id()).isNotBlank();
@@ -74,7 +61,7 @@ class MessagesIT {
         assertThat(message.stopReason()).contains(StopReason.END_TURN);
         assertThat(message.usage().inputTokens()).isEqualTo(5);
 
-        RecordedRequest sent = gateway.upstream().received("up-gpt").getFirst();
+        RecordedRequest sent = GATEWAY.gateway().upstream().received("up-gpt").getFirst();
         assertThat(sent.path()).isEqualTo("/v1/chat/completions");
         assertThat(ItSupport.authorization(sent)).isEqualTo("Bearer " + MessagesItSupport.UPSTREAM_KEY);
         assertThat(sent.json().path("messages").get(0).path("content").asText()).isEqualTo("Say hi to the tests");
@@ -82,7 +69,7 @@ class MessagesIT {
 
     @Test
     void streamFromAnAnthropicUpstreamAssemblesToTheSameAnswerWithUsageOnMessageDelta() {
-        List<RawMessageStreamEvent> events = MessagesItSupport.stream(client, MessagesItSupport.ask("claude-chat", "Say hi to the tests"));
+        List<RawMessageStreamEvent> events = MessagesItSupport.stream(GATEWAY.client(), MessagesItSupport.ask("claude-chat", "Say hi to the tests"));
 
         assertThat(events.getFirst().isMessageStart()).isTrue();
         assertThat(events.getLast().isMessageStop()).isTrue();
@@ -94,12 +81,12 @@ class MessagesIT {
         assertThat(MessagesItSupport.text(message)).isEqualTo("Hello from up-claude! You said: Say hi to the tests");
         assertThat(message.stopReason()).contains(StopReason.END_TURN);
         assertThat(message.usage().inputTokens()).isEqualTo(6);
-        assertThat(gateway.upstream().received("up-claude").getFirst().json().path("stream").asBoolean()).isTrue();
+        assertThat(GATEWAY.gateway().upstream().received("up-claude").getFirst().json().path("stream").asBoolean()).isTrue();
     }
 
     @Test
     void streamFromAnOpenAiUpstreamIsANamedEventStreamTheSdkAssembles() {
-        List<RawMessageStreamEvent> events = MessagesItSupport.stream(client, MessagesItSupport.ask("gpt-chat", "Say hi to the tests"));
+        List<RawMessageStreamEvent> events = MessagesItSupport.stream(GATEWAY.client(), MessagesItSupport.ask("gpt-chat", "Say hi to the tests"));
 
         Message message = MessagesItSupport.accumulate(events);
         assertThat(message.model().asString()).isEqualTo("gpt-chat");
@@ -111,7 +98,7 @@ class MessagesIT {
 
     @Test
     void rawStreamHasEventLinesMatchingTheirPayloadTypesInTheSpecOrder() {
-        HttpResponse<String> response = ItSupport.post(gateway, "/v1/messages", MessagesItSupport.headers(gateway.apiKey()),
+        HttpResponse<String> response = ItSupport.post(GATEWAY.gateway(), "/v1/messages", MessagesItSupport.headers(GATEWAY.gateway().apiKey()),
                 "{\"model\":\"claude-chat\",\"max_tokens\":100,\"stream\":true,\"messages\":[{\"role\":\"user\",\"content\":\"hi\"}]}");
 
         assertThat(response.statusCode()).isEqualTo(200);
@@ -129,11 +116,11 @@ class MessagesIT {
 
     @Test
     void bearerKeyIsAcceptedLikeXApiKey() {
-        Message message = MessagesItSupport.bearerClient(gateway).messages().create(MessagesItSupport.ask("claude-chat", "hi"));
+        Message message = MessagesItSupport.bearerClient(GATEWAY.gateway()).messages().create(MessagesItSupport.ask("claude-chat", "hi"));
 
         assertThat(MessagesItSupport.text(message)).isEqualTo("Hello from up-claude! You said: hi");
         // the caller's credential never travels upstream, whichever header carried it
-        RecordedRequest sent = gateway.upstream().received("up-claude").getFirst();
+        RecordedRequest sent = GATEWAY.gateway().upstream().received("up-claude").getFirst();
         assertThat(sent.header("x-api-key")).contains(MessagesItSupport.UPSTREAM_KEY);
         assertThat(sent.header("authorization")).isEmpty();
     }
@@ -141,7 +128,7 @@ class MessagesIT {
     @Test
     void unknownKeyIsUnauthorizedInTheEnvelopeWithTopLevelTypeError() {
         AnthropicClient stranger = com.anthropic.client.okhttp.AnthropicOkHttpClient.builder()
-                .baseUrl(gateway.baseUrl()).apiKey("sk-sb-never-issued-0123456789abcdefghijklmnopqrstu").maxRetries(0).build();
+                .baseUrl(GATEWAY.gateway().baseUrl()).apiKey("sk-sb-never-issued-0123456789abcdefghijklmnopqrstu").maxRetries(0).build();
 
         UnauthorizedException e = assertThrows(UnauthorizedException.class,
                 () -> stranger.messages().create(MessagesItSupport.ask("claude-chat", "hi")));
@@ -151,12 +138,12 @@ class MessagesIT {
         assertThat(body.path("type").asText()).isEqualTo("error");
         assertThat(body.path("error").path("code").asText()).isEqualTo("401");
         assertThat(body.path("error").has("param")).isTrue();
-        assertThat(gateway.upstream().received()).isEmpty();
+        assertThat(GATEWAY.gateway().upstream().received()).isEmpty();
     }
 
     @Test
     void missingKeyIs401NamingBothHeaders() {
-        HttpResponse<String> response = ItSupport.post(gateway, "/v1/messages",
+        HttpResponse<String> response = ItSupport.post(GATEWAY.gateway(), "/v1/messages",
                 Map.of("anthropic-version", "2023-06-01", "content-type", "application/json"),
                 "{\"model\":\"claude-chat\",\"max_tokens\":10,\"messages\":[{\"role\":\"user\",\"content\":\"hi\"}]}");
 
@@ -168,8 +155,8 @@ class MessagesIT {
 
     @Test
     void missingVersionHeaderIs400NamingIt() {
-        HttpResponse<String> response = ItSupport.post(gateway, "/v1/messages",
-                Map.of("x-api-key", gateway.apiKey(), "content-type", "application/json"),
+        HttpResponse<String> response = ItSupport.post(GATEWAY.gateway(), "/v1/messages",
+                Map.of("x-api-key", GATEWAY.gateway().apiKey(), "content-type", "application/json"),
                 "{\"model\":\"claude-chat\",\"max_tokens\":10,\"messages\":[{\"role\":\"user\",\"content\":\"hi\"}]}");
 
         assertThat(response.statusCode()).isEqualTo(400);
@@ -181,24 +168,24 @@ class MessagesIT {
         assertThat(error.path("code").asText()).isEqualTo("400");
         assertThat(error.path("message").asText()).contains("anthropic-version");
         assertThat(response.headers().firstValue("request-id")).isEqualTo(response.headers().firstValue("x-request-id"));
-        assertThat(gateway.upstream().received()).isEmpty();
+        assertThat(GATEWAY.gateway().upstream().received()).isEmpty();
     }
 
     @Test
     void temperatureAboveOneIsABadRequestNamingTemperature() {
-        BadRequestException e = assertThrows(BadRequestException.class, () -> client.messages().create(
+        BadRequestException e = assertThrows(BadRequestException.class, () -> GATEWAY.client().messages().create(
                 MessagesItSupport.ask("claude-chat", "hi").toBuilder()
                         .putAdditionalBodyProperty("temperature", com.anthropic.core.JsonValue.from(1.5)).build()));
 
         JsonNode error = e.body().convert(JsonNode.class).path("error");
         assertThat(error.path("param").asText()).isEqualTo("temperature");
         assertThat(error.path("code").asText()).isEqualTo("400");
-        assertThat(gateway.upstream().received()).isEmpty();
+        assertThat(GATEWAY.gateway().upstream().received()).isEmpty();
     }
 
     @Test
     void missingMaxTokensIs400NamingIt() {
-        HttpResponse<String> response = ItSupport.post(gateway, "/v1/messages", MessagesItSupport.headers(gateway.apiKey()),
+        HttpResponse<String> response = ItSupport.post(GATEWAY.gateway(), "/v1/messages", MessagesItSupport.headers(GATEWAY.gateway().apiKey()),
                 "{\"model\":\"claude-chat\",\"messages\":[{\"role\":\"user\",\"content\":\"hi\"}]}");
 
         assertThat(response.statusCode()).isEqualTo(400);
@@ -207,7 +194,7 @@ class MessagesIT {
 
     @Test
     void malformedJsonIs400InTheMessagesEnvelope() {
-        HttpResponse<String> response = ItSupport.post(gateway, "/v1/messages", MessagesItSupport.headers(gateway.apiKey()),
+        HttpResponse<String> response = ItSupport.post(GATEWAY.gateway(), "/v1/messages", MessagesItSupport.headers(GATEWAY.gateway().apiKey()),
                 "{\"model\": \"claude-chat\", \"messages\": [");
 
         assertThat(response.statusCode()).isEqualTo(400);
@@ -219,7 +206,7 @@ class MessagesIT {
     @Test
     void unknownModelIsNotFound() {
         NotFoundException e = assertThrows(NotFoundException.class,
-                () -> client.messages().create(MessagesItSupport.ask("no-such-model", "hi")));
+                () -> GATEWAY.client().messages().create(MessagesItSupport.ask("no-such-model", "hi")));
 
         assertThat(e.body().convert(JsonNode.class).path("error").path("type").asText()).isEqualTo("model_not_found");
     }
@@ -232,21 +219,21 @@ class MessagesIT {
                 .addUserMessage("Count me, please")    // 16 characters
                 .build();
 
-        long plain = client.messages().countTokens(params).inputTokens();
-        long withTool = client.messages().countTokens(params.toBuilder()
+        long plain = GATEWAY.client().messages().countTokens(params).inputTokens();
+        long withTool = GATEWAY.client().messages().countTokens(params.toBuilder()
                 .addTool(MessagesItSupport.tool("get_weather", "city")).build()).inputTokens();
 
         assertThat(plain).isEqualTo(6); // ceil(24 / 4)
         assertThat(withTool).isGreaterThan(plain);
-        assertThat(gateway.upstream().received()).isEmpty();
+        assertThat(GATEWAY.gateway().upstream().received()).isEmpty();
     }
 
     @Test
     void countTokensAcceptsBearerAndNeedsTheVersionHeaderToo() {
-        long tokens = MessagesItSupport.bearerClient(gateway).messages().countTokens(MessageCountTokensParams.builder()
+        long tokens = MessagesItSupport.bearerClient(GATEWAY.gateway()).messages().countTokens(MessageCountTokensParams.builder()
                 .model("gpt-chat").addUserMessage("abcd").build()).inputTokens();
-        HttpResponse<String> unversioned = ItSupport.post(gateway, "/v1/messages/count_tokens",
-                Map.of("x-api-key", gateway.apiKey(), "content-type", "application/json"),
+        HttpResponse<String> unversioned = ItSupport.post(GATEWAY.gateway(), "/v1/messages/count_tokens",
+                Map.of("x-api-key", GATEWAY.gateway().apiKey(), "content-type", "application/json"),
                 "{\"model\":\"gpt-chat\",\"messages\":[{\"role\":\"user\",\"content\":\"abcd\"}]}");
 
         assertThat(tokens).isEqualTo(1);
@@ -256,7 +243,7 @@ class MessagesIT {
 
     @Test
     void countTokensForAnUnknownModelIsNotFound() {
-        AnthropicServiceException e = assertThrows(NotFoundException.class, () -> client.messages().countTokens(
+        AnthropicServiceException e = assertThrows(NotFoundException.class, () -> GATEWAY.client().messages().countTokens(
                 MessageCountTokensParams.builder().model("no-such-model").addUserMessage("hi").build()));
 
         assertThat(e.statusCode()).isEqualTo(404);
@@ -264,16 +251,16 @@ class MessagesIT {
 
     @Test
     void aKeyScopedToCountTokensMayCountButNotGenerate() {
-        String countOnly = gateway.newKey(List.of(), List.of("count_tokens"));
-        HttpResponse<String> count = ItSupport.post(gateway, "/v1/messages/count_tokens", MessagesItSupport.headers(countOnly),
+        String countOnly = GATEWAY.gateway().newKey(List.of(), List.of("count_tokens"));
+        HttpResponse<String> count = ItSupport.post(GATEWAY.gateway(), "/v1/messages/count_tokens", MessagesItSupport.headers(countOnly),
                 "{\"model\":\"claude-chat\",\"messages\":[{\"role\":\"user\",\"content\":\"abcd\"}]}");
-        HttpResponse<String> create = ItSupport.post(gateway, "/v1/messages", MessagesItSupport.headers(countOnly),
+        HttpResponse<String> create = ItSupport.post(GATEWAY.gateway(), "/v1/messages", MessagesItSupport.headers(countOnly),
                 "{\"model\":\"claude-chat\",\"max_tokens\":10,\"messages\":[{\"role\":\"user\",\"content\":\"abcd\"}]}");
 
         assertThat(count.statusCode()).isEqualTo(200);
         assertThat(ItSupport.json(count.body()).path("input_tokens").asLong()).isEqualTo(1);
         assertThat(create.statusCode()).isEqualTo(403);
         assertThat(ItSupport.json(create.body()).path("type").asText()).isEqualTo("error");
-        assertThat(gateway.upstream().received()).isEmpty();
+        assertThat(GATEWAY.gateway().upstream().received()).isEmpty();
     }
 }

@@ -155,6 +155,11 @@ final class MessagesItSupport {
     private MessagesItSupport() {
     }
 
+    /** The gateway on {@link #CONFIG}, the fake accepting {@link #UPSTREAM_KEY}, with an Anthropic SDK client. */
+    static SdkGateway<AnthropicClient> anthropicGateway() {
+        return new SdkGateway<>(CONFIG, MessagesItSupport::client, UPSTREAM_KEY);
+    }
+
     /** An SDK client sending the test user's key as {@code x-api-key}; no SDK retries, so every failure is the gateway's. */
     static AnthropicClient client(TestGateway gateway) {
         return builder(gateway).apiKey(gateway.apiKey()).build();

@@ -13,11 +13,8 @@ import com.anthropic.models.messages.TextBlockParam;
 import com.anthropic.models.messages.ToolResultBlockParam;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.switchboard.testkit.GatewayExtension;
 import dev.switchboard.testkit.RecordedRequest;
-import dev.switchboard.testkit.TestGateway;
 import java.util.List;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -29,19 +26,9 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  */
 class MessagesToolsIT {
     @RegisterExtension
-    static final GatewayExtension GATEWAY = new GatewayExtension(MessagesItSupport.CONFIG);
+    static final SdkGateway<AnthropicClient> GATEWAY = MessagesItSupport.anthropicGateway();
 
     private static final String RESULT = "31°C, sunny";
-
-    private static TestGateway gateway;
-    private static AnthropicClient client;
-
-    @BeforeAll
-    static void connect() {
-        gateway = GATEWAY.gateway();
-        gateway.upstream().requireKey(MessagesItSupport.UPSTREAM_KEY);
-        client = MessagesItSupport.client(gateway);
-    }
 
     private static MessageCreateParams weather(String model) {
         return MessageCreateParams.builder().model(model).maxTokens(2048)
@@ -85,7 +72,7 @@ class MessagesToolsIT {
 
     @Test
     void toolUseFromAnAnthropicUpstreamKeepsItsIdAndInput() {
-        Message message = client.messages().create(weather("claude-chat"));
+        Message message = GATEWAY.client().messages().create(weather("claude-chat"));
 
         assertThat(message.stopReason()).contains(StopReason.TOOL_USE);
         assertThat(MessagesItSupport.types(message)).containsExactly("tool_use");
@@ -93,26 +80,26 @@ class MessagesToolsIT {
         assertThat(call.asToolUse().id()).startsWith("toolu_fake_");
         assertThat(call.asToolUse().name()).isEqualTo("get_weather");
         assertThat(MessagesItSupport.input(call).path("city").asText()).isEqualTo("Paris");
-        JsonNode tool = gateway.upstream().received("up-claude").getFirst().json().path("tools").get(0);
+        JsonNode tool = GATEWAY.gateway().upstream().received("up-claude").getFirst().json().path("tools").get(0);
         assertThat(tool.path("name").asText()).isEqualTo("get_weather");
         assertThat(tool.path("input_schema").path("required").get(0).asText()).isEqualTo("city");
     }
 
     @Test
     void toolUseFromAnOpenAiUpstreamKeepsTheCallIdAndParsesTheArguments() {
-        Message message = client.messages().create(weather("gpt-chat"));
+        Message message = GATEWAY.client().messages().create(weather("gpt-chat"));
 
         assertThat(message.stopReason()).contains(StopReason.TOOL_USE);
         ContentBlock call = toolUses(message).getFirst();
         assertThat(call.asToolUse().id()).startsWith("call_");
         assertThat(MessagesItSupport.input(call).path("city").asText()).isEqualTo("Paris");
-        JsonNode sent = gateway.upstream().received("up-gpt").getFirst().json();
+        JsonNode sent = GATEWAY.gateway().upstream().received("up-gpt").getFirst().json();
         assertThat(sent.path("tools").get(0).path("function").path("name").asText()).isEqualTo("get_weather");
     }
 
     @Test
     void streamedParallelCallsAfterReasoningFromAnOpenAiUpstreamGetBlockIndexesOverAllBlocks() {
-        List<RawMessageStreamEvent> events = MessagesItSupport.stream(client, weather("gpt-parallel").toBuilder()
+        List<RawMessageStreamEvent> events = MessagesItSupport.stream(GATEWAY.client(), weather("gpt-parallel").toBuilder()
                 .addTool(MessagesItSupport.tool("get_time", "timezone")).build());
 
         assertThat(startIndexes(events)).containsExactly(0L, 1L, 2L);
@@ -130,7 +117,7 @@ class MessagesToolsIT {
 
     @Test
     void streamedParallelCallsAfterSignedThinkingFromAnAnthropicUpstreamKeepTheirIdsAndTheSignature() {
-        List<RawMessageStreamEvent> events = MessagesItSupport.stream(client, weather("claude-parallel").toBuilder()
+        List<RawMessageStreamEvent> events = MessagesItSupport.stream(GATEWAY.client(), weather("claude-parallel").toBuilder()
                 .addTool(MessagesItSupport.tool("get_time", "timezone")).build());
 
         assertThat(startIndexes(events)).containsExactly(0L, 1L, 2L);
@@ -154,18 +141,18 @@ class MessagesToolsIT {
 
     private void thinkingToolLoop(boolean stream) {
         MessageCreateParams first = thinkingWeather("claude-chat");
-        Message call = stream ? MessagesItSupport.accumulate(MessagesItSupport.stream(client, first)) : client.messages().create(first);
+        Message call = stream ? MessagesItSupport.accumulate(MessagesItSupport.stream(GATEWAY.client(), first)) : GATEWAY.client().messages().create(first);
         assertThat(MessagesItSupport.types(call)).containsExactly("thinking", "tool_use");
         String signature = call.content().getFirst().asThinking().signature();
         assertThat(signature).startsWith("fakesig.");
-        RecordedRequest issued = gateway.upstream().received("up-claude").getFirst();
+        RecordedRequest issued = GATEWAY.gateway().upstream().received("up-claude").getFirst();
         assertThat(issued.json().path("thinking").path("budget_tokens").asInt()).isEqualTo(1024);
-        gateway.upstream().reset();
+        GATEWAY.gateway().upstream().reset();
 
-        Message answer = client.messages().create(withResults(first, call));
+        Message answer = GATEWAY.client().messages().create(withResults(first, call));
 
         assertThat(MessagesItSupport.text(answer)).isEqualTo("Tool result received: " + RESULT);
-        RecordedRequest sent = gateway.upstream().received("up-claude").getFirst();
+        RecordedRequest sent = GATEWAY.gateway().upstream().received("up-claude").getFirst();
         JsonNode messages = sent.json().path("messages");
         assertThat(messages).hasSize(3);
         JsonNode assistant = messages.get(1).path("content");
@@ -181,14 +168,14 @@ class MessagesToolsIT {
     @Test
     void redactedThinkingSurvivesTheRoundTripUnchangedAndInOrder() {
         MessageCreateParams first = weather("claude-redacted");
-        Message call = client.messages().create(first);
+        Message call = GATEWAY.client().messages().create(first);
         assertThat(MessagesItSupport.types(call)).containsExactly("redacted_thinking", "thinking", "tool_use");
-        gateway.upstream().reset();
+        GATEWAY.gateway().upstream().reset();
 
-        Message answer = client.messages().create(withResults(first, call));
+        Message answer = GATEWAY.client().messages().create(withResults(first, call));
 
         assertThat(MessagesItSupport.text(answer)).isEqualTo("Tool result received: " + RESULT);
-        JsonNode assistant = gateway.upstream().received("up-claude-reasoning-redacted").getFirst().json()
+        JsonNode assistant = GATEWAY.gateway().upstream().received("up-claude-reasoning-redacted").getFirst().json()
                 .path("messages").get(1).path("content");
         List<JsonNode> shown = reasoningBlocks(call);
         assertThat(assistant.get(0)).isEqualTo(shown.get(0));
@@ -199,15 +186,15 @@ class MessagesToolsIT {
     @Test
     void aToolLoopThroughAnOpenAiUpstreamAnswersTheCallByItsId() {
         MessageCreateParams first = weather("gpt-think");
-        Message call = client.messages().create(first);
+        Message call = GATEWAY.client().messages().create(first);
         assertThat(MessagesItSupport.types(call)).containsExactly("thinking", "tool_use");
         String id = toolUses(call).getFirst().asToolUse().id();
-        gateway.upstream().reset();
+        GATEWAY.gateway().upstream().reset();
 
-        Message answer = client.messages().create(withResults(first, call));
+        Message answer = GATEWAY.client().messages().create(withResults(first, call));
 
         assertThat(MessagesItSupport.text(answer)).isEqualTo("Tool result received: " + RESULT);
-        JsonNode messages = gateway.upstream().received("up-gpt-reasoning").getFirst().json().path("messages");
+        JsonNode messages = GATEWAY.gateway().upstream().received("up-gpt-reasoning").getFirst().json().path("messages");
         JsonNode assistant = messages.get(messages.size() - 2);
         assertThat(assistant.path("tool_calls").get(0).path("id").asText()).isEqualTo(id);
         JsonNode tool = messages.get(messages.size() - 1);
@@ -219,9 +206,9 @@ class MessagesToolsIT {
     @Test
     void toolResultsGoFirstInTheUserTurnAndConsecutiveTurnsOfOneRoleAreMerged() {
         MessageCreateParams first = weather("claude-chat");
-        Message call = client.messages().create(first);
+        Message call = GATEWAY.client().messages().create(first);
         String id = toolUses(call).getFirst().asToolUse().id();
-        gateway.upstream().reset();
+        GATEWAY.gateway().upstream().reset();
         // text before the result, then a second user turn: Anthropic would refuse both as sent
         MessageCreateParams next = first.toBuilder().addMessage(call)
                 .addUserMessageOfContentBlockParams(List.of(
@@ -230,10 +217,10 @@ class MessagesToolsIT {
                 .addUserMessage("Be brief.")
                 .build();
 
-        Message answer = client.messages().create(next);
+        Message answer = GATEWAY.client().messages().create(next);
 
         assertThat(answer.stopReason()).isPresent();
-        JsonNode messages = gateway.upstream().received("up-claude").getFirst().json().path("messages");
+        JsonNode messages = GATEWAY.gateway().upstream().received("up-claude").getFirst().json().path("messages");
         assertThat(messages).hasSize(3);
         JsonNode turn = messages.get(2);
         assertThat(turn.path("role").asText()).isEqualTo("user");
@@ -245,7 +232,7 @@ class MessagesToolsIT {
     @Test
     void aSignatureTheClientAlteredIsRefusedByTheUpstreamAndReachesTheClientAsItsError() {
         MessageCreateParams first = thinkingWeather("claude-chat");
-        Message call = client.messages().create(first);
+        Message call = GATEWAY.client().messages().create(first);
         ObjectNode thinking = (ObjectNode) reasoningBlocks(call).getFirst();
         String forged = thinking.path("signature").asText() + "x";
         Message altered = call.toBuilder().content(List.of(
@@ -253,14 +240,14 @@ class MessagesToolsIT {
                 call.content().get(1))).build();
 
         var e = org.junit.jupiter.api.Assertions.assertThrows(com.anthropic.errors.BadRequestException.class,
-                () -> client.messages().create(withResults(first, altered)));
+                () -> GATEWAY.client().messages().create(withResults(first, altered)));
 
         assertThat(e.body().convert(JsonNode.class).path("error").path("message").asText()).contains("signature");
     }
 
     @Test
     void aReasoningTraceFromAnOpenAiUpstreamIsAThinkingBlockWithoutASignature() {
-        Message message = client.messages().create(MessagesItSupport.ask("gpt-think", "Think first").toBuilder()
+        Message message = GATEWAY.client().messages().create(MessagesItSupport.ask("gpt-think", "Think first").toBuilder()
                 .maxTokens(2048).enabledThinking(1024).build());
 
         assertThat(MessagesItSupport.types(message)).containsExactly("thinking", "text");
@@ -269,6 +256,6 @@ class MessagesToolsIT {
         // an OpenAI-compatible trace has no Anthropic signature to show, and none is made up
         assertThat(message.content().getFirst().asThinking().signature()).isEmpty();
         // Anthropic's thinking object is never sent to an OpenAI-compatible upstream
-        assertThat(gateway.upstream().received("up-gpt-reasoning").getFirst().json().has("thinking")).isFalse();
+        assertThat(GATEWAY.gateway().upstream().received("up-gpt-reasoning").getFirst().json().has("thinking")).isFalse();
     }
 }

@@ -17,7 +17,6 @@ import com.openai.models.chat.completions.ChatCompletionContentPart;
 import com.openai.models.chat.completions.ChatCompletionContentPartImage;
 import com.openai.models.chat.completions.ChatCompletionContentPartText;
 import com.openai.models.chat.completions.ChatCompletionCreateParams;
-import dev.switchboard.testkit.GatewayExtension;
 import dev.switchboard.testkit.RecordedRequest;
 import dev.switchboard.testkit.SseStream;
 import dev.switchboard.testkit.TestGateway;
@@ -100,18 +99,13 @@ class RequestFeaturesIT {
             """.formatted(ItSupport.UPSTREAM_KEY);
 
     @RegisterExtension
-    static final GatewayExtension GATEWAY = new GatewayExtension(CONFIG);
-
-    private static TestGateway gateway;
-    private static OpenAIClient client;
+    static final SdkGateway<OpenAIClient> GATEWAY = new SdkGateway<>(CONFIG, ItSupport::client, ItSupport.UPSTREAM_KEY);
 
     @BeforeAll
-    static void connect() {
-        gateway = GATEWAY.gateway();
-        gateway.upstream().requireKey(ItSupport.UPSTREAM_KEY)
+    static void scriptJsonAnswers() {
+        GATEWAY.gateway().upstream()
                 .script("up-json", (request, exchange) -> answer(request, exchange, JSON_ANSWER))
                 .script("up-broken-json", (request, exchange) -> answer(request, exchange, "```json\n{\"answer\": 42,}\n```"));
-        client = ItSupport.client(gateway);
     }
 
     /** An OpenAI completion (or a two-chunk stream) carrying {@code text}. */
@@ -151,7 +145,7 @@ class RequestFeaturesIT {
     }
 
     private static JsonNode lastUpstreamBody(String upstreamModel) {
-        List<RecordedRequest> received = gateway.upstream().received(upstreamModel);
+        List<RecordedRequest> received = GATEWAY.gateway().upstream().received(upstreamModel);
         assertThat(received).isNotEmpty();
         return received.getLast().json();
     }
@@ -160,7 +154,7 @@ class RequestFeaturesIT {
 
     @Test
     void jsonWrappedInProseAndAFenceComesBackAsTheJsonAlone() throws Exception {
-        ChatCompletion c = client.chat().completions().create(askJson("chat-json"));
+        ChatCompletion c = GATEWAY.client().chat().completions().create(askJson("chat-json"));
 
         assertThat(text(c)).isEqualTo("{\"answer\": 42, \"unit\": \"{braces}\"}");
         assertThat(ItSupport.JSON.readTree(text(c)).path("answer").asInt()).isEqualTo(42);
@@ -169,20 +163,20 @@ class RequestFeaturesIT {
 
     @Test
     void withoutAJsonFormatOrOnAModelWithoutJsonSupportTheTextIsUntouched() {
-        assertThat(text(client.chat().completions().create(ItSupport.ask("chat-json", "Talk")))).isEqualTo(JSON_ANSWER);
-        assertThat(text(client.chat().completions().create(askJson("chat-prose")))).isEqualTo(JSON_ANSWER);
+        assertThat(text(GATEWAY.client().chat().completions().create(ItSupport.ask("chat-json", "Talk")))).isEqualTo(JSON_ANSWER);
+        assertThat(text(GATEWAY.client().chat().completions().create(askJson("chat-prose")))).isEqualTo(JSON_ANSWER);
     }
 
     @Test
     void unrecoverableJsonIsReturnedUnchanged() {
-        assertThat(text(client.chat().completions().create(askJson("chat-broken-json"))))
+        assertThat(text(GATEWAY.client().chat().completions().create(askJson("chat-broken-json"))))
                 .isEqualTo("```json\n{\"answer\": 42,}\n```");
     }
 
     @Test
     void streamedAnswersArePassedThroughUnchanged() {
         StringBuilder text = new StringBuilder();
-        try (StreamResponse<ChatCompletionChunk> stream = client.chat().completions().createStreaming(askJson("chat-json"))) {
+        try (StreamResponse<ChatCompletionChunk> stream = GATEWAY.client().chat().completions().createStreaming(askJson("chat-json"))) {
             stream.stream().filter(ch -> !ch.choices().isEmpty())
                     .forEach(ch -> ch.choices().getFirst().delta().content().ifPresent(text::append));
         }
@@ -209,16 +203,16 @@ class RequestFeaturesIT {
     @Test
     void anOverflowingConversationIsA400SayingHowToTrimItAndNothingIsSentUpstream() {
         BadRequestException e = assertThrows(BadRequestException.class,
-                () -> client.chat().completions().create(longConversation("chat-small").build()));
+                () -> GATEWAY.client().chat().completions().create(longConversation("chat-small").build()));
 
         assertThat(e.param()).contains("messages");
         assertThat(e.getMessage()).contains("overflows by about").contains("\"transforms\": [\"middle-out\"]");
-        assertThat(gateway.upstream().received("up-small")).isEmpty();
+        assertThat(GATEWAY.gateway().upstream().received("up-small")).isEmpty();
     }
 
     @Test
     void middleOutDropsMessagesFromTheMiddleKeepingSystemFirstAndLatest() {
-        ChatCompletion c = client.chat().completions().create(longConversation("chat-small")
+        ChatCompletion c = GATEWAY.client().chat().completions().create(longConversation("chat-small")
                 .putAdditionalBodyProperty("transforms", JsonValue.from(List.of("middle-out"))).build());
 
         assertThat(c.model()).isEqualTo("chat-small");
@@ -233,10 +227,10 @@ class RequestFeaturesIT {
 
     @Test
     void aFallbackWithALargerWindowGetsTheWholeConversation() {
-        gateway.upstream().script("up-small", (request, exchange) -> exchange.respondJson(503,
+        GATEWAY.gateway().upstream().script("up-small", (request, exchange) -> exchange.respondJson(503,
                 ItSupport.JSON.createObjectNode().putObject("error").put("message", "down")));
         try {
-            ChatCompletion c = client.chat().completions().create(longConversation("chat-small")
+            ChatCompletion c = GATEWAY.client().chat().completions().create(longConversation("chat-small")
                     .putAdditionalBodyProperty("transforms", JsonValue.from(List.of("middle-out")))
                     .putAdditionalBodyProperty("models", JsonValue.from(List.of("chat-large"))).build());
 
@@ -244,41 +238,41 @@ class RequestFeaturesIT {
             assertThat(lastUpstreamBody("up-small").path("messages")).hasSize(3);
             assertThat(lastUpstreamBody("up-large").path("messages")).hasSize(9);
         } finally {
-            gateway.upstream().script("up-small", (request, exchange) -> answer(request, exchange, "ok"));
+            GATEWAY.gateway().upstream().script("up-small", (request, exchange) -> answer(request, exchange, "ok"));
         }
     }
 
     // --- saved per-model defaults
 
     private static Map<String, String> admin() {
-        return ItSupport.bearer(gateway.adminKey());
+        return ItSupport.bearer(GATEWAY.gateway().adminKey());
     }
 
     private static String defaultsPath(String model) {
-        return "/admin/v1/users/" + gateway.userId() + "/defaults/" + model;
+        return "/admin/v1/users/" + GATEWAY.gateway().userId() + "/defaults/" + model;
     }
 
     @Test
     void savedDefaultsApplyToWhatTheRequestLeavesUnsetAndIgnoreDefaultsSkipsThem() {
-        HttpResponse<String> put = ItSupport.put(gateway, defaultsPath("chat-def-alias"), admin(),
+        HttpResponse<String> put = ItSupport.put(GATEWAY.gateway(), defaultsPath("chat-def-alias"), admin(),
                 "{\"temperature\": 0.25, \"max_tokens\": 40, \"stop\": [\"END\"]}");
         assertThat(put.statusCode()).as(put.body()).isEqualTo(200);
         JsonNode saved = ItSupport.json(put.body());
         assertThat(saved.path("model").asText()).isEqualTo("chat-def");
-        assertThat(saved.path("user_id").asText()).isEqualTo(gateway.userId());
+        assertThat(saved.path("user_id").asText()).isEqualTo(GATEWAY.gateway().userId());
         assertThat(saved.path("defaults").path("temperature").asDouble()).isEqualTo(0.25);
         try {
-            client.chat().completions().create(ItSupport.ask("chat-def", "hi"));
+            GATEWAY.client().chat().completions().create(ItSupport.ask("chat-def", "hi"));
             JsonNode applied = lastUpstreamBody("up-def");
             assertThat(applied.path("temperature").asDouble()).isEqualTo(0.25);
             assertThat(applied.path("max_completion_tokens").asInt()).as("OpenAI's name, the default flavour").isEqualTo(40);
             assertThat(applied.path("stop").get(0).asText()).isEqualTo("END");
 
-            client.chat().completions().create(ItSupport.ask("chat-def-alias", "hi").toBuilder().temperature(1.5).build());
+            GATEWAY.client().chat().completions().create(ItSupport.ask("chat-def-alias", "hi").toBuilder().temperature(1.5).build());
             assertThat(lastUpstreamBody("up-def").path("temperature").asDouble()).isEqualTo(1.5);
             assertThat(lastUpstreamBody("up-def").path("max_completion_tokens").asInt()).isEqualTo(40);
 
-            client.chat().completions().create(ItSupport.ask("chat-def", "hi").toBuilder()
+            GATEWAY.client().chat().completions().create(ItSupport.ask("chat-def", "hi").toBuilder()
                     .putAdditionalBodyProperty("ignore_defaults", JsonValue.from(true)).build());
             JsonNode ignored = lastUpstreamBody("up-def");
             assertThat(ignored.has("temperature")).isFalse();
@@ -286,60 +280,60 @@ class RequestFeaturesIT {
             assertThat(ignored.has("stop")).isFalse();
             assertThat(ignored.has("ignore_defaults")).isFalse();
         } finally {
-            ItSupport.delete(gateway, defaultsPath("chat-def"), admin());
+            ItSupport.delete(GATEWAY.gateway(), defaultsPath("chat-def"), admin());
         }
     }
 
     @Test
     void defaultsCanBeReadShownOnAllowedParamsAndCleared() {
-        assertThat(ItSupport.put(gateway, defaultsPath("chat-def"), admin(), "{\"top_p\": 0.5}").statusCode()).isEqualTo(200);
+        assertThat(ItSupport.put(GATEWAY.gateway(), defaultsPath("chat-def"), admin(), "{\"top_p\": 0.5}").statusCode()).isEqualTo(200);
 
-        HttpResponse<String> got = ItSupport.get(gateway, defaultsPath("chat-def-alias"), admin());
+        HttpResponse<String> got = ItSupport.get(GATEWAY.gateway(), defaultsPath("chat-def-alias"), admin());
         assertThat(got.statusCode()).isEqualTo(200);
         assertThat(ItSupport.json(got.body()).path("defaults").toString()).isEqualTo("{\"top_p\":0.5}");
 
-        JsonNode params = ItSupport.json(ItSupport.get(gateway, "/api/models/chat-def/allowed-params", ItSupport.bearer(gateway.apiKey())).body());
+        JsonNode params = ItSupport.json(ItSupport.get(GATEWAY.gateway(), "/api/models/chat-def/allowed-params", ItSupport.bearer(GATEWAY.gateway().apiKey())).body());
         assertThat(params.path("defaults").toString()).isEqualTo("{\"top_p\":0.5}");
         assertThat(params.path("defaultable_params").toString()).contains("\"temperature\"").doesNotContain("\"messages\"");
-        JsonNode anonymous = ItSupport.json(ItSupport.get(gateway, "/api/models/chat-def/allowed-params", Map.of()).body());
+        JsonNode anonymous = ItSupport.json(ItSupport.get(GATEWAY.gateway(), "/api/models/chat-def/allowed-params", Map.of()).body());
         assertThat(anonymous.has("defaults")).isFalse();
         assertThat(anonymous.path("defaultable_params").isArray()).isTrue();
 
-        HttpResponse<String> deleted = ItSupport.delete(gateway, defaultsPath("chat-def"), admin());
+        HttpResponse<String> deleted = ItSupport.delete(GATEWAY.gateway(), defaultsPath("chat-def"), admin());
         assertThat(ItSupport.json(deleted.body()).path("deleted").asBoolean()).isTrue();
-        assertThat(ItSupport.get(gateway, defaultsPath("chat-def"), admin()).statusCode()).isEqualTo(404);
-        assertThat(ItSupport.json(ItSupport.delete(gateway, defaultsPath("chat-def"), admin()).body()).path("deleted").asBoolean()).isFalse();
+        assertThat(ItSupport.get(GATEWAY.gateway(), defaultsPath("chat-def"), admin()).statusCode()).isEqualTo(404);
+        assertThat(ItSupport.json(ItSupport.delete(GATEWAY.gateway(), defaultsPath("chat-def"), admin()).body()).path("deleted").asBoolean()).isFalse();
 
-        client.chat().completions().create(ItSupport.ask("chat-def", "hi"));
+        GATEWAY.client().chat().completions().create(ItSupport.ask("chat-def", "hi"));
         assertThat(lastUpstreamBody("up-def").has("top_p")).isFalse();
     }
 
     @Test
     void invalidDefaultsAreRefusedNamingTheField() {
-        HttpResponse<String> range = ItSupport.put(gateway, defaultsPath("chat-def"), admin(), "{\"temperature\": 3}");
+        HttpResponse<String> range = ItSupport.put(GATEWAY.gateway(), defaultsPath("chat-def"), admin(), "{\"temperature\": 3}");
         assertThat(range.statusCode()).isEqualTo(400);
         assertThat(ItSupport.json(range.body()).path("error").path("param").asText()).isEqualTo("temperature");
 
-        HttpResponse<String> unknown = ItSupport.put(gateway, defaultsPath("chat-def"), admin(), "{\"messages\": []}");
+        HttpResponse<String> unknown = ItSupport.put(GATEWAY.gateway(), defaultsPath("chat-def"), admin(), "{\"messages\": []}");
         assertThat(unknown.statusCode()).isEqualTo(400);
         assertThat(ItSupport.json(unknown.body()).path("error").path("param").asText()).isEqualTo("messages");
 
-        HttpResponse<String> format = ItSupport.put(gateway, defaultsPath("chat-def"), admin(),
+        HttpResponse<String> format = ItSupport.put(GATEWAY.gateway(), defaultsPath("chat-def"), admin(),
                 "{\"response_format\": {\"type\": \"xml\"}}");
         assertThat(ItSupport.json(format.body()).path("error").path("param").asText()).isEqualTo("response_format.type");
 
-        assertThat(ItSupport.put(gateway, defaultsPath("no-such-model"), admin(), "{}").statusCode()).isEqualTo(404);
-        assertThat(ItSupport.put(gateway, "/admin/v1/users/usr_nobody/defaults/chat-def", admin(), "{}").statusCode()).isEqualTo(404);
-        assertThat(ItSupport.put(gateway, defaultsPath("chat-def"), ItSupport.bearer(gateway.apiKey()), "{}").statusCode()).isEqualTo(401);
-        assertThat(ItSupport.put(gateway, defaultsPath("chat-def"), admin(), "not json").statusCode()).isEqualTo(400);
-        assertThat(ItSupport.get(gateway, defaultsPath("chat-def"), admin()).statusCode()).isEqualTo(404);
+        assertThat(ItSupport.put(GATEWAY.gateway(), defaultsPath("no-such-model"), admin(), "{}").statusCode()).isEqualTo(404);
+        assertThat(ItSupport.put(GATEWAY.gateway(), "/admin/v1/users/usr_nobody/defaults/chat-def", admin(), "{}").statusCode()).isEqualTo(404);
+        assertThat(ItSupport.put(GATEWAY.gateway(), defaultsPath("chat-def"), ItSupport.bearer(GATEWAY.gateway().apiKey()), "{}").statusCode()).isEqualTo(401);
+        assertThat(ItSupport.put(GATEWAY.gateway(), defaultsPath("chat-def"), admin(), "not json").statusCode()).isEqualTo(400);
+        assertThat(ItSupport.get(GATEWAY.gateway(), defaultsPath("chat-def"), admin()).statusCode()).isEqualTo(404);
     }
 
     // --- service-only fields
 
     @Test
     void serviceOnlyFieldsNeverReachTheUpstream() {
-        ChatCompletion c = client.chat().completions().create(ItSupport.ask("chat-think", "hi").toBuilder()
+        ChatCompletion c = GATEWAY.client().chat().completions().create(ItSupport.ask("chat-think", "hi").toBuilder()
                 .putAdditionalBodyProperty("models", JsonValue.from(List.of("chat-def")))
                 .putAdditionalBodyProperty("transforms", JsonValue.from(List.of("middle-out")))
                 .putAdditionalBodyProperty("reasoning", JsonValue.from(Map.of("format", "separate", "exclude", false)))
@@ -359,7 +353,7 @@ class RequestFeaturesIT {
     @Test
     void aProviderThatFetchesImageUrlsItselfGetsTheUrlAndTheGatewayFetchesNothing() {
         String url = "http://127.0.0.1:9/never-fetched-by-the-gateway.png";
-        ChatCompletion c = client.chat().completions().create(ChatCompletionCreateParams.builder().model("chat-vision")
+        ChatCompletion c = GATEWAY.client().chat().completions().create(ChatCompletionCreateParams.builder().model("chat-vision")
                 .addUserMessageOfArrayOfContentParts(List.of(
                         ChatCompletionContentPart.ofText(ChatCompletionContentPartText.builder().text("What is it?").build()),
                         ChatCompletionContentPart.ofImageUrl(ChatCompletionContentPartImage.builder()

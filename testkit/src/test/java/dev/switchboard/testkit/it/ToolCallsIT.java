@@ -16,13 +16,10 @@ import com.openai.models.chat.completions.ChatCompletionFunctionTool;
 import com.openai.models.chat.completions.ChatCompletionMessageFunctionToolCall;
 import com.openai.models.chat.completions.ChatCompletionMessageToolCall;
 import com.openai.models.chat.completions.ChatCompletionToolMessageParam;
-import dev.switchboard.testkit.GatewayExtension;
 import dev.switchboard.testkit.RecordedRequest;
-import dev.switchboard.testkit.TestGateway;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -30,17 +27,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 /** Tool calls plain and streamed, parallel calls, and the tool-result turn, judged by the official OpenAI SDK. */
 class ToolCallsIT {
     @RegisterExtension
-    static final GatewayExtension GATEWAY = new GatewayExtension(ItSupport.CONFIG);
-
-    private static TestGateway gateway;
-    private static OpenAIClient client;
-
-    @BeforeAll
-    static void connect() {
-        gateway = GATEWAY.gateway();
-        gateway.upstream().requireKey(ItSupport.UPSTREAM_KEY);
-        client = ItSupport.client(gateway);
-    }
+    static final SdkGateway<OpenAIClient> GATEWAY = ItSupport.openAiGateway();
 
     private static ChatCompletionFunctionTool tool(String name, String property) {
         return ChatCompletionFunctionTool.builder().function(FunctionDefinition.builder()
@@ -91,14 +78,14 @@ class ToolCallsIT {
     }
 
     private static List<ChatCompletionChunk> stream(ChatCompletionCreateParams params) {
-        try (StreamResponse<ChatCompletionChunk> s = client.chat().completions().createStreaming(params)) {
+        try (StreamResponse<ChatCompletionChunk> s = GATEWAY.client().chat().completions().createStreaming(params)) {
             return s.stream().toList();
         }
     }
 
     @Test
     void plainToolCallHasIdNameAndParseableArguments() {
-        ChatCompletion completion = client.chat().completions().create(withTools("chat-tools", tool("get_weather", "city")));
+        ChatCompletion completion = GATEWAY.client().chat().completions().create(withTools("chat-tools", tool("get_weather", "city")));
 
         assertThat(completion.model()).isEqualTo("chat-tools");
         ChatCompletion.Choice choice = completion.choices().getFirst();
@@ -111,7 +98,7 @@ class ToolCallsIT {
         JsonNode arguments = ItSupport.json(call.function().arguments());
         assertThat(arguments.path("city").asText()).isEqualTo("Paris");
         // the tool definition reached the upstream intact
-        JsonNode sent = gateway.upstream().received("up-tools").getFirst().json();
+        JsonNode sent = GATEWAY.gateway().upstream().received("up-tools").getFirst().json();
         assertThat(sent.path("tools").get(0).path("function").path("name").asText()).isEqualTo("get_weather");
         assertThat(sent.path("tools").get(0).path("function").path("parameters").path("required").get(0).asText())
                 .isEqualTo("city");
@@ -175,7 +162,7 @@ class ToolCallsIT {
 
     @Test
     void plainParallelToolCallsKeepTheirOwnIdsAndArguments() {
-        ChatCompletion completion = client.chat().completions().create(withTools("chat-parallel",
+        ChatCompletion completion = GATEWAY.client().chat().completions().create(withTools("chat-parallel",
                 tool("get_weather", "city"), tool("get_time", "timezone")));
 
         List<ChatCompletionMessageToolCall> calls = completion.choices().getFirst().message().toolCalls().orElseThrow();
@@ -191,7 +178,7 @@ class ToolCallsIT {
     @Test
     void toolResultTurnReachesTheUpstreamWithItsCallIdAndTheAnswerQuotesTheResult() {
         ChatCompletionFunctionTool weather = tool("get_weather", "city");
-        ChatCompletion first = client.chat().completions().create(withTools("chat-tools", weather));
+        ChatCompletion first = GATEWAY.client().chat().completions().create(withTools("chat-tools", weather));
         var assistant = first.choices().getFirst().message();
         String callId = assistant.toolCalls().orElseThrow().getFirst().asFunction().id();
 
@@ -199,12 +186,12 @@ class ToolCallsIT {
                 .addMessage(assistant)
                 .addMessage(ChatCompletionToolMessageParam.builder().toolCallId(callId).content("sunny, 21 C").build())
                 .build();
-        gateway.upstream().reset();
-        ChatCompletion answer = client.chat().completions().create(next);
+        GATEWAY.gateway().upstream().reset();
+        ChatCompletion answer = GATEWAY.client().chat().completions().create(next);
 
         assertThat(answer.choices().getFirst().message().content().orElseThrow())
                 .isEqualTo("Tool result received: sunny, 21 C");
-        RecordedRequest sent = gateway.upstream().received("up-tools").getFirst();
+        RecordedRequest sent = GATEWAY.gateway().upstream().received("up-tools").getFirst();
         JsonNode messages = sent.json().path("messages");
         JsonNode toolMessage = messages.get(messages.size() - 1);
         assertThat(toolMessage.path("role").asText()).isEqualTo("tool");

@@ -16,7 +16,6 @@ import dev.switchboard.model.MediaSource;
 import dev.switchboard.model.Message;
 import dev.switchboard.model.Reasoning;
 import dev.switchboard.model.ResponseFormat;
-import dev.switchboard.model.Role;
 import dev.switchboard.model.ToolChoice;
 import dev.switchboard.model.ToolSpec;
 import dev.switchboard.wire.Json;
@@ -37,7 +36,8 @@ import java.util.Set;
  * {@code include: ["reasoning.encrypted_content"]} so the model's reasoning can go back on the next turn.
  *
  * <ul>
- *   <li>System blocks become {@code instructions} (their texts joined by a blank line).</li>
+ *   <li>System blocks become {@code instructions} (their texts joined by a blank line); a system entry
+ *       between turns stays a {@code system} message in its place.</li>
  *   <li>A USER turn gives one {@code function_call_output} per tool result, first, then one user
  *       {@code message} with the rest ({@code input_text}, {@code input_image}, {@code input_file}).</li>
  *   <li>An ASSISTANT turn gives its items in block order: a {@code reasoning} item for each trace whose
@@ -156,13 +156,21 @@ final class ResponsesUpstreamRequestWriter {
     private static ArrayNode input(List<Message> messages, ResponsesUpstreamOptions opts) {
         ArrayNode items = Json.array();
         for (Message m : messages) {
-            if (m.role() == Role.USER) {
-                user(items, m.content());
-            } else {
-                assistant(items, m.content(), opts);
+            switch (m.role()) {
+                case USER -> user(items, m.content());
+                case ASSISTANT -> assistant(items, m.content(), opts);
+                case SYSTEM -> systemTurn(items, m);
             }
         }
         return items;
+    }
+
+    /** A system entry between turns stays a system message in its place (its position matters to the model). */
+    private static void systemTurn(ArrayNode items, Message m) {
+        String text = m.text();
+        if (!text.isEmpty()) {
+            items.addObject().put("type", "message").put("role", "system").put("content", text);
+        }
     }
 
     private static void user(ArrayNode items, List<ContentBlock> blocks) {

@@ -13,6 +13,7 @@ import dev.switchboard.wire.anthropic.Anthropic;
 import dev.switchboard.wire.gemini.Gemini;
 import dev.switchboard.wire.openai.OpenAi;
 import dev.switchboard.wire.responses.Responses;
+import dev.switchboard.wire.responses.ResponsesUpstreamOptions;
 import dev.switchboard.wire.testing.Golden;
 import java.util.ArrayList;
 import java.util.List;
@@ -33,6 +34,7 @@ class AgentRequestsTest {
         assertThat(Anthropic.toUpstream(request, "up", true, 4096).path("messages")).isNotEmpty();
         assertThat(OpenAi.toUpstream(request, "up", true).path("messages")).isNotEmpty();
         assertThat(Gemini.toUpstream(request).path("contents")).isNotEmpty();
+        assertThat(Responses.toUpstream(request, "up", true, ResponsesUpstreamOptions.PLAIN).path("input")).isNotEmpty();
     }
 
     private static int cacheMarkers(JsonNode node) {
@@ -69,6 +71,13 @@ class AgentRequestsTest {
         List<String> roles = new ArrayList<>();
         openai.path("messages").forEach(m -> roles.add(m.path("role").asText()));
         assertThat(roles.subList(1, roles.size())).as("a system message after the first turn").contains("system");
+
+        ObjectNode responses = Responses.toUpstream(request, "up", true, ResponsesUpstreamOptions.PLAIN);
+        List<String> itemRoles = new ArrayList<>();
+        responses.path("input").forEach(i -> itemRoles.add(i.path("role").asText()));
+        assertThat(itemRoles.indexOf("system")).as("the system entry as a system item after the first turn").isPositive();
+        assertThat(itemRoles.indexOf("system")).isEqualTo(itemRoles.lastIndexOf("system"));
+        assertThat(responses.path("input").get(itemRoles.indexOf("system")).path("content").asText()).contains("placeholder");
 
         ObjectNode gemini = Gemini.toUpstream(request);
         assertThat(gemini.path("systemInstruction").path("parts").size()).isGreaterThan(body.path("system").size());

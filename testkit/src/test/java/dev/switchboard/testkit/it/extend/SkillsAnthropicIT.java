@@ -18,13 +18,11 @@ import com.anthropic.models.messages.MessageCreateParams;
 import com.anthropic.models.messages.TextBlockParam;
 import com.anthropic.models.messages.ThinkingConfigDisabled;
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.switchboard.testkit.GatewayExtension;
 import dev.switchboard.testkit.RecordedRequest;
-import dev.switchboard.testkit.TestGateway;
+import dev.switchboard.testkit.it.SdkGateway;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -36,27 +34,17 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  */
 class SkillsAnthropicIT {
     @RegisterExtension
-    static final GatewayExtension GATEWAY = new GatewayExtension(SkillsItSupport.CONFIG);
+    static final SdkGateway<AnthropicClient> GATEWAY = SkillsItSupport.gateway(gateway -> AnthropicOkHttpClient.builder()
+            .baseUrl(gateway.baseUrl()).apiKey(gateway.apiKey()).maxRetries(0).timeout(Duration.ofSeconds(15)).build());
     private static final CacheControlEphemeral FIVE_MINUTES = CacheControlEphemeral.builder().build();
-
-    private static TestGateway gateway;
-    private static AnthropicClient client;
-
-    @BeforeAll
-    static void setUp() {
-        gateway = GATEWAY.gateway();
-        SkillsItSupport.writeSkills(gateway);
-        client = AnthropicOkHttpClient.builder().baseUrl(gateway.baseUrl()).apiKey(gateway.apiKey()).maxRetries(0)
-                .timeout(Duration.ofSeconds(15)).build();
-    }
 
     private static MessageCreateParams.Builder ask(String model, String text) {
         return MessageCreateParams.builder().model(model).maxTokens(200).addUserMessage(text);
     }
 
     private static JsonNode send(MessageCreateParams params) {
-        client.messages().create(params);
-        return lastSent(gateway, "c-skills");
+        GATEWAY.client().messages().create(params);
+        return lastSent(GATEWAY.gateway(), "c-skills");
     }
 
     private static MessageCreateParams.Builder withSkill(MessageCreateParams.Builder b, String skill) {
@@ -89,8 +77,8 @@ class SkillsAnthropicIT {
                 .systemOfTextBlockParams(List.of(TextBlockParam.builder().text(caller).cacheControl(FIVE_MINUTES).build()))
                 .addUserMessage("pls where are the atlases?"), "it-reviewer").build();
 
-        Message first = client.messages().create(params);
-        JsonNode sent = lastSent(gateway, "c-skills");
+        Message first = GATEWAY.client().messages().create(params);
+        JsonNode sent = lastSent(GATEWAY.gateway(), "c-skills");
         List<JsonNode> system = system(sent);
         assertThat(system).hasSize(2);
         assertThat(system.get(0).path("text").asText()).isEqualTo("You review code.");
@@ -99,7 +87,7 @@ class SkillsAnthropicIT {
         assertThat(system.get(1).path("cache_control").path("type").asText()).isEqualTo("ephemeral");
         assertThat(lastUserText(sent)).isEqualTo("please where are the atlases?");
 
-        Message second = client.messages().create(params);
+        Message second = GATEWAY.client().messages().create(params);
         assertThat(first.usage().cacheCreationInputTokens()).hasValueSatisfying(n -> assertThat(n).isPositive());
         assertThat(second.usage().cacheReadInputTokens()).as("the same prefix, skill included, is read from the cache")
                 .hasValueSatisfying(n -> assertThat(n).isPositive());
@@ -114,9 +102,9 @@ class SkillsAnthropicIT {
         assertThat(sent.has("skill")).isFalse();
         assertThat(sent.has("skills")).isFalse();
 
-        client.messages().create(ask("an-chat", "pls check").putAdditionalHeader("x-switchboard-skills", "it-shout,it-reviewer")
+        GATEWAY.client().messages().create(ask("an-chat", "pls check").putAdditionalHeader("x-switchboard-skills", "it-shout,it-reviewer")
                 .build());
-        RecordedRequest viaHeader = lastRequest(gateway, "c-skills");
+        RecordedRequest viaHeader = lastRequest(GATEWAY.gateway(), "c-skills");
         assertThat(system(viaHeader.json())).extracting(b -> b.path("text").asText())
                 .containsExactly("Second skill.", "You review code.");
         assertThat(viaHeader.header("x-switchboard-skills")).isEmpty();
@@ -124,8 +112,8 @@ class SkillsAnthropicIT {
 
     @Test
     void aMessagesClientGetsTheSameSkillOnAnOpenAiFormatUpstream() {
-        client.messages().create(withSkill(ask("oa-chat", "pls translate").system("Caller."), "it-reviewer").build());
-        JsonNode sent = lastSent(gateway, "up-skills");
+        GATEWAY.client().messages().create(withSkill(ask("oa-chat", "pls translate").system("Caller."), "it-reviewer").build());
+        JsonNode sent = lastSent(GATEWAY.gateway(), "up-skills");
         assertThat(openAiSystem(sent)).isEqualTo("You review code.\n\nCaller.");
         assertThat(openAiLastUser(sent)).isEqualTo("please translate");
     }
@@ -147,8 +135,8 @@ class SkillsAnthropicIT {
     void theMaxTokensHintNeverOverridesTheLimitAMessagesRequestAlwaysSets() {
         // max_tokens is required on the messages format, so the caller's value is always there and always wins
         assertThat(send(withSkill(ask("an-chat", "hi"), "it-max-tokens").build()).path("max_tokens").asInt()).isEqualTo(200);
-        client.messages().create(withSkill(ask("oa-chat", "hi").maxTokens(55), "it-max-tokens").build());
-        assertThat(lastSent(gateway, "up-skills").path("max_completion_tokens").asInt()).as("OpenAI's name, the default flavour").isEqualTo(55);
+        GATEWAY.client().messages().create(withSkill(ask("oa-chat", "hi").maxTokens(55), "it-max-tokens").build());
+        assertThat(lastSent(GATEWAY.gateway(), "up-skills").path("max_completion_tokens").asInt()).as("OpenAI's name, the default flavour").isEqualTo(55);
     }
 
     @Test
@@ -163,7 +151,7 @@ class SkillsAnthropicIT {
 
     @Test
     void anInstalledSkillAppliesWithoutBeingNamedAndANamedSkillReplacesIt() {
-        Browser session = SkillsItSupport.signIn(gateway);
+        Browser session = SkillsItSupport.signIn(GATEWAY.gateway());
         SkillsItSupport.install(session, "it-installed", List.of("an-chat"));
         try {
             assertThat(system(send(ask("an-chat", "hi").build()))).extracting(b -> b.path("text").asText())
@@ -178,23 +166,23 @@ class SkillsAnthropicIT {
 
     @Test
     void anUnknownSkillIsA400NamingTheFieldInTheMessagesEnvelope() {
-        BadRequestException e = assertThrows(BadRequestException.class, () -> client.messages().create(
+        BadRequestException e = assertThrows(BadRequestException.class, () -> GATEWAY.client().messages().create(
                 ask("an-chat", "hi").putAdditionalBodyProperty("skills", JsonValue.from(List.of("no-such-skill"))).build()));
         JsonNode body = e.body().convert(JsonNode.class);
         assertThat(body.path("type").asText()).isEqualTo("error");
         assertThat(body.path("error").path("param").asText()).isEqualTo("skills[0]");
         assertThat(body.path("error").path("code").asText()).isEqualTo("400");
         assertThat(body.path("error").path("message").asText()).contains("no-such-skill");
-        assertThat(gateway.upstream().received()).isEmpty();
+        assertThat(GATEWAY.gateway().upstream().received()).isEmpty();
     }
 
     @Test
     void countTokensSeesTheSkillsSystemPrompt() {
         MessageCountTokensParams plain = MessageCountTokensParams.builder().model("an-chat").addUserMessage("abcd").build();
-        long without = client.messages().countTokens(plain).inputTokens();
-        long with = client.messages().countTokens(plain.toBuilder().putAdditionalBodyProperty("skill",
+        long without = GATEWAY.client().messages().countTokens(plain).inputTokens();
+        long with = GATEWAY.client().messages().countTokens(plain.toBuilder().putAdditionalBodyProperty("skill",
                 JsonValue.from("it-reviewer")).build()).inputTokens();
         assertThat(with - without).as("\"You review code.\" is 16 characters, 4 tokens").isEqualTo(4);
-        assertThat(gateway.upstream().received()).isEmpty();
+        assertThat(GATEWAY.gateway().upstream().received()).isEmpty();
     }
 }

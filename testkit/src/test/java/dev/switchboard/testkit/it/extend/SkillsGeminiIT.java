@@ -14,13 +14,11 @@ import com.google.genai.types.HttpOptions;
 import com.google.genai.types.HttpRetryOptions;
 import com.google.genai.types.Part;
 import com.google.genai.types.ThinkingConfig;
-import dev.switchboard.testkit.GatewayExtension;
 import dev.switchboard.testkit.RecordedRequest;
-import dev.switchboard.testkit.TestGateway;
+import dev.switchboard.testkit.it.SdkGateway;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -30,20 +28,10 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  */
 class SkillsGeminiIT {
     @RegisterExtension
-    static final GatewayExtension GATEWAY = new GatewayExtension(SkillsItSupport.CONFIG);
-
-    private static TestGateway gateway;
-    private static Client client;
-
-    @BeforeAll
-    static void setUp() {
-        gateway = GATEWAY.gateway();
-        SkillsItSupport.writeSkills(gateway);
-        client = Client.builder().apiKey(gateway.apiKey())
-                .httpOptions(HttpOptions.builder().baseUrl(gateway.baseUrl()).apiVersion("v1beta").timeout(15_000)
-                        .retryOptions(HttpRetryOptions.builder().attempts(1).httpStatusCodes(List.of()).build()).build())
-                .build();
-    }
+    static final SdkGateway<Client> GATEWAY = SkillsItSupport.gateway(gateway -> Client.builder().apiKey(gateway.apiKey())
+            .httpOptions(HttpOptions.builder().baseUrl(gateway.baseUrl()).apiVersion("v1beta").timeout(15_000)
+                    .retryOptions(HttpRetryOptions.builder().attempts(1).httpStatusCodes(List.of()).build()).build())
+            .build());
 
     /** A config naming {@code skills} in the header, on top of {@code config}. */
     private static GenerateContentConfig.Builder skills(String skills) {
@@ -52,8 +40,8 @@ class SkillsGeminiIT {
     }
 
     private static JsonNode send(String text, GenerateContentConfig config) {
-        client.models.generateContent("gm-chat", text, config);
-        return lastSent(gateway, "g-skills");
+        GATEWAY.client().models.generateContent("gm-chat", text, config);
+        return lastSent(GATEWAY.gateway(), "g-skills");
     }
 
     private static List<String> system(JsonNode sent) {
@@ -74,7 +62,7 @@ class SkillsGeminiIT {
 
         assertThat(system(sent)).containsExactly("You review code.", "Caller's instruction.");
         assertThat(lastUserText(sent)).isEqualTo("please summarise");
-        RecordedRequest whole = lastRequest(gateway, "g-skills");
+        RecordedRequest whole = lastRequest(GATEWAY.gateway(), "g-skills");
         assertThat(whole.header("x-switchboard-skills")).isEmpty();
         assertThat(whole.bodyText()).doesNotContain("it-reviewer");
     }
@@ -117,7 +105,7 @@ class SkillsGeminiIT {
 
     @Test
     void anInstalledSkillAppliesWithoutBeingNamedAndANamedSkillReplacesIt() {
-        Browser session = SkillsItSupport.signIn(gateway);
+        Browser session = SkillsItSupport.signIn(GATEWAY.gateway());
         SkillsItSupport.install(session, "it-installed", List.of());
         try {
             assertThat(system(send("hi", GenerateContentConfig.builder().build()))).containsExactly("Installed skill.");
@@ -131,15 +119,15 @@ class SkillsGeminiIT {
     @Test
     void anUnknownSkillIsA400InTheContentPartsEnvelope() {
         ClientException e = assertThrows(ClientException.class,
-                () -> client.models.generateContent("gm-chat", "hi", skills("it-shout,no-such-skill").build()));
+                () -> GATEWAY.client().models.generateContent("gm-chat", "hi", skills("it-shout,no-such-skill").build()));
         assertThat(e.code()).isEqualTo(400);
         assertThat(e.status()).isEqualTo("INVALID_ARGUMENT");
         assertThat(e.message()).contains("no-such-skill").contains("x-switchboard-skills");
-        assertThat(gateway.upstream().received()).isEmpty();
+        assertThat(GATEWAY.gateway().upstream().received()).isEmpty();
 
-        Browser.Answer raw = new Browser(gateway.baseUrl()).send("POST", "/v1beta/models/gm-chat:generateContent",
+        Browser.Answer raw = new Browser(GATEWAY.gateway().baseUrl()).send("POST", "/v1beta/models/gm-chat:generateContent",
                 java.util.Optional.of("{\"contents\": [{\"role\": \"user\", \"parts\": [{\"text\": \"hi\"}]}]}"),
-                Map.of("x-goog-api-key", gateway.apiKey(), "x-switchboard-skills", "no-such-skill"));
+                Map.of("x-goog-api-key", GATEWAY.gateway().apiKey(), "x-switchboard-skills", "no-such-skill"));
         assertThat(raw.status()).isEqualTo(400);
         assertThat(raw.errorParam()).isEqualTo("x-switchboard-skills");
         assertThat(raw.json().path("error").path("status").asText()).isEqualTo("INVALID_ARGUMENT");

@@ -5,12 +5,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.switchboard.testkit.RecordedRequest;
 import dev.switchboard.testkit.TestGateway;
+import dev.switchboard.testkit.it.SdkGateway;
 import dev.switchboard.testkit.it.extend.Browser.Answer;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.Function;
 
 /**
  * What the end-to-end tests of skills on chat requests share: a gateway whose models reach the fake upstream in
@@ -86,6 +88,14 @@ final class SkillsItSupport {
             "it-installed-too", "{'system_prompt': 'Installed for oa-other only.'}");
 
     private SkillsItSupport() {
+    }
+
+    /** The gateway on {@link #CONFIG} with the test skills written, and an SDK client {@code connect} makes. */
+    static <C> SdkGateway<C> gateway(Function<TestGateway, C> connect) {
+        return new SdkGateway<>(CONFIG, gateway -> {
+            writeSkills(gateway);
+            return connect.apply(gateway);
+        });
     }
 
     /** Writes the test skills through the operator route (official, public). */

@@ -18,12 +18,10 @@ import com.openai.models.chat.completions.ChatCompletionChunk;
 import com.openai.models.chat.completions.ChatCompletionCreateParams;
 import com.openai.models.responses.Response;
 import com.openai.models.responses.ResponseCreateParams;
-import dev.switchboard.testkit.GatewayExtension;
 import dev.switchboard.testkit.RecordedRequest;
-import dev.switchboard.testkit.TestGateway;
+import dev.switchboard.testkit.it.SdkGateway;
 import java.time.Duration;
 import java.util.List;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -36,26 +34,16 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  */
 class SkillsOpenAiIT {
     @RegisterExtension
-    static final GatewayExtension GATEWAY = new GatewayExtension(SkillsItSupport.CONFIG);
-
-    private static TestGateway gateway;
-    private static OpenAIClient client;
-
-    @BeforeAll
-    static void setUp() {
-        gateway = GATEWAY.gateway();
-        SkillsItSupport.writeSkills(gateway);
-        client = OpenAIOkHttpClient.builder().baseUrl(gateway.openAiBaseUrl()).apiKey(gateway.apiKey()).maxRetries(0)
-                .timeout(Duration.ofSeconds(15)).build();
-    }
+    static final SdkGateway<OpenAIClient> GATEWAY = SkillsItSupport.gateway(gateway -> OpenAIOkHttpClient.builder()
+            .baseUrl(gateway.openAiBaseUrl()).apiKey(gateway.apiKey()).maxRetries(0).timeout(Duration.ofSeconds(15)).build());
 
     private static ChatCompletionCreateParams.Builder ask(String model, String text) {
         return ChatCompletionCreateParams.builder().model(model).addUserMessage(text);
     }
 
     private static JsonNode sendChat(ChatCompletionCreateParams params, String upstreamModel) {
-        client.chat().completions().create(params);
-        return lastSent(gateway, upstreamModel);
+        GATEWAY.client().chat().completions().create(params);
+        return lastSent(GATEWAY.gateway(), upstreamModel);
     }
 
     @Test
@@ -77,9 +65,9 @@ class SkillsOpenAiIT {
         assertThat(openAiSystem(sent)).isEqualTo("You review code.\n\nSecond skill.");
         assertThat(openAiLastUser(sent)).isEqualTo("please look (loudly)");
 
-        client.chat().completions().create(ask("oa-chat", "pls look").putAdditionalHeader("x-switchboard-skills",
+        GATEWAY.client().chat().completions().create(ask("oa-chat", "pls look").putAdditionalHeader("x-switchboard-skills",
                 "it-shout, it-reviewer").build());
-        RecordedRequest viaHeader = lastRequest(gateway, "up-skills");
+        RecordedRequest viaHeader = lastRequest(GATEWAY.gateway(), "up-skills");
         assertThat(openAiSystem(viaHeader.json())).isEqualTo("Second skill.\n\nYou review code.");
         assertThat(openAiLastUser(viaHeader.json())).isEqualTo("please look (loudly)");
         assertThat(viaHeader.header("x-switchboard-skills")).as("the header is the gateway's, never forwarded").isEmpty();
@@ -87,11 +75,11 @@ class SkillsOpenAiIT {
 
     @Test
     void aStreamedAnswerGetsTheSameSkill() {
-        try (StreamResponse<ChatCompletionChunk> stream = client.chat().completions().createStreaming(
+        try (StreamResponse<ChatCompletionChunk> stream = GATEWAY.client().chat().completions().createStreaming(
                 ask("oa-chat", "pls stream").putAdditionalBodyProperty("skill", JsonValue.from("it-reviewer")).build())) {
             assertThat(stream.stream().count()).isPositive();
         }
-        JsonNode sent = lastSent(gateway, "up-skills");
+        JsonNode sent = lastSent(GATEWAY.gateway(), "up-skills");
         assertThat(openAiSystem(sent)).isEqualTo("You review code.");
         assertThat(openAiLastUser(sent)).isEqualTo("please stream");
     }
@@ -144,7 +132,7 @@ class SkillsOpenAiIT {
 
     @Test
     void anInstalledSkillAppliesWithoutBeingNamedPerModelAndANamedSkillReplacesIt() {
-        Browser session = SkillsItSupport.signIn(gateway);
+        Browser session = SkillsItSupport.signIn(GATEWAY.gateway());
         SkillsItSupport.install(session, "it-installed", List.of());
         SkillsItSupport.install(session, "it-installed-too", List.of("oa-other"));
         try {
@@ -153,11 +141,11 @@ class SkillsOpenAiIT {
                     .isEqualTo("Installed skill.\n\nInstalled for oa-other only.");
             assertThat(openAiSystem(sendChat(ask("oa-chat", "hi").putAdditionalBodyProperty("skill",
                     JsonValue.from("it-shout")).build(), "up-skills"))).isEqualTo("Second skill.");
-            String otherKey = gateway.newKey(List.of(), List.of());
-            OpenAIClient second = OpenAIOkHttpClient.builder().baseUrl(gateway.openAiBaseUrl()).apiKey(otherKey).maxRetries(0)
+            String otherKey = GATEWAY.gateway().newKey(List.of(), List.of());
+            OpenAIClient second = OpenAIOkHttpClient.builder().baseUrl(GATEWAY.gateway().openAiBaseUrl()).apiKey(otherKey).maxRetries(0)
                     .build();
             second.chat().completions().create(ask("oa-chat", "hi").build());
-            assertThat(openAiSystem(lastSent(gateway, "up-skills"))).as("any of the user's keys").isEqualTo("Installed skill.");
+            assertThat(openAiSystem(lastSent(GATEWAY.gateway(), "up-skills"))).as("any of the user's keys").isEqualTo("Installed skill.");
         } finally {
             SkillsItSupport.uninstall(session, "it-installed");
             SkillsItSupport.uninstall(session, "it-installed-too");
@@ -167,47 +155,47 @@ class SkillsOpenAiIT {
 
     @Test
     void anUnknownSkillIsA400NamingTheFieldInTheOpenAiEnvelope() {
-        BadRequestException e = assertThrows(BadRequestException.class, () -> client.chat().completions().create(
+        BadRequestException e = assertThrows(BadRequestException.class, () -> GATEWAY.client().chat().completions().create(
                 ask("oa-chat", "hi").putAdditionalBodyProperty("skills", JsonValue.from(List.of("it-shout", "no-such-skill"))).build()));
         assertThat(e.statusCode()).isEqualTo(400);
         assertThat(e.param()).contains("skills[1]");
         assertThat(e.getMessage()).contains("no-such-skill");
-        assertThat(gateway.upstream().received()).isEmpty();
+        assertThat(GATEWAY.gateway().upstream().received()).isEmpty();
 
-        BadRequestException header = assertThrows(BadRequestException.class, () -> client.chat().completions().create(
+        BadRequestException header = assertThrows(BadRequestException.class, () -> GATEWAY.client().chat().completions().create(
                 ask("oa-chat", "hi").putAdditionalHeader("x-switchboard-skills", "nope").build()));
         assertThat(header.param()).contains("x-switchboard-skills");
     }
 
     @Test
     void responsesTakeSkillsAndAChainIsNeverPromptedTwice() {
-        Response first = client.responses().create(ResponseCreateParams.builder().model("oa-chat").input("pls start")
+        Response first = GATEWAY.client().responses().create(ResponseCreateParams.builder().model("oa-chat").input("pls start")
                 .instructions("Caller instructions.").putAdditionalBodyProperty("skill", JsonValue.from("it-reviewer")).build());
-        JsonNode turn1 = lastSent(gateway, "up-skills");
+        JsonNode turn1 = lastSent(GATEWAY.gateway(), "up-skills");
         assertThat(openAiSystem(turn1)).isEqualTo("You review code.\n\nCaller instructions.");
         assertThat(openAiLastUser(turn1)).isEqualTo("please start");
 
-        client.responses().create(ResponseCreateParams.builder().model("oa-chat").input("pls go on")
+        GATEWAY.client().responses().create(ResponseCreateParams.builder().model("oa-chat").input("pls go on")
                 .previousResponseId(first.id()).putAdditionalBodyProperty("skills", JsonValue.from(List.of("it-reviewer"))).build());
-        JsonNode turn2 = lastSent(gateway, "up-skills");
+        JsonNode turn2 = lastSent(GATEWAY.gateway(), "up-skills");
         assertThat(openAiSystem(turn2)).as("the skill's prompt once, the earlier instructions not inherited")
                 .isEqualTo("You review code.");
         assertThat(turn2.toString().split("You review code", -1)).hasSize(2);
         assertThat(userTexts(turn2)).containsExactly("please start", "please go on");
 
-        var items = client.responses().inputItems().list(first.id());
+        var items = GATEWAY.client().responses().inputItems().list(first.id());
         assertThat(items.data().toString()).as("stored as the caller sent it").contains("pls start").doesNotContain("please");
 
-        client.responses().create(ResponseCreateParams.builder().model("oa-chat").input("pls end")
+        GATEWAY.client().responses().create(ResponseCreateParams.builder().model("oa-chat").input("pls end")
                 .previousResponseId(first.id()).build());
-        JsonNode turn3 = lastSent(gateway, "up-skills");
+        JsonNode turn3 = lastSent(GATEWAY.gateway(), "up-skills");
         assertThat(openAiSystem(turn3)).as("a turn naming no skill gets none").isEmpty();
         assertThat(userTexts(turn3)).containsExactly("pls start", "pls end");
     }
 
     @Test
     void anUnknownSkillOnResponsesIsA400NamingTheField() {
-        BadRequestException e = assertThrows(BadRequestException.class, () -> client.responses().create(
+        BadRequestException e = assertThrows(BadRequestException.class, () -> GATEWAY.client().responses().create(
                 ResponseCreateParams.builder().model("oa-chat").input("hi").putAdditionalBodyProperty("skill",
                         JsonValue.from("no-such-skill")).build()));
         assertThat(e.param()).contains("skill");
