@@ -29,6 +29,14 @@ public final class GatewayMetrics {
                 .description("Streamed answers being delivered to clients right now.").register(registry);
     }
 
+    /** Gauges of the upstream connection pool: open connections (kept or carrying a request) and kept ones. */
+    public void upstreamPool(java.util.function.IntSupplier open, java.util.function.IntSupplier idle) {
+        Gauge.builder("switchboard_upstream_connections_open", open, s -> s.getAsInt())
+                .description("Upstream connections open now, kept for reuse or carrying a request.").register(registry);
+        Gauge.builder("switchboard_upstream_connections_idle", idle, s -> s.getAsInt())
+                .description("Upstream connections kept for reuse now.").register(registry);
+    }
+
     public MeterRegistry registry() {
         return registry;
     }

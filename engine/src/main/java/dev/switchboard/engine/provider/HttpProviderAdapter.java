@@ -27,7 +27,6 @@ public final class HttpProviderAdapter implements ProviderAdapter {
     private static final int MAX_ERROR_BODY = 64 * 1024;
     private static final int READ_BUFFER = 8 * 1024;
     /** How much of a finished stream's tail is read to keep its connection; more than that is not worth it. */
-    private static final int MAX_DRAIN = 64 * 1024;
 
     private final Dialect dialect;
     private final UpstreamClient client;
@@ -160,27 +159,12 @@ public final class HttpProviderAdapter implements ProviderAdapter {
         @Override
         public void close() {
             if (finished && !ended) {
-                // Only the end of the body is left (a [DONE] line, the last chunk marker). Reading it lets
-                // the connection go back to the pool instead of being closed: a new TCP connection per
-                // streamed answer costs more CPU than the whole translation. Done off the caller's thread
-                // so the client's stream ends now; the attempt's idle timeout bounds a provider that
-                // lingers, and the drain is capped.
-                Thread.ofVirtual().name("switchboard-drain").start(this::drainThenClose);
+                // Only the end of the body is left (a [DONE] line, the last chunk marker): reading it, here
+                // and now, returns the connection to the pool instead of closing it. (It used to be read on a
+                // separate thread; on a busy CPU that thread ran late, each late connection made the next
+                // request open a new one, and the connections piled up by the thousand.)
+                response.closeAfterEnd();
             } else {
-                response.close();
-            }
-        }
-
-        private void drainThenClose() {
-            try {
-                int total = 0;
-                int n;
-                while (total < MAX_DRAIN && (n = in.read(buffer)) >= 0) {
-                    total += n;
-                }
-            } catch (IOException e) {
-                // the provider closed first: nothing to reuse
-            } finally {
                 response.close();
             }
         }
