@@ -3,7 +3,7 @@ package dev.switchboard.server;
 import dev.switchboard.engine.account.DemoBootstrap;
 import dev.switchboard.engine.account.IssuedKey;
 import dev.switchboard.engine.catalog.ProviderType;
-import dev.switchboard.engine.defaults.ModelDefaults;
+import dev.switchboard.engine.defaults.SavedDefaultsService;
 import dev.switchboard.engine.extend.CatalogService;
 import dev.switchboard.engine.extend.Curation;
 import dev.switchboard.engine.extend.SkillService;
@@ -143,7 +143,7 @@ public final class GatewayApp implements AutoCloseable {
         adapters.put(ProviderType.GEMINI, new HttpProviderAdapter(new GeminiDialect(), upstream));
         ImageInliner images = new ImageInliner(new ImageFetcher(FetchLimits.DEFAULT));
         FailoverRouter router = new FailoverRouter(config.catalog(), adapters, metrics, images);
-        ModelDefaults defaults = new ModelDefaults(accounts.defaults(), accounts::userExists, config.catalog(), clock);
+        SavedDefaultsService defaults = new SavedDefaultsService(accounts.defaults(), accounts::userExists, config.catalog(), clock);
         ChatPipeline chat = new ChatPipeline(config.catalog(), defaults.lookup(), skills, skillUses,
                 ports.admission().apply(Admission.ADMIT_ALL), router, ports.settlement().apply(Settlement.RECORD_NOTHING),
                 metrics);
