@@ -107,6 +107,7 @@ public final class HttpProviderAdapter implements ProviderAdapter {
         private final byte[] buffer = new byte[READ_BUFFER];
         private boolean ended;
         private boolean finished;
+        private RuntimeException failed;
 
         SseEventSource(UpstreamResponse response, Dialect.StreamParser parser) {
             this.response = response;
@@ -116,33 +117,11 @@ public final class HttpProviderAdapter implements ProviderAdapter {
 
         @Override
         public Optional<StreamEvent> next() {
+            if (failed != null) {
+                throw failed;
+            }
             while (ready.isEmpty() && !ended) {
-                int n;
-                try {
-                    n = in.read(buffer);
-                } catch (UpstreamIOException e) {
-                    throw e.failure();
-                } catch (IOException e) {
-                    throw UpstreamFailure.of(UpstreamFailure.Kind.RESET, "connection closed by the provider");
-                }
-                try {
-                    if (n < 0) {
-                        ended = true;
-                        for (SseEvent e : sse.finish()) {
-                            ready.addAll(parser.onEvent(e.event(), e.data()));
-                        }
-                        ready.addAll(parser.onEnd());
-                    } else {
-                        for (SseEvent e : sse.feed(buffer, 0, n)) {
-                            ready.addAll(parser.onEvent(e.event(), e.data()));
-                        }
-                    }
-                } catch (UpstreamFailure f) {
-                    throw f;
-                } catch (RuntimeException e) {
-                    // an event the format's parser cannot read: the provider broke its own protocol
-                    throw ProviderAdapter.protocolError("unreadable stream event: " + e.getMessage());
-                }
+                readOnce();
             }
             StreamEvent event = ready.poll();
             if (event instanceof StreamEvent.MessageStop) {
@@ -151,9 +130,59 @@ public final class HttpProviderAdapter implements ProviderAdapter {
             return Optional.ofNullable(event);
         }
 
+        /**
+         * Whether the next event can be had without waiting: parsed already, or its bytes already received
+         * (they are parsed here, never waited for). That is what lets the client writes go out in bursts.
+         */
         @Override
         public boolean hasBuffered() {
+            if (!ready.isEmpty()) {
+                return true;
+            }
+            if (ended || failed != null) {
+                return false;
+            }
+            try {
+                while (ready.isEmpty() && !ended && in.available() > 0) {
+                    readOnce();
+                }
+            } catch (IOException e) {
+                return false;
+            } catch (RuntimeException e) {
+                failed = e; // thrown by the next call to next(), which comes at once
+                return true;
+            }
             return !ready.isEmpty();
+        }
+
+        /** One read from the upstream, parsed into {@link #ready}. */
+        private void readOnce() {
+            int n;
+            try {
+                n = in.read(buffer);
+            } catch (UpstreamIOException e) {
+                throw e.failure();
+            } catch (IOException e) {
+                throw UpstreamFailure.of(UpstreamFailure.Kind.RESET, "connection closed by the provider");
+            }
+            try {
+                if (n < 0) {
+                    ended = true;
+                    for (SseEvent e : sse.finish()) {
+                        ready.addAll(parser.onEvent(e.event(), e.data()));
+                    }
+                    ready.addAll(parser.onEnd());
+                } else {
+                    for (SseEvent e : sse.feed(buffer, 0, n)) {
+                        ready.addAll(parser.onEvent(e.event(), e.data()));
+                    }
+                }
+            } catch (UpstreamFailure f) {
+                throw f;
+            } catch (RuntimeException e) {
+                // an event the format's parser cannot read: the provider broke its own protocol
+                throw ProviderAdapter.protocolError("unreadable stream event: " + e.getMessage());
+            }
         }
 
         @Override

@@ -202,7 +202,7 @@ public final class UpstreamClient implements AutoCloseable {
             this.connection = connection;
             this.timer = timer;
             this.raw = response.inputStream();
-            this.body = new TimedStream(raw, timer);
+            this.body = new TimedStream(raw, timer, () -> connection.reader().available());
         }
 
         @Override
@@ -256,10 +256,18 @@ public final class UpstreamClient implements AutoCloseable {
     private static final class TimedStream extends InputStream {
         private final InputStream in;
         private final AttemptTimer timer;
+        private final java.util.function.IntSupplier received;
 
-        TimedStream(InputStream in, AttemptTimer timer) {
+        TimedStream(InputStream in, AttemptTimer timer, java.util.function.IntSupplier received) {
             this.in = in;
             this.timer = timer;
+            this.received = received;
+        }
+
+        /** Bytes already received from the provider and not yet read: readable without waiting on the network. */
+        @Override
+        public int available() throws IOException {
+            return Math.max(in.available(), received.getAsInt());
         }
 
         @Override
