@@ -67,6 +67,13 @@ public final class GatewayMetrics {
                 .tag("endpoint", endpoint).publishPercentileHistogram().register(registry)).record(ttfb);
     }
 
+    /** A request refused because the gateway ran out of a local resource (e.g. {@code file_descriptors}). */
+    public void localResourceExhausted(String resource) {
+        counter(List.of("exhausted", resource), k -> Counter.builder("switchboard_local_resource_exhausted")
+                .description("Requests answered 503 because the gateway ran out of a local resource, by resource.")
+                .tag("resource", resource).register(registry)).increment();
+    }
+
     /** One upstream attempt. */
     public void attempt(String provider, String outcome, Duration latency) {
         counter(List.of("attempts", provider, outcome), k -> Counter.builder("switchboard_upstream_attempts")

@@ -88,7 +88,7 @@ public final class UpstreamClient implements AutoCloseable {
                 response = submit(call, connection, firstByte, timeouts);
             } catch (RuntimeException e) {
                 connection.closeResource();
-                if (!connection.reused() || !staleConnection(e, timer)) {
+                if (!connection.reused() || !staleConnection(e, connection.writeFailed(), timer)) {
                     throw e;
                 }
                 connection = pool.fresh(target, timeouts.connect());
@@ -126,20 +126,27 @@ public final class UpstreamClient implements AutoCloseable {
     }
 
     /**
-     * Whether a failure before the status line is a kept connection that had gone stale (closed or reset by
-     * the provider), not a provider that failed this request: no deadline ran out and the socket reported
-     * a close.
+     * Whether a failure of a kept connection before the status line means the connection had gone stale, so
+     * that the provider never took the request: writing the request failed, or the connection ended cleanly
+     * (a close, no reset) before any byte of the answer, as when a provider's keep-alive timer closes it
+     * just as the request goes out. A reset after the request went out is the provider failing this request
+     * (it read it), and a deadline that ran out is a slow provider: both stay failed attempts.
      */
-    static boolean staleConnection(Throwable e, AttemptTimer timer) {
+    static boolean staleConnection(Throwable e, boolean writeFailed, AttemptTimer timer) {
         if (timer.expired() != AttemptTimer.Expiry.NONE) {
             return false;
         }
+        if (writeFailed) {
+            return true;
+        }
+        boolean cleanEnd = false;
         for (Throwable t = e; t != null; t = t.getCause()) {
-            if (t instanceof SocketTimeoutException || t instanceof InterruptedIOException) {
+            if (t instanceof SocketException || t instanceof InterruptedIOException) {
                 return false;
             }
+            cleanEnd |= t instanceof DataReader.InsufficientDataAvailableException;
         }
-        return classify(e, timer).kind() == UpstreamFailure.Kind.RESET;
+        return cleanEnd;
     }
 
     private static Duration max(Duration a, Duration b) {
@@ -160,6 +167,11 @@ public final class UpstreamClient implements AutoCloseable {
             case NONE -> { }
         }
         for (Throwable t = e; t != null; t = t.getCause()) {
+            if (outOfDescriptors(t)) {
+                return UpstreamFailure.outOfDescriptors();
+            }
+        }
+        for (Throwable t = e; t != null; t = t.getCause()) {
             if (t instanceof ConnectException || t instanceof UnknownHostException) {
                 return UpstreamFailure.of(UpstreamFailure.Kind.CONNECT, "could not connect");
             }
@@ -178,6 +190,11 @@ public final class UpstreamClient implements AutoCloseable {
         }
         return UpstreamFailure.of(UpstreamFailure.Kind.PROTOCOL, "unexpected failure talking to the provider: "
                 + e.getClass().getSimpleName());
+    }
+
+    /** EMFILE / ENFILE, as the JDK words them ("Too many open files", "... in system"). */
+    static boolean outOfDescriptors(Throwable t) {
+        return t instanceof IOException && t.getMessage() != null && t.getMessage().contains("Too many open files");
     }
 
     @Override

@@ -44,6 +44,7 @@ final class UpstreamConnection implements ClientConnection {
     private final ByteBuffer probe = ByteBuffer.allocate(1);
     private int uses;
     private long idleSinceNanos;
+    private volatile boolean writeFailed;
 
     private UpstreamConnection(SocketChannel channel, HelidonSocket socket, String id, UpstreamPool.Target target) {
         this.channel = channel;
@@ -51,7 +52,7 @@ final class UpstreamConnection implements ClientConnection {
         this.id = id;
         this.target = target;
         this.reader = DataReader.create(socket);
-        this.writer = new SocketWriter(socket);
+        this.writer = new SocketWriter(this, socket);
     }
 
     /** Opens a new connection (TCP, then TLS for {@code https}); throws what the connect threw. */
@@ -92,6 +93,12 @@ final class UpstreamConnection implements ClientConnection {
 
     void taken() {
         uses++;
+        writeFailed = false;
+    }
+
+    /** Whether writing the current request failed (the provider had closed or reset the connection). */
+    boolean writeFailed() {
+        return writeFailed;
     }
 
     void idleSince(long nanos) {
@@ -202,18 +209,23 @@ final class UpstreamConnection implements ClientConnection {
         }
     }
 
-    /** Writes straight to the socket: Helidon hands over the whole request in one buffer. */
-    private record SocketWriter(HelidonSocket socket) implements DataWriter {
+    /** Writes straight to the socket (Helidon hands over the whole request in one buffer) and notes a failed write. */
+    private record SocketWriter(UpstreamConnection connection, HelidonSocket socket) implements DataWriter {
         @Override
         public void write(BufferData... buffers) {
             for (BufferData b : buffers) {
-                socket.write(b);
+                write(b);
             }
         }
 
         @Override
         public void write(BufferData buffer) {
-            socket.write(buffer);
+            try {
+                socket.write(buffer);
+            } catch (RuntimeException e) {
+                connection.writeFailed = true;
+                throw e;
+            }
         }
 
         @Override
@@ -223,7 +235,7 @@ final class UpstreamConnection implements ClientConnection {
 
         @Override
         public void writeNow(BufferData buffer) {
-            socket.write(buffer);
+            write(buffer);
         }
     }
 }

@@ -158,6 +158,11 @@ public final class UpstreamPool implements AutoCloseable {
 
     @Override
     public void close() {
+        closeIdle();
+    }
+
+    /** Closes every kept connection now (connections carrying requests are not touched). */
+    public void closeIdle() {
         for (Idle kept : idle.values()) {
             for (UpstreamConnection c : kept.removeIf(c -> true)) {
                 c.closeResource();

@@ -34,7 +34,7 @@ public final class SseSink implements StreamSink, AutoCloseable {
     private final Supplier<byte[]> trailer;
     private OutputStream out;
     /** Frames gathered for the next write; reused for the whole stream. */
-    private byte[] pending = new byte[8192];
+    private byte[] pending = new byte[2048];
     private int pendingLength;
     private volatile long lastWriteNanos = System.nanoTime();
     /** When the probe after the last heartbeat is due; 0 when none is pending. */

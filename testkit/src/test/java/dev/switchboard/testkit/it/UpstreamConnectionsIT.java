@@ -12,6 +12,8 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
@@ -39,6 +41,11 @@ class UpstreamConnectionsIT {
                 max_output_tokens: 1024
                 pricing: {input: 0, output: 0}
                 route: [{provider: fake, model: up-plain}]
+              failing:
+                context_length: 8192
+                max_output_tokens: 1024
+                pricing: {input: 0, output: 0}
+                route: [{provider: fake, model: up-warm-fail500}]
               first-resets:
                 context_length: 8192
                 max_output_tokens: 1024
@@ -118,6 +125,73 @@ class UpstreamConnectionsIT {
         // Reported, not asserted: a young collection may run, but nothing above needed one.
         System.out.printf("UpstreamConnectionsIT: descriptors %d -> %d, collections during the run: %d%n",
                 fdsBefore, openDescriptors(), collections() - gcBefore);
+    }
+
+    @Test
+    void outOfDescriptorsIsA503ThatSaysSoCountedAndTheGatewayRecovers() throws Exception {
+        start();
+        assertThat(ask("plain", false).statusCode()).isEqualTo(200);
+        // the failure path (a failed attempt, its log line, the error answer) runs once before descriptors run out
+        assertThat(ask("failing", false).statusCode()).isEqualTo(503);
+        Class.forName("dev.switchboard.engine.route.ExhaustionReport");
+        gateway.app().upstream().pool().closeIdle(); // the next request needs a new upstream connection
+        long pid = ProcessHandle.current().pid();
+        String limits = run("prlimit", "--pid", Long.toString(pid), "--nofile", "--raw", "--noheadings", "-o", "SOFT,HARD").strip();
+        String[] softHard = limits.split("\\s+");
+        // Started now, while descriptors are free: once they are all taken this process could not start another.
+        Process restorer = new ProcessBuilder("sh", "-c", "read go; exec prlimit --pid " + pid + " --nofile="
+                + softHard[0] + ":" + softHard[1]).redirectErrorStream(true).start();
+        List<java.nio.channels.FileChannel> fillers = new ArrayList<>();
+        HttpResponse<String> refused;
+        try {
+            run("prlimit", "--pid", Long.toString(pid), "--nofile=" + (highestDescriptor() + 1) + ":" + softHard[1]);
+            try {
+                while (fillers.size() < 100_000) {
+                    fillers.add(java.nio.channels.FileChannel.open(java.nio.file.Path.of("/dev/null")));
+                }
+            } catch (IOException full) {
+                // every descriptor below the limit is taken now
+            }
+            refused = ask("plain", false);
+        } finally {
+            for (java.nio.channels.FileChannel f : fillers) {
+                f.close();
+            }
+            restorer.getOutputStream().write("go\n".getBytes(StandardCharsets.UTF_8));
+            restorer.getOutputStream().flush();
+            assertThat(restorer.waitFor(10, TimeUnit.SECONDS)).isTrue();
+            assertThat(restorer.exitValue()).as("prlimit restore: %s",
+                    new String(restorer.getInputStream().readAllBytes(), StandardCharsets.UTF_8)).isZero();
+        }
+
+        assertThat(refused.statusCode()).isEqualTo(503);
+        assertThat(refused.body()).contains("out of file descriptors");
+        assertThat(ask("plain", false).statusCode()).as("recovered once descriptors are free").isEqualTo(200);
+        assertThat(metric("switchboard_local_resource_exhausted_total{resource=\"file_descriptors\"}")).isEqualTo(1.0);
+    }
+
+    private static long highestDescriptor() {
+        String[] fds = new File("/proc/self/fd").list();
+        long max = 0;
+        for (String fd : fds) {
+            max = Math.max(max, Long.parseLong(fd));
+        }
+        return max;
+    }
+
+    private static String run(String... command) throws IOException, InterruptedException {
+        Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
+        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertThat(p.waitFor(10, TimeUnit.SECONDS)).isTrue();
+        assertThat(p.exitValue()).as("%s: %s", String.join(" ", command), out).isZero();
+        return out;
+    }
+
+    private double metric(String series) throws IOException, InterruptedException {
+        String text = http.send(HttpRequest.newBuilder(URI.create(gateway.baseUrl() + "/metrics")).GET().build(),
+                HttpResponse.BodyHandlers.ofString()).body();
+        return text.lines().filter(l -> l.startsWith(series + " ")).mapToDouble(l -> Double.parseDouble(l.substring(series.length() + 1)))
+                .findFirst().orElse(0);
     }
 
     private HttpResponse<String> ask(String model, boolean stream) throws IOException, InterruptedException {
