@@ -145,13 +145,11 @@ class UpstreamConnectionsIT {
         HttpResponse<String> refused;
         try {
             run("prlimit", "--pid", Long.toString(pid), "--nofile=" + (highestDescriptor() + 1) + ":" + softHard[1]);
-            try {
-                while (fillers.size() < 100_000) {
-                    fillers.add(java.nio.channels.FileChannel.open(java.nio.file.Path.of("/dev/null")));
-                }
-            } catch (IOException full) {
-                // every descriptor below the limit is taken now
-            }
+            // Twice: sockets closed a moment ago (the fake's side of the connection dropped above) free
+            // their descriptors a little later.
+            fill(fillers);
+            Thread.sleep(500);
+            fill(fillers);
             refused = ask("plain", false);
         } finally {
             for (java.nio.channels.FileChannel f : fillers) {
@@ -168,6 +166,17 @@ class UpstreamConnectionsIT {
         assertThat(refused.body()).contains("out of file descriptors");
         assertThat(ask("plain", false).statusCode()).as("recovered once descriptors are free").isEqualTo(200);
         assertThat(metric("switchboard_local_resource_exhausted_total{resource=\"file_descriptors\"}")).isEqualTo(1.0);
+    }
+
+    /** Opens /dev/null until no descriptor below the limit is left. */
+    private static void fill(List<java.nio.channels.FileChannel> fillers) {
+        try {
+            while (fillers.size() < 100_000) {
+                fillers.add(java.nio.channels.FileChannel.open(java.nio.file.Path.of("/dev/null")));
+            }
+        } catch (IOException full) {
+            // every descriptor below the limit is taken now
+        }
     }
 
     private static long highestDescriptor() {
