@@ -103,7 +103,7 @@ final class Oracle {
                 }
                 UpstreamAttempt a = lastAttempt.get();
                 checkStamps(o, a, v);
-                if (!a.completed) {
+                if (!a.completed && !a.endedByFake) {
                     long closed = a.closedNanos;
                     if (closed == 0) {
                         v.add("the upstream connection of " + a.id + " stayed open after the client left");

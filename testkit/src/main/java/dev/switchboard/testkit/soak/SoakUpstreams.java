@@ -155,6 +155,7 @@ public final class SoakUpstreams implements AutoCloseable {
             usage(body, chunks);
             if (cut) {
                 byte[] bytes = JSON.writeValueAsBytes(body);
+                a.endedByFake = true;
                 exchange.respondTruncatedThenReset(200, Map.of("content-type", "application/json"), bytes, bytes.length / 2);
                 return;
             }
@@ -167,6 +168,7 @@ public final class SoakUpstreams implements AutoCloseable {
         sse.data(chunk(a, JSON.createObjectNode().put("role", "assistant").put("content", ""), null));
         for (int i = 0; i < chunks; i++) {
             if (i == cutAfter) {
+                a.endedByFake = true;
                 exchange.resetConnection();
                 return;
             }

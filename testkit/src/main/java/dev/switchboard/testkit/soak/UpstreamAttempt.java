@@ -16,6 +16,8 @@ public final class UpstreamAttempt {
     volatile boolean completed;
     /** When a write failed or a hang ended because the gateway had left; 0 when never seen. */
     volatile long closedNanos;
+    /** The fake itself ended the attempt early (a scheduled reset or error): nothing for the gateway to close. */
+    volatile boolean endedByFake;
     /** While the fake still serves it (writing, pausing or hanging on the gateway's connection). */
     volatile boolean open;
 
