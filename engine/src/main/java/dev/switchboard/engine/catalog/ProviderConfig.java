@@ -12,10 +12,11 @@ import java.util.Objects;
  * {@code streaming} says the provider can stream: then every call to it is streamed, also for callers
  * that want the whole answer, so the first-byte and idle deadlines apply to every attempt; a provider
  * that cannot stream is called for whole answers only (a hung one is left only after {@code total}) and
- * a streamed caller gets the answer as a stream once it is complete.
+ * a streamed caller gets the answer as a stream once it is complete. {@code breaker} says when one of its route
+ * targets that keeps failing stops taking live traffic ({@link Ejection}).
  */
 public record ProviderConfig(String id, ProviderType type, URI baseUrl, List<String> keys, Timeouts timeouts,
-                             Map<String, String> headers, boolean streaming) {
+                             Map<String, String> headers, boolean streaming, Ejection breaker) {
     public ProviderConfig {
         Objects.requireNonNull(id, "id");
         Objects.requireNonNull(type, "type");
@@ -23,6 +24,13 @@ public record ProviderConfig(String id, ProviderType type, URI baseUrl, List<Str
         keys = List.copyOf(keys);
         Objects.requireNonNull(timeouts, "timeouts");
         headers = Map.copyOf(headers);
+        Objects.requireNonNull(breaker, "breaker");
+    }
+
+    /** A provider with the default {@link Ejection}. */
+    public ProviderConfig(String id, ProviderType type, URI baseUrl, List<String> keys, Timeouts timeouts,
+                          Map<String, String> headers, boolean streaming) {
+        this(id, type, baseUrl, keys, timeouts, headers, streaming, Ejection.DEFAULT);
     }
 
     /** A provider that can stream (the default). */

@@ -67,10 +67,10 @@ public final class FailoverRouter {
         this.breaker = breaker;
     }
 
-    /** A router with the default {@link ProviderBreaker.Policy}. */
+    /** A router whose breaker reads the clock of this machine. */
     public FailoverRouter(Catalog catalog, Map<ProviderType, ProviderAdapter> adapters, GatewayMetrics metrics,
                           ImageInliner images) {
-        this(catalog, adapters, metrics, images, new ProviderBreaker(ProviderBreaker.Policy.DEFAULT));
+        this(catalog, adapters, metrics, images, new ProviderBreaker());
     }
 
     /** A router fetching images with the production guard and limits. */
@@ -120,7 +120,7 @@ public final class FailoverRouter {
                 ProviderConfig provider = catalog.provider(target.providerId()).orElseThrow();
                 ProviderAdapter adapter = adapters.get(provider.type());
                 String pair = ProviderBreaker.target(provider.id(), target.upstreamModel());
-                if (breaker.admit(pair) == ProviderBreaker.Verdict.EJECTED) {
+                if (breaker.admit(pair, provider.breaker()) == ProviderBreaker.Verdict.EJECTED) {
                     log.ejected(model.id(), provider.id());
                     metrics.breakerSkip(provider.id(), target.upstreamModel());
                     allRateLimited = false;
@@ -144,11 +144,11 @@ public final class FailoverRouter {
                         T value = call.attempt(adapter,
                                 inlineImages.apply(new Attempt(forTarget, model, provider, target, KeyRing.key(provider, slot))));
                         record(log, model, provider, target, slot, true, "ok", start);
-                        transition(provider, target, breaker.succeeded(pair));
+                        transition(provider, target, breaker.succeeded(pair, provider.breaker()));
                         return new Answer<>(candidate, target, value);
                     } catch (UpstreamFailure f) {
                         record(log, model, provider, target, slot, false, f.label(), start);
-                        transition(provider, target, breaker.failed(pair, f));
+                        transition(provider, target, breaker.failed(pair, provider.breaker(), f));
                         LOG.atInfo().addKeyValue("provider", provider.id()).addKeyValue("upstream_model", target.upstreamModel())
                                 .addKeyValue("outcome", f.label()).log("upstream attempt failed: {}", scrub(f.getMessage()));
                         boolean rateLimited = f.kind() == UpstreamFailure.Kind.HTTP_STATUS && f.status() == 429;
@@ -194,7 +194,7 @@ public final class FailoverRouter {
             case OPENED -> {
                 LOG.atWarn().addKeyValue("provider", provider.id()).addKeyValue("upstream_model", target.upstreamModel())
                         .log("target ejected after {} failures in a row; skipped for {} ms, then probed",
-                                breaker.policy().failures(), breaker.policy().cooldown().toMillis());
+                                provider.breaker().failures(), provider.breaker().cooldown().toMillis());
                 metrics.breakerTransition(provider.id(), target.upstreamModel(), "open");
             }
             case CLOSED -> {

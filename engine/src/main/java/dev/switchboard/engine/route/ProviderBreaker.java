@@ -1,7 +1,7 @@
 package dev.switchboard.engine.route;
 
+import dev.switchboard.engine.catalog.Ejection;
 import dev.switchboard.engine.upstream.UpstreamFailure;
-import java.time.Duration;
 import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
@@ -9,9 +9,9 @@ import java.util.function.LongSupplier;
 
 /**
  * Outlier ejection for providers, as Envoy does it, per route target (a provider and an upstream model, since
- * an aggregator often fails one model while serving the others): after {@link Policy#failures()} consecutive
+ * an aggregator often fails one model while serving the others): after {@link Ejection#failures()} consecutive
  * outage failures of a target (connect failure, reset, timeout, 5xx, a stream that ended before its first
- * event), it is <b>ejected</b> for {@link Policy#cooldown()}: the failover loop skips it and moves on, so a
+ * event), it is <b>ejected</b> for {@link Ejection#cooldown()} (each provider's {@code breaker} setting): the failover loop skips it and moves on, so a
  * provider that is hard down takes no live traffic. When the cool-down is over, exactly one request is let
  * through as a probe; its success closes the breaker, its failure ejects the target for another cool-down.
  * A probe that never reports (its request ended otherwise) is replaced by another after one more cool-down.
@@ -20,21 +20,6 @@ import java.util.function.LongSupplier;
  * target up and counts as a success. Thread-safe; one instance per router, shared by every request.
  */
 public final class ProviderBreaker {
-
-    /**
-     * @param failures consecutive outage failures that eject a target
-     * @param cooldown how long an ejected target is skipped before a probe
-     */
-    public record Policy(int failures, Duration cooldown) {
-        /** Five failures in a row, ten seconds off. */
-        public static final Policy DEFAULT = new Policy(5, Duration.ofSeconds(10));
-
-        public Policy {
-            if (failures < 1 || cooldown.isNegative()) {
-                throw new IllegalArgumentException("failures must be at least 1 and cooldown not negative");
-            }
-        }
-    }
 
     /** What the breaker says about one attempt on a target. */
     public enum Verdict {
@@ -49,21 +34,15 @@ public final class ProviderBreaker {
     /** A change of a target's state, for the log and metrics. */
     public enum Transition { NONE, OPENED, CLOSED }
 
-    private final Policy policy;
     private final LongSupplier nanoClock;
     private final Map<String, State> states = new ConcurrentHashMap<>();
 
-    public ProviderBreaker(Policy policy, LongSupplier nanoClock) {
-        this.policy = Objects.requireNonNull(policy, "policy");
+    public ProviderBreaker(LongSupplier nanoClock) {
         this.nanoClock = Objects.requireNonNull(nanoClock, "nanoClock");
     }
 
-    public ProviderBreaker(Policy policy) {
-        this(policy, System::nanoTime);
-    }
-
-    public Policy policy() {
-        return policy;
+    public ProviderBreaker() {
+        this(System::nanoTime);
     }
 
     /** The name the breaker keeps a target's state under. */
@@ -71,22 +50,25 @@ public final class ProviderBreaker {
         return provider + "/" + upstreamModel;
     }
 
-    /** Whether an attempt on {@code target} may go ahead now. */
-    public Verdict admit(String target) {
-        return state(target).admit(nanoClock.getAsLong());
+    /** Whether an attempt on {@code target} may go ahead now, under {@code policy}. */
+    public Verdict admit(String target, Ejection policy) {
+        return policy.enabled() ? state(target).admit(nanoClock.getAsLong(), policy) : Verdict.PASS;
     }
 
     /** Records an attempt on {@code target} that got an answer (or the caller's own 4xx). */
-    public Transition succeeded(String target) {
-        return state(target).succeeded();
+    public Transition succeeded(String target, Ejection policy) {
+        return policy.enabled() ? state(target).succeeded() : Transition.NONE;
     }
 
     /** Records a failed attempt on {@code target}; only outages count towards ejection. */
-    public Transition failed(String target, UpstreamFailure failure) {
-        if (!isOutage(failure)) {
-            return succeeded(target);
+    public Transition failed(String target, Ejection policy, UpstreamFailure failure) {
+        if (!policy.enabled()) {
+            return Transition.NONE;
         }
-        return state(target).failed(nanoClock.getAsLong());
+        if (!isOutage(failure)) {
+            return succeeded(target, policy);
+        }
+        return state(target).failed(nanoClock.getAsLong(), policy);
     }
 
     /** Whether {@code target} is ejected right now (its cool-down running or its probe out). */
@@ -114,7 +96,7 @@ public final class ProviderBreaker {
         private long retryAt;
         private boolean probing;
 
-        synchronized Verdict admit(long now) {
+        synchronized Verdict admit(long now, Ejection policy) {
             if (!open) {
                 return Verdict.PASS;
             }
@@ -137,7 +119,7 @@ public final class ProviderBreaker {
             return Transition.NONE;
         }
 
-        synchronized Transition failed(long now) {
+        synchronized Transition failed(long now, Ejection policy) {
             consecutive++;
             if (open) {
                 // a failed probe (or a late report from before the ejection): another cool-down

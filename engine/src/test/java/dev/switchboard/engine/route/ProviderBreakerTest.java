@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.switchboard.engine.catalog.Capabilities;
 import dev.switchboard.engine.catalog.Catalog;
+import dev.switchboard.engine.catalog.Ejection;
 import dev.switchboard.engine.catalog.ModelEntry;
 import dev.switchboard.engine.catalog.Pricing;
 import dev.switchboard.engine.catalog.ProviderConfig;
@@ -44,7 +45,8 @@ import org.junit.jupiter.api.Test;
 class ProviderBreakerTest {
     private static final Duration COOLDOWN = Duration.ofSeconds(10);
     private final AtomicLong now = new AtomicLong(1_000_000_000L);
-    private final ProviderBreaker breaker = new ProviderBreaker(new ProviderBreaker.Policy(3, COOLDOWN), now::get);
+    private static final Ejection POLICY = new Ejection(3, COOLDOWN);
+    private final ProviderBreaker breaker = new ProviderBreaker(now::get);
 
     private static UpstreamFailure status(int s) {
         return UpstreamFailure.http(s, new GatewayError(s, "x", "upstream said " + s, Optional.empty(), false), Optional.empty());
@@ -58,51 +60,51 @@ class ProviderBreakerTest {
 
     @Test
     void opensAfterTheRunOfFailuresProbesOncePerCooldownAndClosesOnSuccess() {
-        assertThat(breaker.failed("p", RESET)).isEqualTo(ProviderBreaker.Transition.NONE);
-        assertThat(breaker.failed("p", status(503))).isEqualTo(ProviderBreaker.Transition.NONE);
-        assertThat(breaker.admit("p")).isEqualTo(ProviderBreaker.Verdict.PASS);
-        assertThat(breaker.failed("p", status(500))).isEqualTo(ProviderBreaker.Transition.OPENED);
-        assertThat(breaker.admit("p")).isEqualTo(ProviderBreaker.Verdict.EJECTED);
-        assertThat(breaker.admit("other")).isEqualTo(ProviderBreaker.Verdict.PASS);
+        assertThat(breaker.failed("p", POLICY, RESET)).isEqualTo(ProviderBreaker.Transition.NONE);
+        assertThat(breaker.failed("p", POLICY, status(503))).isEqualTo(ProviderBreaker.Transition.NONE);
+        assertThat(breaker.admit("p", POLICY)).isEqualTo(ProviderBreaker.Verdict.PASS);
+        assertThat(breaker.failed("p", POLICY, status(500))).isEqualTo(ProviderBreaker.Transition.OPENED);
+        assertThat(breaker.admit("p", POLICY)).isEqualTo(ProviderBreaker.Verdict.EJECTED);
+        assertThat(breaker.admit("other", POLICY)).isEqualTo(ProviderBreaker.Verdict.PASS);
 
         advance(COOLDOWN);
-        assertThat(breaker.admit("p")).isEqualTo(ProviderBreaker.Verdict.PROBE);
+        assertThat(breaker.admit("p", POLICY)).isEqualTo(ProviderBreaker.Verdict.PROBE);
         // one probe per cool-down: everyone else is still skipped while it runs
-        assertThat(breaker.admit("p")).isEqualTo(ProviderBreaker.Verdict.EJECTED);
-        assertThat(breaker.failed("p", RESET)).isEqualTo(ProviderBreaker.Transition.NONE);
-        assertThat(breaker.admit("p")).isEqualTo(ProviderBreaker.Verdict.EJECTED);
+        assertThat(breaker.admit("p", POLICY)).isEqualTo(ProviderBreaker.Verdict.EJECTED);
+        assertThat(breaker.failed("p", POLICY, RESET)).isEqualTo(ProviderBreaker.Transition.NONE);
+        assertThat(breaker.admit("p", POLICY)).isEqualTo(ProviderBreaker.Verdict.EJECTED);
 
         advance(COOLDOWN);
-        assertThat(breaker.admit("p")).isEqualTo(ProviderBreaker.Verdict.PROBE);
-        assertThat(breaker.succeeded("p")).isEqualTo(ProviderBreaker.Transition.CLOSED);
-        assertThat(breaker.admit("p")).isEqualTo(ProviderBreaker.Verdict.PASS);
+        assertThat(breaker.admit("p", POLICY)).isEqualTo(ProviderBreaker.Verdict.PROBE);
+        assertThat(breaker.succeeded("p", POLICY)).isEqualTo(ProviderBreaker.Transition.CLOSED);
+        assertThat(breaker.admit("p", POLICY)).isEqualTo(ProviderBreaker.Verdict.PASS);
         assertThat(breaker.isOpen("p")).isFalse();
     }
 
     @Test
     void aSuccessBreaksTheRunAndRateLimitsOrCallerErrorsAreNoOutage() {
-        breaker.failed("p", RESET);
-        breaker.failed("p", RESET);
-        breaker.succeeded("p");
-        breaker.failed("p", RESET);
-        breaker.failed("p", status(429));
-        breaker.failed("p", status(400));
-        breaker.failed("p", RESET);
-        breaker.failed("p", RESET);
-        assertThat(breaker.admit("p")).isEqualTo(ProviderBreaker.Verdict.PASS);
+        breaker.failed("p", POLICY, RESET);
+        breaker.failed("p", POLICY, RESET);
+        breaker.succeeded("p", POLICY);
+        breaker.failed("p", POLICY, RESET);
+        breaker.failed("p", POLICY, status(429));
+        breaker.failed("p", POLICY, status(400));
+        breaker.failed("p", POLICY, RESET);
+        breaker.failed("p", POLICY, RESET);
+        assertThat(breaker.admit("p", POLICY)).isEqualTo(ProviderBreaker.Verdict.PASS);
     }
 
     @Test
     void aProbeThatNeverReportsIsReplacedAfterAnotherCooldown() {
         for (int i = 0; i < 3; i++) {
-            breaker.failed("p", RESET);
+            breaker.failed("p", POLICY, RESET);
         }
         advance(COOLDOWN);
-        assertThat(breaker.admit("p")).isEqualTo(ProviderBreaker.Verdict.PROBE);
+        assertThat(breaker.admit("p", POLICY)).isEqualTo(ProviderBreaker.Verdict.PROBE);
         advance(COOLDOWN.minusMillis(1));
-        assertThat(breaker.admit("p")).isEqualTo(ProviderBreaker.Verdict.EJECTED);
+        assertThat(breaker.admit("p", POLICY)).isEqualTo(ProviderBreaker.Verdict.EJECTED);
         advance(Duration.ofMillis(1));
-        assertThat(breaker.admit("p")).isEqualTo(ProviderBreaker.Verdict.PROBE);
+        assertThat(breaker.admit("p", POLICY)).isEqualTo(ProviderBreaker.Verdict.PROBE);
     }
 
     // --- in the failover loop ---
@@ -133,7 +135,7 @@ class ProviderBreakerTest {
 
     private static ProviderConfig provider(String id, String... keys) {
         return new ProviderConfig(id, ProviderType.OPENAI, URI.create("http://127.0.0.1:1/v1"), List.of(keys),
-                Timeouts.DEFAULT, Map.of(), false);
+                Timeouts.DEFAULT, Map.of(), false, POLICY);
     }
 
     private static ModelEntry model(String id, RouteTarget... route) {
@@ -155,6 +157,15 @@ class ProviderBreakerTest {
 
     private int totalCalls() {
         return calls.values().stream().mapToInt(AtomicInteger::get).sum();
+    }
+
+    @Test
+    void aBreakerThatIsOffNeverEjects() {
+        for (int i = 0; i < 10; i++) {
+            breaker.failed("p", Ejection.OFF, RESET);
+        }
+        assertThat(breaker.admit("p", Ejection.OFF)).isEqualTo(ProviderBreaker.Verdict.PASS);
+        assertThat(breaker.admit("p", POLICY)).isEqualTo(ProviderBreaker.Verdict.PASS);
     }
 
     @Test
