@@ -41,12 +41,20 @@ final class Oracle {
         if (overlappedKill) {
             return v; // whatever a kill cut is allowed; money and holds are checked at the end
         }
-        // order and bound
+        // Bound: each target at most once. Order: on a loaded machine an attempt the gateway gave up on before it
+        // even arrived (its first-byte deadline passed in transit) reaches the fake after the next one, so the
+        // order is checked among the attempts that delivered something only.
+        if (attempts.stream().map(a -> a.provider).distinct().count() != attempts.size()) {
+            v.add("a target tried twice: " + attempts);
+        }
         int last = -1;
         for (UpstreamAttempt a : attempts) {
+            if (a.chunksSent == 0 && !a.completed) {
+                continue;
+            }
             int at = targetOrder.indexOf(a.provider);
             if (at <= last) {
-                v.add("target " + a.provider + " tried out of order or twice: " + attempts);
+                v.add("target " + a.provider + " tried out of order: " + attempts);
                 break;
             }
             last = at;
@@ -54,7 +62,16 @@ final class Oracle {
         // An earlier attempt may have been scheduled to answer and still have failed for the gateway (a deadline
         // passed on a loaded machine): what the caller received is the ground truth. Content from one attempt only,
         // the last (no retry after the first byte, no mixing), is checked on the stamps below.
-        Optional<UpstreamAttempt> lastAttempt = attempts.isEmpty() ? Optional.empty() : Optional.of(attempts.getLast());
+        // the attempt that answered: the one whose stamps the caller got, else the last one that delivered anything
+        // (later ones were given up in transit), else the last one
+        Matcher first = SoakUpstreams.STAMP.matcher(o.text());
+        Optional<String> stamped = first.find() ? Optional.of(first.group(1)) : Optional.empty();
+        Optional<UpstreamAttempt> lastAttempt = stamped.flatMap(id -> attempts.stream().filter(a -> a.id.equals(id)).findFirst())
+                .or(() -> attempts.reversed().stream().filter(a -> a.chunksSent > 0 || a.completed).findFirst())
+                .or(() -> attempts.isEmpty() ? Optional.empty() : Optional.of(attempts.getLast()));
+        if (stamped.isPresent() && lastAttempt.filter(a -> a.id.equals(stamped.get())).isEmpty()) {
+            v.add("content from " + stamped.get() + ", an attempt the upstreams never made for this request: " + attempts);
+        }
         switch (o.kind()) {
             case BROKEN -> v.add("the answer broke off without a kill: " + o.problem());
             case REFUSED -> {
