@@ -259,7 +259,7 @@ public final class GatewayApp implements AutoCloseable {
         String address = new ListenAddress(config.listen().host(), port).toString();
         try {
             return HttpEdge.start(config.listen().host(), port, routes, OPENAI_ERRORS, metrics,
-                    new CorsPolicy(config.edge().corsOrigins()), config.edge().maxBodyBytes());
+                    new CorsPolicy(config.edge().corsOrigins()), config.edge().maxBodyBytes(), config.edge().readTimeout());
         } catch (HttpEdge.CannotListen e) {
             String fix = config.isEmbeddedDefault()
                     ? "set SWITCHBOARD_LISTEN, e.g. SWITCHBOARD_LISTEN=127.0.0.1:8081, or give --config FILE with another `listen`"

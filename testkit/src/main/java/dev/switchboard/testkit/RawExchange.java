@@ -147,11 +147,12 @@ public final class RawExchange {
     }
 
     /**
-     * Sends nothing and blocks until the client closes the connection or the server stops: a provider
-     * that accepted the request and never answers. Bytes the client sends meanwhile are discarded.
+     * Sends nothing (more) and blocks until the client closes the connection or the server stops: a provider
+     * that accepted the request and never answers, or, after {@link #openSse}, one that stalls after its
+     * headers. Bytes the client sends meanwhile are discarded.
      */
     public void hangUntilClosed() {
-        claim(State.DETACHED);
+        claimOrCut();
         byte[] sink = new byte[1024];
         try {
             while (in.read(sink) != -1) {

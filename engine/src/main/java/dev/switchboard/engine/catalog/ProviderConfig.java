@@ -14,10 +14,11 @@ import java.util.Objects;
  * that cannot stream is called for whole answers only (a hung one is left only after {@code total}) and
  * a streamed caller gets the answer as a stream once it is complete. {@code flavour} says which server
  * stands behind a provider of type {@code openai} ({@link ProviderFlavour}; {@code OPENAI} for the others,
- * where it is not used).
+ * where it is not used). {@code breaker} says when one of its route targets that keeps failing stops taking
+ * live traffic ({@link Ejection}).
  */
 public record ProviderConfig(String id, ProviderType type, URI baseUrl, List<String> keys, Timeouts timeouts,
-                             Map<String, String> headers, boolean streaming, ProviderFlavour flavour) {
+                             Map<String, String> headers, boolean streaming, ProviderFlavour flavour, Ejection breaker) {
     public ProviderConfig {
         Objects.requireNonNull(id, "id");
         Objects.requireNonNull(type, "type");
@@ -26,12 +27,25 @@ public record ProviderConfig(String id, ProviderType type, URI baseUrl, List<Str
         Objects.requireNonNull(timeouts, "timeouts");
         headers = Map.copyOf(headers);
         Objects.requireNonNull(flavour, "flavour");
+        Objects.requireNonNull(breaker, "breaker");
     }
 
-    /** A provider of the default flavour. */
+    /** A provider of the given flavour with the default {@link Ejection}. */
+    public ProviderConfig(String id, ProviderType type, URI baseUrl, List<String> keys, Timeouts timeouts,
+                          Map<String, String> headers, boolean streaming, ProviderFlavour flavour) {
+        this(id, type, baseUrl, keys, timeouts, headers, streaming, flavour, Ejection.DEFAULT);
+    }
+
+    /** A provider of the default flavour with the given {@link Ejection}. */
+    public ProviderConfig(String id, ProviderType type, URI baseUrl, List<String> keys, Timeouts timeouts,
+                          Map<String, String> headers, boolean streaming, Ejection breaker) {
+        this(id, type, baseUrl, keys, timeouts, headers, streaming, ProviderFlavour.OPENAI, breaker);
+    }
+
+    /** A provider of the default flavour with the default {@link Ejection}. */
     public ProviderConfig(String id, ProviderType type, URI baseUrl, List<String> keys, Timeouts timeouts,
                           Map<String, String> headers, boolean streaming) {
-        this(id, type, baseUrl, keys, timeouts, headers, streaming, ProviderFlavour.OPENAI);
+        this(id, type, baseUrl, keys, timeouts, headers, streaming, ProviderFlavour.OPENAI, Ejection.DEFAULT);
     }
 
     /** A provider that can stream (the default). */

@@ -84,6 +84,20 @@ public final class GatewayMetrics {
                 .tag("provider", provider).publishPercentileHistogram().register(registry)).record(latency);
     }
 
+    /** An attempt the breaker did not let through (the provider's target is ejected). */
+    public void breakerSkip(String provider, String upstreamModel) {
+        counter(List.of("breaker_skips", provider, upstreamModel), k -> Counter.builder("switchboard_breaker_skips")
+                .description("Attempts not made because the target was ejected after repeated failures.")
+                .tag("provider", provider).tag("upstream_model", upstreamModel).register(registry)).increment();
+    }
+
+    /** The breaker of a provider's target opened (ejected it) or closed (took it back). */
+    public void breakerTransition(String provider, String upstreamModel, String to) {
+        counter(List.of("breaker", provider, upstreamModel, to), k -> Counter.builder("switchboard_breaker_transitions")
+                .description("Target ejections (to=open) and returns (to=closed), by provider and upstream model.")
+                .tag("provider", provider).tag("upstream_model", upstreamModel).tag("to", to).register(registry)).increment();
+    }
+
     public void tokens(String model, long input, long output) {
         counter(List.of("tokens", model, "input"), k -> Counter.builder("switchboard_tokens")
                 .description("Tokens billed, by model answered and kind (input, output).")

@@ -41,6 +41,10 @@ import org.slf4j.LoggerFactory;
  * request. A stream attempt succeeds only at its first content ({@link FirstContent}): until then the
  * client has seen nothing and failover is invisible. A complete answer is streamed from the upstream too
  * (unless its provider says {@code streaming: false}), so the same deadlines bound every attempt.
+ *
+ * <p>A provider that keeps failing is ejected by the {@link ProviderBreaker}: its targets are skipped (no
+ * upstream call) until a probe after the cool-down succeeds. So a request makes at most one call per key of each
+ * target of each candidate, plus the one rewrite retry; and a provider that is down takes no live traffic.
  */
 public final class FailoverRouter {
     private static final Logger LOG = LoggerFactory.getLogger(FailoverRouter.class);
@@ -52,14 +56,22 @@ public final class FailoverRouter {
     private final GatewayMetrics metrics;
     private final ImageInliner images;
     private final ExhaustionReport exhausted;
+    private final ProviderBreaker breaker;
 
     public FailoverRouter(Catalog catalog, Map<ProviderType, ProviderAdapter> adapters, GatewayMetrics metrics,
-                          ImageInliner images) {
+                          ImageInliner images, ProviderBreaker breaker) {
         this.catalog = catalog;
         this.adapters = Map.copyOf(adapters);
         this.metrics = metrics;
         this.images = images;
         this.exhausted = new ExhaustionReport(metrics);
+        this.breaker = breaker;
+    }
+
+    /** A router whose breaker reads the clock of this machine. */
+    public FailoverRouter(Catalog catalog, Map<ProviderType, ProviderAdapter> adapters, GatewayMetrics metrics,
+                          ImageInliner images) {
+        this(catalog, adapters, metrics, images, new ProviderBreaker());
     }
 
     /** A router fetching images with the production guard and limits. */
@@ -121,6 +133,13 @@ public final class FailoverRouter {
             for (RouteTarget target : model.route()) {
                 ProviderConfig provider = catalog.provider(target.providerId()).orElseThrow();
                 ProviderAdapter adapter = adapters.get(provider.type());
+                String pair = ProviderBreaker.target(provider.id(), target.upstreamModel());
+                if (breaker.admit(pair, provider.breaker()) == ProviderBreaker.Verdict.EJECTED) {
+                    log.ejected(model.id(), provider.id());
+                    metrics.breakerSkip(provider.id(), target.upstreamModel());
+                    allRateLimited = false;
+                    continue;
+                }
                 List<Integer> slots = new ArrayList<>(keys.order(provider));
                 boolean reasoningDropped = false;
                 for (int i = 0; i < slots.size(); i++) {
@@ -139,9 +158,11 @@ public final class FailoverRouter {
                         T value = call.attempt(adapter,
                                 inlineImages.apply(new Attempt(forTarget, model, provider, target, KeyRing.key(provider, slot))));
                         record(log, model, provider, target, slot, true, "ok", start);
+                        transition(provider, target, breaker.succeeded(pair, provider.breaker()));
                         return new Answer<>(candidate, target, value);
                     } catch (UpstreamFailure f) {
                         record(log, model, provider, target, slot, false, f.label(), start);
+                        transition(provider, target, breaker.failed(pair, provider.breaker(), f));
                         LOG.atInfo().addKeyValue("provider", provider.id()).addKeyValue("upstream_model", target.upstreamModel())
                                 .addKeyValue("outcome", f.label()).log("upstream attempt failed: {}", Redaction.secrets(f.getMessage()));
                         boolean rateLimited = f.kind() == UpstreamFailure.Kind.HTTP_STATUS && f.status() == 429;
@@ -183,6 +204,23 @@ public final class FailoverRouter {
             throw new GatewayException(GatewayError.rateLimited("Rate limited by every provider. " + summary), retryAfter);
         }
         throw GatewayError.upstreamUnavailable(summary).toException();
+    }
+
+    private void transition(ProviderConfig provider, RouteTarget target, ProviderBreaker.Transition t) {
+        switch (t) {
+            case OPENED -> {
+                LOG.atWarn().addKeyValue("provider", provider.id()).addKeyValue("upstream_model", target.upstreamModel())
+                        .log("target ejected after {} failures in a row; skipped for {} ms, then probed",
+                                provider.breaker().failures(), provider.breaker().cooldown().toMillis());
+                metrics.breakerTransition(provider.id(), target.upstreamModel(), "open");
+            }
+            case CLOSED -> {
+                LOG.atInfo().addKeyValue("provider", provider.id()).addKeyValue("upstream_model", target.upstreamModel())
+                        .log("target answered its probe; taking traffic again");
+                metrics.breakerTransition(provider.id(), target.upstreamModel(), "closed");
+            }
+            case NONE -> { }
+        }
     }
 
     private void record(AttemptLog log, ModelEntry model, ProviderConfig provider, RouteTarget target, int slot,

@@ -164,10 +164,11 @@ final class ConfigBinder {
         long maxBody = d.maxBodyBytes();
         java.time.Duration heartbeat = d.heartbeat();
         java.time.Duration idempotencyTtl = d.idempotencyTtl();
+        java.time.Duration readTimeout = d.readTimeout();
         Optional<YamlFields> http = top.map("http", "'http'", "http: {max_body: 32MB, heartbeat: 10s}");
         if (http.isPresent()) {
             YamlFields h = http.get();
-            h.allowOnly(List.of("max_body", "heartbeat", "idempotency_ttl"));
+            h.allowOnly(List.of("max_body", "heartbeat", "idempotency_ttl", "read_timeout"));
             Optional<Scalar> body = h.scalar("max_body", "max_body: 32MB");
             if (body.isPresent()) {
                 var parsed = Sizes.parse(body.get().text(), MAX_BODY_LIMIT);
@@ -198,6 +199,16 @@ final class ConfigBinder {
                     idempotencyTtl = parsed.get();
                 }
             }
+            Optional<Scalar> read = h.scalar("read_timeout", "read_timeout: 30s");
+            if (read.isPresent()) {
+                var parsed = Durations.parse(read.get().text()).filter(t -> !t.isZero());
+                if (parsed.isEmpty()) {
+                    problems.add(read.get(), h.label("read_timeout") + " must be " + Durations.EXPECTED
+                            + " and more than 0, got '" + read.get().text() + "'");
+                } else {
+                    readTimeout = parsed.get();
+                }
+            }
         }
         List<String> origins = new ArrayList<>();
         top.map("cors", "'cors'", "cors: {allowed_origins: [\"https://app.example.com\"]}").ifPresent(c -> {
@@ -220,7 +231,7 @@ final class ConfigBinder {
                     return m.string("token", "token: ${SWITCHBOARD_METRICS_TOKEN}");
                 })
                 .map(String::strip).filter(t -> !t.isEmpty());
-        return new EdgeSettings(maxBody, heartbeat, origins, token, idempotencyTtl);
+        return new EdgeSettings(maxBody, heartbeat, origins, token, idempotencyTtl, readTimeout);
     }
 
     /** Where {@code builtin-catalog} is included, if it is. */

@@ -15,18 +15,21 @@ import java.util.Optional;
  * @param metricsToken when set, {@code GET /metrics} needs {@code Authorization: Bearer <token>} ({@code metrics.token})
  * @param idempotencyTtl how long the answer of a chat request with an {@code Idempotency-Key} is replayed to repeats
  *                     of it ({@code http.idempotency_ttl})
+ * @param readTimeout  the whole request body must arrive within this of the headers; a slower one (a client
+ *                     dripping bytes) is a 408 and the connection is closed ({@code http.read_timeout})
  */
 public record EdgeSettings(long maxBodyBytes, Duration heartbeat, List<String> corsOrigins, Optional<String> metricsToken,
-                           Duration idempotencyTtl) {
+                           Duration idempotencyTtl, Duration readTimeout) {
     public static final long DEFAULT_MAX_BODY_BYTES = 32L * 1024 * 1024;
     public static final Duration DEFAULT_HEARTBEAT = Duration.ofSeconds(10);
     public static final Duration DEFAULT_IDEMPOTENCY_TTL = Duration.ofHours(24);
+    public static final Duration DEFAULT_READ_TIMEOUT = Duration.ofSeconds(30);
     public static final EdgeSettings DEFAULTS = new EdgeSettings(DEFAULT_MAX_BODY_BYTES, DEFAULT_HEARTBEAT, List.of(),
             Optional.empty());
 
     /** Settings with the default idempotency lifetime. */
     public EdgeSettings(long maxBodyBytes, Duration heartbeat, List<String> corsOrigins, Optional<String> metricsToken) {
-        this(maxBodyBytes, heartbeat, corsOrigins, metricsToken, DEFAULT_IDEMPOTENCY_TTL);
+        this(maxBodyBytes, heartbeat, corsOrigins, metricsToken, DEFAULT_IDEMPOTENCY_TTL, DEFAULT_READ_TIMEOUT);
     }
 
     public EdgeSettings {
@@ -36,8 +39,8 @@ public record EdgeSettings(long maxBodyBytes, Duration heartbeat, List<String> c
         Objects.requireNonNull(heartbeat, "heartbeat");
         corsOrigins = List.copyOf(corsOrigins);
         Objects.requireNonNull(metricsToken, "metricsToken");
-        if (idempotencyTtl.isNegative() || idempotencyTtl.isZero()) {
-            throw new IllegalArgumentException("idempotencyTtl must be positive");
+        if (idempotencyTtl.isNegative() || idempotencyTtl.isZero() || readTimeout.isNegative() || readTimeout.isZero()) {
+            throw new IllegalArgumentException("idempotencyTtl and readTimeout must be positive");
         }
     }
 
@@ -45,6 +48,6 @@ public record EdgeSettings(long maxBodyBytes, Duration heartbeat, List<String> c
     @Override
     public String toString() {
         return "EdgeSettings[maxBodyBytes=" + maxBodyBytes + ", heartbeat=" + heartbeat + ", corsOrigins=" + corsOrigins
-                + ", metricsToken=" + (metricsToken.isPresent() ? "(set)" : "(none)") + ", idempotencyTtl=" + idempotencyTtl + "]";
+                + ", metricsToken=" + (metricsToken.isPresent() ? "(set)" : "(none)") + ", idempotencyTtl=" + idempotencyTtl + ", readTimeout=" + readTimeout + "]";
     }
 }

@@ -1,5 +1,6 @@
 package dev.switchboard.server.config;
 
+import dev.switchboard.engine.catalog.Ejection;
 import dev.switchboard.engine.catalog.ProviderConfig;
 import dev.switchboard.engine.catalog.ProviderFlavour;
 import dev.switchboard.engine.catalog.ProviderType;
@@ -26,7 +27,7 @@ import java.util.Set;
  * base URL nor keys.
  */
 final class ProviderBinder {
-    static final List<String> KEYS = List.of("type", "base_url", "keys", "timeouts", "headers", "streaming", "flavour");
+    static final List<String> KEYS = List.of("type", "base_url", "keys", "timeouts", "headers", "streaming", "flavour", "breaker");
     static final List<String> TIMEOUT_KEYS = List.of("connect", "first_byte", "idle", "total");
 
     /** The simulator runs in-process; this placeholder only satisfies {@link ProviderConfig}'s non-null URL. */
@@ -71,10 +72,11 @@ final class ProviderBinder {
         Map<String, String> headers = headers(fields);
         boolean streaming = fields.bool("streaming").orElse(true);
         ProviderFlavour flavour = type.map(t -> flavour(fields, t)).orElse(ProviderFlavour.OPENAI);
+        Ejection breaker = breaker(fields);
         if (type.isEmpty() || problems.size() > before) {
             return Optional.empty();
         }
-        return Optional.of(new ProviderConfig(id, type.get(), baseUrl, keys, timeouts, headers, streaming, flavour));
+        return Optional.of(new ProviderConfig(id, type.get(), baseUrl, keys, timeouts, headers, streaming, flavour, breaker));
     }
 
     /** {@code flavour}: which server stands behind a provider of type openai; OpenAI's own rules when not said. */
@@ -187,6 +189,29 @@ final class ProviderBinder {
                     + type.get().wire() + " needs at least one API key (e.g. " + example + ")");
         }
         return keys;
+    }
+
+    /** {@code breaker: off}, or {@code breaker: {failures: 5, cooldown: 10s}} (each optional); default {@link Ejection#DEFAULT}. */
+    private static Ejection breaker(YamlFields fields) {
+        Optional<Entry> entry = fields.entry("breaker");
+        if (entry.isEmpty()) {
+            return Ejection.DEFAULT;
+        }
+        if (entry.get().value() instanceof YamlNode.Scalar s) {
+            if (s.text().trim().equals("off") || s.text().trim().equals("false")) {
+                return Ejection.OFF;
+            }
+            fields.problems().add(s, fields.label("breaker") + " must be off or {failures: 5, cooldown: 10s}, got '" + s.text() + "'");
+            return Ejection.DEFAULT;
+        }
+        Optional<YamlFields> f = fields.map("breaker", "breaker of " + fields.where(), "breaker: {failures: 5, cooldown: 10s}");
+        if (f.isEmpty()) {
+            return Ejection.DEFAULT;
+        }
+        YamlFields b = f.get();
+        b.allowOnly(List.of("failures", "cooldown"));
+        int failures = (int) b.integer("failures", 1, 1000, "failures: 5").orElse(Ejection.DEFAULT.failures());
+        return new Ejection(failures, duration(b, "cooldown", Ejection.DEFAULT.cooldown()));
     }
 
     private static Timeouts timeouts(YamlFields fields) {

@@ -30,11 +30,13 @@ final class HelidonExchange implements Exchange {
     private int status = 200;
     private Optional<RequestTrace> trace = Optional.empty();
     private byte[] body;
+    private final java.time.Duration readTimeout;
 
-    HelidonExchange(ServerRequest req, ServerResponse res, String requestId) {
+    HelidonExchange(ServerRequest req, ServerResponse res, String requestId, java.time.Duration readTimeout) {
         this.req = req;
         this.res = res;
         this.requestId = requestId;
+        this.readTimeout = readTimeout;
         res.header("x-request-id", requestId);
     }
 
@@ -67,13 +69,18 @@ final class HelidonExchange implements Exchange {
     public byte[] body() {
         if (body == null) {
             try {
-                body = req.content().hasEntity() ? req.content().as(byte[].class) : new byte[0];
+                body = req.content().hasEntity() ? readBody() : new byte[0];
+            } catch (HttpEdge.SlowBody e) {
+                throw e;
             } catch (RequestException e) {
                 if (e.status().code() == 413) {
                     throw new HttpEdge.PayloadTooLarge(e);
                 }
                 throw new HttpEdge.UnreadableBody(e.status().reasonPhrase().toLowerCase(java.util.Locale.ROOT), e);
-            } catch (UncheckedIOException e) {
+            } catch (UncheckedIOException | IOException e) {
+                if (timedOut(e)) {
+                    throw new HttpEdge.SlowBody();
+                }
                 throw new HttpEdge.UnreadableBody("the connection ended before the whole body arrived", e);
             } catch (RuntimeException e) {
                 if (String.valueOf(e.getMessage()).toLowerCase(java.util.Locale.ROOT).contains("payload")) {
@@ -84,6 +91,35 @@ final class HelidonExchange implements Exchange {
             }
         }
         return body;
+    }
+
+    private static boolean timedOut(Throwable e) {
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            if (t instanceof java.net.SocketTimeoutException) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /**
+     * The body, read in pieces so that a client dripping it (slowloris) is cut off once {@code readTimeout} has
+     * passed since the headers arrived; each read waits at most the socket's own read timeout.
+     */
+    private byte[] readBody() throws java.io.IOException {
+        long deadline = startNanos + readTimeout.toNanos();
+        java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
+        byte[] buffer = new byte[64 * 1024];
+        try (java.io.InputStream in = req.content().inputStream()) {
+            int n;
+            while ((n = in.read(buffer)) >= 0) {
+                out.write(buffer, 0, n);
+                if (System.nanoTime() - deadline > 0) {
+                    throw new HttpEdge.SlowBody();
+                }
+            }
+        }
+        return out.toByteArray();
     }
 
     @Override

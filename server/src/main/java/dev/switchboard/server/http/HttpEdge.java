@@ -61,15 +61,17 @@ public final class HttpEdge implements AutoCloseable {
     private final ErrorRenderer fallbackErrors;
     private final CorsPolicy cors;
     private final long maxBodyBytes;
+    private final Duration readTimeout;
 
     private HttpEdge(WebServer server, GatewayMetrics metrics, RouteTable table, ErrorRenderer fallbackErrors,
-                     CorsPolicy cors, long maxBodyBytes) {
+                     CorsPolicy cors, long maxBodyBytes, Duration readTimeout) {
         this.server = server;
         this.metrics = metrics;
         this.table = table;
         this.fallbackErrors = fallbackErrors;
         this.cors = cors;
         this.maxBodyBytes = maxBodyBytes;
+        this.readTimeout = readTimeout;
     }
 
     /**
@@ -80,6 +82,18 @@ public final class HttpEdge implements AutoCloseable {
      */
     public static HttpEdge start(String host, int port, List<Route> routes, ErrorRenderer fallbackErrors,
                                  GatewayMetrics metrics, CorsPolicy cors, long maxBodyBytes) {
+        return start(host, port, routes, fallbackErrors, metrics, cors, maxBodyBytes, DEFAULT_READ_TIMEOUT);
+    }
+
+    /** The default of {@code readTimeout}: how long after its headers a request's whole body must have arrived. */
+    public static final Duration DEFAULT_READ_TIMEOUT = Duration.ofSeconds(30);
+
+    /**
+     * As {@link #start(String, int, List, ErrorRenderer, GatewayMetrics, CorsPolicy, long)}, with bodies that must
+     * arrive whole within {@code readTimeout} of their headers (a client dripping bytes gets a 408).
+     */
+    public static HttpEdge start(String host, int port, List<Route> routes, ErrorRenderer fallbackErrors,
+                                 GatewayMetrics metrics, CorsPolicy cors, long maxBodyBytes, Duration readTimeout) {
         probe(host, port);
         RouteTable table = new RouteTable(routes);
         EdgeHolder self = new EdgeHolder();
@@ -107,7 +121,7 @@ public final class HttpEdge implements AutoCloseable {
                 .shutdownHook(false)
                 .routing(routing)
                 .build();
-        self.edge = new HttpEdge(server, metrics, table, fallbackErrors, cors, maxBodyBytes);
+        self.edge = new HttpEdge(server, metrics, table, fallbackErrors, cors, maxBodyBytes, readTimeout);
         server.start();
         if (!server.isRunning() || server.port() < 0) {
             server.stop();
@@ -204,7 +218,7 @@ public final class HttpEdge implements AutoCloseable {
     }
 
     private void dispatch(Route route, ServerRequest req, ServerResponse res) {
-        HelidonExchange ex = new HelidonExchange(req, res, newRequestId());
+        HelidonExchange ex = new HelidonExchange(req, res, newRequestId(), readTimeout);
         ex.header("origin").flatMap(cors::allowOrigin).ifPresent(origin -> {
             ex.header("access-control-allow-origin", origin);
             ex.header("access-control-expose-headers", CorsPolicy.EXPOSED);
@@ -221,6 +235,11 @@ public final class HttpEdge implements AutoCloseable {
         } catch (PayloadTooLarge e) {
             ex.header("connection", "close");
             refusal = Optional.of(tooLarge());
+            status = fail(route, ex, refusal.get(), Optional.empty());
+        } catch (SlowBody e) {
+            ex.header("connection", "close");
+            refusal = Optional.of(new GatewayError(408, "invalid_request_error", "The request body did not arrive within "
+                    + readTimeout.toSeconds() + " seconds of its headers; send it at once.", Optional.empty(), false));
             status = fail(route, ex, refusal.get(), Optional.empty());
         } catch (UnreadableBody e) {
             ex.header("connection", "close");
@@ -343,6 +362,15 @@ public final class HttpEdge implements AutoCloseable {
 
         PayloadTooLarge(Throwable cause) {
             super("payload too large", cause, false, false);
+        }
+    }
+
+    /** Thrown by {@link Exchange#body()} when the body arrives more slowly than the read timeout allows. */
+    static final class SlowBody extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+
+        SlowBody() {
+            super("request body too slow", null, false, false);
         }
     }
 

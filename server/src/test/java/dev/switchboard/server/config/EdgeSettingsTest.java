@@ -21,6 +21,18 @@ class EdgeSettingsTest {
         assertThat(edge.heartbeat()).isEqualTo(Duration.ofSeconds(10));
         assertThat(edge.corsOrigins()).isEmpty();
         assertThat(edge.metricsToken()).isEmpty();
+        assertThat(edge.idempotencyTtl()).isEqualTo(Duration.ofHours(24));
+        assertThat(edge.readTimeout()).isEqualTo(Duration.ofSeconds(30));
+    }
+
+    @Test
+    void theIdempotencyLifetimeAndTheReadDeadlineAreRead() {
+        EdgeSettings edge = parse(BASE + "http: {idempotency_ttl: 2h, read_timeout: 5s}\n").edge();
+        assertThat(edge.idempotencyTtl()).isEqualTo(Duration.ofHours(2));
+        assertThat(edge.readTimeout()).isEqualTo(Duration.ofSeconds(5));
+        assertThat(problems(BASE + "http: {idempotency_ttl: 0s, read_timeout: soon}\n")).extracting(ConfigProblem::message)
+                .anySatisfy(m -> assertThat(m).contains("'idempotency_ttl'", "more than 0"))
+                .anySatisfy(m -> assertThat(m).contains("'read_timeout'", "soon"));
     }
 
     @Test

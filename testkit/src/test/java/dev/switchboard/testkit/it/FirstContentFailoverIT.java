@@ -53,6 +53,7 @@ class FirstContentFailoverIT {
                 base_url: ${UPSTREAM}
                 keys: ["%1$s"]
                 timeouts: {connect: 1s, first_byte: 3s, idle: 3s, total: 20s}
+                breaker: off   # its failing targets are asked on purpose, test after test
               fake:
                 type: openai
                 base_url: ${UPSTREAM_OPENAI}

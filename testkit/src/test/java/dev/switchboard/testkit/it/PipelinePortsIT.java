@@ -35,6 +35,7 @@ class PipelinePortsIT {
                 base_url: ${UPSTREAM_OPENAI}
                 keys: ["%s"]
                 timeouts: {connect: 1s, first_byte: 3s, idle: 3s, total: 10s}
+                breaker: off   # its failing target is asked on purpose, call after call
             models:
               ports-pool:
                 context_length: 8192
