@@ -42,7 +42,7 @@ class ConfigErrorsTest {
                 """);
 
         assertThat(p.render()).isEqualTo("switchboard.yaml:4:5: unknown key 'base_ur' in provider 'openai' (expected one of: "
-                + "type, base_url, keys, timeouts, headers, streaming, flavour; did you mean 'base_url'?)");
+                + "type, base_url, keys, timeouts, headers, streaming, flavour, breaker; did you mean 'base_url'?)");
         assertThat(p.line()).isEqualTo(4);
         assertThat(p.column()).isEqualTo(5);
     }
