@@ -3,7 +3,7 @@
 # latency added over calling the upstream directly, and the gateway's CPU time per request.
 #
 #   bench/load/run.sh [--out DIR] [--repeats 3] [--duration 15] [--warmup 3] [--initial-warmup 20]
-#                     [--conns "1 32 128"] [--modes "json sse"] [--threads 2]
+#                     [--conns "1 32 128"] [--modes "json sse xsse"] [--threads 2]
 #                     [--cpu-gateway LIST] [--cpu-upstream LIST] [--cpu-loadgen LIST]
 #                     [--java-opts "..."] [--heap 512m] [--log-level INFO]
 #                     [--max-foreign 0.15] [--gate-wait 120] [--retries 2]
