@@ -4,7 +4,8 @@
     bench/load/coldstart.py --jar server/target/switchboard.jar --config CONFIG --url http://127.0.0.1:PORT \
         --key sk-sb-... --body bench/load/bodies/chat.json [-- JVM flags, e.g. -Xmx768m -XX:AOTCache=F]
 
-Starts `java [flags] -jar JAR --config CONFIG` (JAVA_HOME or the java on PATH), POSTs BODY to
+Starts `java [flags] -jar JAR --config CONFIG` (--java, else $JAVA_HOME/bin/java, else java on PATH; it
+must be JDK 21 or newer, 25 for the AOT cache), POSTs BODY to
 URL/v1/chat/completions every 5 ms until one is answered 200, prints the milliseconds since launch,
 then stops the gateway with SIGTERM and waits for it (a recording run writes its AOT cache then).
 The config must name an upstream that answers (e.g. bench/load's nginx). Loopback only.
@@ -15,9 +16,10 @@ ap = argparse.ArgumentParser()
 for a in ("--jar", "--config", "--url", "--key", "--body"):
     ap.add_argument(a, required=True)
 ap.add_argument("--timeout", type=float, default=120)
+ap.add_argument("--java", default="")
 ap.add_argument("flags", nargs="*")
 o = ap.parse_args()
-java = os.path.join(os.environ["JAVA_HOME"], "bin", "java") if os.environ.get("JAVA_HOME") else "java"
+java = o.java or (os.path.join(os.environ["JAVA_HOME"], "bin", "java") if os.environ.get("JAVA_HOME") else "java")
 body = open(o.body, "rb").read()
 t0 = time.monotonic()
 p = subprocess.Popen([java, *o.flags, "-jar", o.jar, "--config", o.config], stdout=subprocess.DEVNULL,
@@ -40,5 +42,5 @@ finally:
         p.send_signal(signal.SIGTERM)
         p.wait(timeout=120)
 if first is None:
-    sys.exit("no answered request")
+    sys.exit(f"no answered request (gateway exit status {p.returncode})")
 print(f"first answered request after {first:.0f} ms")
