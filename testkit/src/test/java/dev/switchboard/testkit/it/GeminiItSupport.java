@@ -89,6 +89,10 @@ final class GeminiItSupport {
               supports_reasoning: true
               reasoning: {family: hybrid}
               pricing: {input: 1, output: 2}
+            # plans come before models: tests append models to this text
+            plans:
+              enterprise: {}
+              basic: {}
             models:
               gm-basic:
                 aliases: [gm-old]
@@ -144,9 +148,6 @@ final class GeminiItSupport {
                 plans: [enterprise]
                 payg: false
                 route: [{provider: google, model: g-plan}]
-            plans:
-              enterprise: {}
-              basic: {}
             """.formatted(GOOGLE_KEY, ItSupport.UPSTREAM_KEY, ANTHROPIC_KEY);
 
     /** Where the SDK puts the caller's key. */
