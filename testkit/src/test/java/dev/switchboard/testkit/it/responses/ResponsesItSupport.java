@@ -55,7 +55,9 @@ final class ResponsesItSupport {
         yaml.append("  p-scripted:\n    type: openai\n    base_url: ${UPSTREAM_OPENAI}\n    keys: [\"" + UPSTREAM_KEY
                 + "\"]\n    timeouts: {connect: 1s, first_byte: 5s, idle: 5s, total: 20s}\n"
                 // its scripts answer whole JSON bodies: a provider that does not stream
-                + "    streaming: false\n");
+                + "    streaming: false\n"
+                // it signs reasoning in reasoning_details and takes it back, as OpenRouter does
+                + "    flavour: openrouter\n");
         yaml.append("models:\n");
         for (UpstreamKind k : UpstreamKind.values()) {
             yaml.append(k.modelYaml()).append(k.modelYaml(THINK));
