@@ -40,6 +40,12 @@ class ModelDefaultsTest {
         }
 
         @Override
+        public List<SavedDefaults> listFor(String userId) {
+            return rows.values().stream().filter(d -> d.userId().equals(userId))
+                    .sorted(java.util.Comparator.comparing(SavedDefaults::modelId)).toList();
+        }
+
+        @Override
         public boolean delete(String userId, String modelId) {
             return rows.remove(userId + "/" + modelId) != null;
         }
