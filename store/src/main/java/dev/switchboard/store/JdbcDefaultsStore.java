@@ -1,7 +1,7 @@
 package dev.switchboard.store;
 
 import dev.switchboard.engine.defaults.DefaultsStore;
-import dev.switchboard.engine.defaults.SavedDefaults;
+import dev.switchboard.engine.defaults.StoredDefaults;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.time.Instant;
@@ -23,7 +23,7 @@ public final class JdbcDefaultsStore implements DefaultsStore {
     }
 
     @Override
-    public void put(SavedDefaults d) {
+    public void put(StoredDefaults d) {
         sql.read("save model defaults", c -> {
             try (PreparedStatement s = c.prepareStatement("INSERT INTO model_defaults (user_id, model_id, params, updated_at)"
                     + " VALUES (?, ?, ?, ?) ON CONFLICT (user_id, model_id)"
@@ -39,7 +39,7 @@ public final class JdbcDefaultsStore implements DefaultsStore {
     }
 
     @Override
-    public Optional<SavedDefaults> find(String userId, String modelId) {
+    public Optional<StoredDefaults> find(String userId, String modelId) {
         return sql.read("find model defaults", c -> {
             try (PreparedStatement s = c.prepareStatement(
                     "SELECT params, updated_at FROM model_defaults WHERE user_id = ? AND model_id = ?")) {
@@ -49,7 +49,7 @@ public final class JdbcDefaultsStore implements DefaultsStore {
                     if (!rs.next()) {
                         return Optional.empty();
                     }
-                    return Optional.of(new SavedDefaults(userId, modelId, rs.getString("params"),
+                    return Optional.of(new StoredDefaults(userId, modelId, rs.getString("params"),
                             Instant.ofEpochMilli(rs.getLong("updated_at"))));
                 }
             }
@@ -57,15 +57,15 @@ public final class JdbcDefaultsStore implements DefaultsStore {
     }
 
     @Override
-    public List<SavedDefaults> listFor(String userId) {
+    public List<StoredDefaults> listFor(String userId) {
         return sql.read("list model defaults", c -> {
             try (PreparedStatement s = c.prepareStatement(
                     "SELECT model_id, params, updated_at FROM model_defaults WHERE user_id = ? ORDER BY model_id")) {
                 s.setString(1, userId);
                 try (ResultSet rs = s.executeQuery()) {
-                    List<SavedDefaults> out = new ArrayList<>();
+                    List<StoredDefaults> out = new ArrayList<>();
                     while (rs.next()) {
-                        out.add(new SavedDefaults(userId, rs.getString("model_id"), rs.getString("params"),
+                        out.add(new StoredDefaults(userId, rs.getString("model_id"), rs.getString("params"),
                                 Instant.ofEpochMilli(rs.getLong("updated_at"))));
                     }
                     return out;

@@ -11,13 +11,13 @@ import java.util.Optional;
 public interface DefaultsStore {
 
     /** Saves or replaces the defaults of {@code defaults.userId()} for {@code defaults.modelId()}; the user must exist. */
-    void put(SavedDefaults defaults);
+    void put(StoredDefaults defaults);
 
     /** The saved defaults, if any. */
-    Optional<SavedDefaults> find(String userId, String modelId);
+    Optional<StoredDefaults> find(String userId, String modelId);
 
     /** Every model's saved defaults of {@code userId}, by model id (the dashboard's list). */
-    List<SavedDefaults> listFor(String userId);
+    List<StoredDefaults> listFor(String userId);
 
     /** Removes them; whether there were any. */
     boolean delete(String userId, String modelId);

@@ -4,7 +4,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.switchboard.engine.account.AdminService;
 import dev.switchboard.engine.account.ApiKey;
-import dev.switchboard.engine.defaults.ModelDefaults;
+import dev.switchboard.engine.defaults.SavedDefaultsService;
 import dev.switchboard.engine.session.Sessions.SignedIn;
 import dev.switchboard.model.GatewayError;
 import dev.switchboard.server.admin.AdminApi;
@@ -46,10 +46,10 @@ public final class AccountApi {
     private final SessionAuth auth;
     private final AdminApi admin;
     private final AdminService accounts;
-    private final ModelDefaults defaults;
+    private final SavedDefaultsService defaults;
     private final Clock clock;
 
-    public AccountApi(SessionAuth auth, AdminApi admin, AdminService accounts, ModelDefaults defaults, Clock clock) {
+    public AccountApi(SessionAuth auth, AdminApi admin, AdminService accounts, SavedDefaultsService defaults, Clock clock) {
         this.auth = auth;
         this.admin = admin;
         this.accounts = accounts;
