@@ -34,7 +34,7 @@ import dev.switchboard.engine.upstream.Watchdog;
 import dev.switchboard.server.admin.AdminApi;
 import dev.switchboard.server.admin.DefaultsAdminApi;
 import dev.switchboard.server.admin.ProvidersAdminApi;
-import dev.switchboard.server.dashboard.AccountApi;
+import dev.switchboard.server.dashboard.SessionAccountApi;
 import dev.switchboard.server.dashboard.DashboardAssets;
 import dev.switchboard.server.api.Authenticator;
 import dev.switchboard.server.api.ChatCompletionsApi;
@@ -235,7 +235,7 @@ public final class GatewayApp implements AutoCloseable {
                 new CatalogApi(catalogService, sessionAuth),
                 new ExtendAdminApi(curation, new OperatorAccess(admin, sessionAuth), clock),
                 new CredentialsAdminApi(admin, sessions), OPENAI_ERRORS));
-        AccountApi account = new AccountApi(sessionAuth, admin, accounts.admin(), defaults, clock);
+        SessionAccountApi account = new SessionAccountApi(sessionAuth, admin, accounts.admin(), defaults, clock);
         routes.add(new Route("GET", "/v1/keys", "account", OPENAI_ERRORS, account::keys));
         routes.add(new Route("POST", "/v1/keys", "account", OPENAI_ERRORS, account::createKey));
         routes.add(new Route("POST", "/v1/keys/playground", "account", OPENAI_ERRORS, account::playgroundKey));

@@ -9,7 +9,6 @@ import dev.switchboard.server.http.Exchange;
 import dev.switchboard.engine.account.KeyScope;
 import java.util.Optional;
 import java.util.Set;
-import java.util.stream.Collectors;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -22,8 +21,8 @@ import org.slf4j.LoggerFactory;
 public final class Authenticator {
     private static final Logger LOG = LoggerFactory.getLogger(Authenticator.class);
     /** The endpoints that spend money: API keys only, never a dashboard session. */
-    static final Set<String> CHAT_ENDPOINTS = KeyScope.ENDPOINTS.stream().filter(e -> !e.equals(KeyScope.MODELS))
-            .collect(Collectors.toUnmodifiableSet());
+    static final Set<String> CHAT_ENDPOINTS = Set.of(KeyScope.CHAT_COMPLETIONS, KeyScope.MESSAGES, KeyScope.COUNT_TOKENS,
+            KeyScope.GENERATE_CONTENT, KeyScope.RESPONSES);
 
     private final ApiKeys keys;
     private final SessionCallers sessions;

@@ -74,6 +74,25 @@ export function showError(root, err) {
   root.prepend(alertBox(err));
 }
 
+/**
+ * Wires a form's submit: the default prevented, earlier errors cleared, `button` disabled while `action` runs, and an
+ * API error shown in place (next to the field it names).
+ */
+export function onSubmit(form, button, action) {
+  form.addEventListener('submit', async (e) => {
+    e.preventDefault();
+    clearErrors(form);
+    button.disabled = true;
+    try {
+      await action();
+    } catch (err) {
+      showError(form, err);
+    } finally {
+      button.disabled = false;
+    }
+  });
+}
+
 /** An error box: the gateway's message, its status and request id (for the logs). */
 export function alertBox(err, extra) {
   const box = h('div', { class: 'alert error form-error', role: 'alert' },
@@ -135,21 +154,6 @@ export function copyButton(text, label = 'Copy') {
     setTimeout(() => { b.textContent = label; }, 2500);
   });
   return b;
-}
-
-/** Runs an action from a button: disabled while it runs, errors shown in `where` (or next to the button). */
-export function busy(button, where, action) {
-  return async (event) => {
-    if (event) event.preventDefault();
-    button.disabled = true;
-    try {
-      await action();
-    } catch (e) {
-      if (where) showError(where, e); else button.after(alertBox(e));
-    } finally {
-      button.disabled = false;
-    }
-  };
 }
 
 export function input(attrs) { return h('input', { type: 'text', ...attrs }); }

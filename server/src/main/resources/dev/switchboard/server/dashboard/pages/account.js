@@ -1,5 +1,5 @@
 import { api } from '../api.js';
-import { h, field, input, showError, notice, pageTitle } from '../ui.js';
+import { h, field, input, onSubmit, notice, pageTitle } from '../ui.js';
 import { money, time } from '../format.js';
 
 export async function render(root, ctx) {
@@ -12,21 +12,13 @@ export async function render(root, ctx) {
     field('Current password', current),
     field('New password', next, 'At least 8 characters. Every other session of yours ends.'),
     h('div', {}, submit));
-  form.addEventListener('submit', async (e) => {
-    e.preventDefault();
-    submit.disabled = true;
-    try {
-      const answer = await api('POST', '/auth/password', { current_password: current.value, new_password: next.value });
-      ctx.signedIn(answer);
-      current.value = '';
-      next.value = '';
-      form.querySelectorAll('.alert').forEach((a) => a.remove());
-      form.append(notice('ok', 'Password changed. Other sessions were signed out.'));
-    } catch (err) {
-      showError(form, err);
-    } finally {
-      submit.disabled = false;
-    }
+  onSubmit(form, submit, async () => {
+    form.querySelectorAll('.alert').forEach((a) => a.remove());
+    const answer = await api('POST', '/auth/password', { current_password: current.value, new_password: next.value });
+    ctx.signedIn(answer);
+    current.value = '';
+    next.value = '';
+    form.append(notice('ok', 'Password changed. Other sessions were signed out.'));
   });
   root.append(pageTitle('Account'),
     h('div', { class: 'panel' }, h('dl', { class: 'kv' },

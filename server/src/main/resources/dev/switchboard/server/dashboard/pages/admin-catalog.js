@@ -1,5 +1,5 @@
 import { api, get, query } from '../api.js';
-import { h, field, input, select, showError, clearErrors, table, empty, section, notice, pageTitle, alertBox, badge } from '../ui.js';
+import { h, field, input, onSubmit, table, empty, section, notice, pageTitle, alertBox, badge } from '../ui.js';
 
 const KINDS = [['skills', 'Skills'], ['mcp-servers', 'MCP servers'], ['marketplaces', 'Marketplaces'], ['characters', 'Characters'], ['plugins', 'Plugins']];
 const LISTS = { skills: 'skills', 'mcp-servers': 'mcp_servers', marketplaces: 'marketplaces', characters: 'characters', plugins: 'plugins' };
@@ -53,21 +53,12 @@ function edit(kind, it, where, refresh) {
   const form = h('form', { class: 'panel stack', novalidate: true, 'aria-labelledby': 'entry-h' },
     h('h2', { id: 'entry-h' }, (it ? 'Edit ' : 'New ') + kind.replace(/s$/, '').replace('-', ' ')),
     field('Id', id), field('Entry (JSON, as in a seed file)', json), h('div', { class: 'row' }, save), status);
-  form.addEventListener('submit', async (e) => {
-    e.preventDefault();
-    clearErrors(form);
+  onSubmit(form, save, async () => {
     let body;
-    try { body = JSON.parse(json.value); } catch (err) { showError(form, { message: 'Not valid JSON: ' + err.message, param: 'entry' }); return; }
-    save.disabled = true;
-    try {
-      await api('PUT', '/admin/v1/extend/' + kind + '/' + encodeURIComponent(id.value.trim()), body);
-      status.replaceChildren(notice('ok', 'Saved.'));
-      await refresh();
-    } catch (err) {
-      showError(form, err);
-    } finally {
-      save.disabled = false;
-    }
+    try { body = JSON.parse(json.value); } catch (err) { throw { message: 'Not valid JSON: ' + err.message, param: 'entry' }; }
+    await api('PUT', '/admin/v1/extend/' + kind + '/' + encodeURIComponent(id.value.trim()), body);
+    status.replaceChildren(notice('ok', 'Saved.'));
+    await refresh();
   });
   const parts = [form];
   if (kind === 'plugins' && it) parts.push(uploadForm(it, refresh));
@@ -80,21 +71,12 @@ function uploadForm(it, refresh) {
   const status = h('div', { 'aria-live': 'polite' });
   const form = h('form', { class: 'panel stack', novalidate: true }, h('h2', {}, 'Plugin file for ' + it.name),
     field('File', file, it.file_name ? 'Now: ' + it.file_name : 'No file yet.', 'file_name'), h('div', {}, submit), status);
-  form.addEventListener('submit', async (e) => {
-    e.preventDefault();
-    clearErrors(form);
+  onSubmit(form, submit, async () => {
     const f = file.files[0];
-    if (!f) { showError(form, { message: 'Choose a file first.', param: 'file_name' }); return; }
-    submit.disabled = true;
-    try {
-      const r = await api('PUT', '/admin/v1/extend/plugins/' + encodeURIComponent(it.id) + '/artifact' + query({ file_name: f.name }), f);
-      status.replaceChildren(notice('ok', 'Uploaded ' + r.file_name + ' (' + r.size + ' bytes).'));
-      await refresh();
-    } catch (err) {
-      showError(form, err);
-    } finally {
-      submit.disabled = false;
-    }
+    if (!f) throw { message: 'Choose a file first.', param: 'file_name' };
+    const r = await api('PUT', '/admin/v1/extend/plugins/' + encodeURIComponent(it.id) + '/artifact' + query({ file_name: f.name }), f);
+    status.replaceChildren(notice('ok', 'Uploaded ' + r.file_name + ' (' + r.size + ' bytes).'));
+    await refresh();
   });
   return form;
 }

@@ -1,5 +1,5 @@
 import { api, get, query } from '../api.js';
-import { h, field, input, select, showError, clearErrors, table, empty, section, notice, pageTitle, alertBox } from '../ui.js';
+import { h, field, input, select, onSubmit, table, empty, section, notice, pageTitle } from '../ui.js';
 import { money, time } from '../format.js';
 
 const LIMIT = 50;
@@ -40,25 +40,16 @@ function createForm(refresh) {
     h('div', { class: 'row' }, field('Name', name), field('E-mail', email, 'Optional.'), field('Password', password, 'Optional; lets them sign in here.')),
     h('div', { class: 'row' }, field('Plan', plan, 'Optional.'), field('Opening balance (USD)', balance, 'Optional, e.g. 25.50.')),
     h('div', {}, submit), status);
-  form.addEventListener('submit', async (e) => {
-    e.preventDefault();
-    clearErrors(form);
+  onSubmit(form, submit, async () => {
     const body = { name: name.value.trim() };
     if (email.value.trim()) body.email = email.value.trim();
     if (password.value) body.password = password.value;
     if (plan.value.trim()) body.plan = plan.value.trim();
     if (balance.value.trim()) body.balance_usd = balance.value.trim();
-    submit.disabled = true;
-    try {
-      const u = await api('POST', '/admin/v1/users', body);
-      form.reset();
-      status.replaceChildren(notice('ok', 'Created ' + u.name + ' (' + u.id + ').'));
-      await refresh();
-    } catch (err) {
-      showError(form, err);
-    } finally {
-      submit.disabled = false;
-    }
+    const u = await api('POST', '/admin/v1/users', body);
+    form.reset();
+    status.replaceChildren(notice('ok', 'Created ' + u.name + ' (' + u.id + ').'));
+    await refresh();
   });
   return form;
 }
@@ -93,19 +84,9 @@ function miniForm(title, fields, label, send) {
   const submit = h('button', { type: 'submit' }, label);
   const status = h('div', { 'aria-live': 'polite' });
   const form = h('form', { class: 'stack', novalidate: true }, h('h3', {}, title), h('div', { class: 'row' }, ...fields, submit), status);
-  form.addEventListener('submit', async (e) => {
-    e.preventDefault();
-    clearErrors(form);
+  onSubmit(form, submit, async () => {
     status.replaceChildren();
-    submit.disabled = true;
-    try {
-      const msg = await send();
-      status.replaceChildren(notice('ok', msg));
-    } catch (err) {
-      showError(form, err);
-    } finally {
-      submit.disabled = false;
-    }
+    status.replaceChildren(notice('ok', await send()));
   });
   return form;
 }

@@ -1,5 +1,5 @@
 import { api, get } from '../api.js';
-import { h, field, input, showError, clearErrors, table, empty, section, notice, pageTitle, select, alertBox } from '../ui.js';
+import { h, field, input, onSubmit, table, empty, section, notice, pageTitle, select, alertBox } from '../ui.js';
 import { time } from '../format.js';
 
 /** How each savable parameter is edited: number, integer, list (comma-separated), effort, or JSON. */
@@ -71,9 +71,7 @@ async function editorFor(model, refreshSaved) {
     h('h2', { id: 'defaults-h' }, 'Defaults for ' + allowed.id),
     names.length ? h('div', { class: 'grid' }, fields) : empty('This model takes no parameter that can be saved.'),
     h('div', { class: 'row' }, save, clear), status);
-  form.addEventListener('submit', async (e) => {
-    e.preventDefault();
-    clearErrors(form);
+  onSubmit(form, save, async () => {
     status.replaceChildren();
     const body = {};
     for (const [n, [kind, el]] of Object.entries(inputs)) {
@@ -85,19 +83,12 @@ async function editorFor(model, refreshSaved) {
       } else if (kind === 'list') {
         body[n] = raw.split(',').map((s) => s.trim()).filter(Boolean);
       } else if (kind === 'json') {
-        try { body[n] = JSON.parse(raw); } catch { showError(form, { message: n + ': not valid JSON', param: n }); return; }
+        try { body[n] = JSON.parse(raw); } catch { throw { message: n + ': not valid JSON', param: n }; }
       } else body[n] = raw;
     }
-    save.disabled = true;
-    try {
-      await api('PUT', '/v1/defaults/' + encodeURIComponent(allowed.id), body);
-      status.replaceChildren(notice('ok', 'Saved. Requests to ' + allowed.id + ' without these parameters now get them.'));
-      await refreshSaved();
-    } catch (err) {
-      showError(form, err);
-    } finally {
-      save.disabled = false;
-    }
+    await api('PUT', '/v1/defaults/' + encodeURIComponent(allowed.id), body);
+    status.replaceChildren(notice('ok', 'Saved. Requests to ' + allowed.id + ' without these parameters now get them.'));
+    await refreshSaved();
   });
   clear.addEventListener('click', async () => {
     clear.disabled = true;

@@ -1,5 +1,5 @@
 import { api, get } from '../api.js';
-import { h, field, input, showError, clearErrors, table, empty, badge, copyButton, section, notice, pageTitle, alertBox } from '../ui.js';
+import { h, field, input, onSubmit, table, empty, badge, copyButton, section, notice, pageTitle, alertBox } from '../ui.js';
 import { time } from '../format.js';
 
 const ENDPOINTS = [
@@ -93,9 +93,7 @@ async function createForm(created, refresh) {
     h('div', { class: 'field', dataset: { field: 'endpoints' } }, endpoints, h('span', { class: 'error', role: 'alert', hidden: true })),
     h('div', { class: 'row' }, field('Requests per minute', rpm, 'Optional.'), field('Tokens per day', daily, 'Optional.')),
     h('div', {}, submit));
-  form.addEventListener('submit', async (e) => {
-    e.preventDefault();
-    clearErrors(form);
+  onSubmit(form, submit, async () => {
     const body = {};
     if (name.value.trim()) body.name = name.value.trim();
     const pickedModels = [...modelSelect.selectedOptions].map((o) => o.value);
@@ -105,17 +103,10 @@ async function createForm(created, refresh) {
     if (rpm.value) body.rpm = Number(rpm.value);
     if (daily.value) body.daily_tokens = Number(daily.value);
     if (expires.value) body.expires_at = new Date(expires.value).toISOString();
-    submit.disabled = true;
-    try {
-      const k = await api('POST', '/v1/keys', body);
-      showSecret(created, k);
-      form.reset();
-      await refresh();
-    } catch (err) {
-      showError(form, err);
-    } finally {
-      submit.disabled = false;
-    }
+    const k = await api('POST', '/v1/keys', body);
+    showSecret(created, k);
+    form.reset();
+    await refresh();
   });
   return form;
 }

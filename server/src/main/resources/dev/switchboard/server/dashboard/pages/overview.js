@@ -1,7 +1,7 @@
 import { get } from '../api.js';
 import { h, section, pageTitle, unavailable, barChart, table, empty } from '../ui.js';
 import { money, time, count, nanosToDecimal, usdNumber } from '../format.js';
-import { usage, daysAgo, lastDays } from './usage-data.js';
+import { usage, daysAgo, lastDays, unwrap, MAX_ROWS } from './usage-data.js';
 
 export async function render(root, ctx) {
   const me = await ctx.refreshUser();
@@ -21,7 +21,7 @@ export async function render(root, ctx) {
   await Promise.all([
     section(credits, async () => {
       try {
-        const c = await get('/v1/credits');
+        const c = unwrap(await get('/v1/credits'));
         return h('div', { class: 'grid' },
           stat('Plan expires', c.plan_expires_at ? time(c.plan_expires_at) : 'never', 'plan-expiry'),
           stat('Spent today', money(c.spend_today_usd), 'spend-today'),
@@ -34,7 +34,7 @@ export async function render(root, ctx) {
     section(activity, async () => {
       let data;
       try {
-        data = await usage({ from: daysAgo(29), limit: 1000 });
+        data = await usage({ from: daysAgo(29), limit: MAX_ROWS });
       } catch (e) {
         if (e.missingRoute) return unavailable('Usage history (GET /v1/usage)', e);
         throw e;

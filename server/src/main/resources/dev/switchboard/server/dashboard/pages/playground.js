@@ -179,7 +179,8 @@ async function costOf(id, where) {
   if (!id) { where.textContent = '—'; return; }
   for (let attempt = 0; attempt < 5; attempt++) {
     try {
-      const g = await get('/v1/generation?id=' + encodeURIComponent(id));
+      const answer = await get('/v1/generation?id=' + encodeURIComponent(id));
+      const g = answer.data && !Array.isArray(answer.data) ? answer.data : answer;
       where.textContent = money(g.cost_usd) + (g.provenance ? ' (' + g.provenance + ')' : '');
       return;
     } catch (e) {

@@ -1,5 +1,5 @@
 import { api, get } from '../api.js';
-import { h, field, input, select, showError, clearErrors, notice, pageTitle, alertBox } from '../ui.js';
+import { h, field, input, select, onSubmit, showError, clearErrors, notice, pageTitle, alertBox } from '../ui.js';
 
 const EFFORTS = ['', 'none', 'minimal', 'low', 'medium', 'high', 'xhigh', 'max'];
 
@@ -57,21 +57,12 @@ export async function render(root, ctx) {
     };
   };
 
-  form.addEventListener('submit', async (e) => {
-    e.preventDefault();
-    clearErrors(form);
+  onSubmit(form, save, async () => {
     status.replaceChildren();
-    save.disabled = true;
-    try {
-      const saved = skill ? await api('PUT', '/v1/skills/' + encodeURIComponent(skill.id), collect())
-        : await api('POST', '/v1/skills', collect());
-      if (!skill) { ctx.navigate('#/skills/edit/' + encodeURIComponent(saved.id)); return; }
-      status.replaceChildren(notice('ok', 'Saved.'));
-    } catch (err) {
-      showError(form, err);
-    } finally {
-      save.disabled = false;
-    }
+    const saved = skill ? await api('PUT', '/v1/skills/' + encodeURIComponent(skill.id), collect())
+      : await api('POST', '/v1/skills', collect());
+    if (!skill) { ctx.navigate('#/skills/edit/' + encodeURIComponent(saved.id)); return; }
+    status.replaceChildren(notice('ok', 'Saved.'));
   });
   if (del) {
     del.addEventListener('click', async () => {

@@ -11,16 +11,41 @@ export function daysAgo(days) {
   return d.toISOString();
 }
 
-/** {rows, days, models, totals} from the usage route (`admin` for every user's). Rethrows the API's errors. */
+/** The most rows one usage call answers (the gateway's limit). */
+export const MAX_ROWS = 1000;
+
+/**
+ * {raw, rows, days, models, total} from the usage route (`admin` for every user's): GET /v1/usage answers
+ * {data: [record], daily, total}; rows are normalized by `record`. Rethrows the API's errors.
+ */
 export async function usage(filters, admin = false) {
   const r = await get((admin ? '/admin/v1/usage' : '/v1/usage') + query(filters));
-  const rows = r.rows || r.requests || r.data || [];
+  const rows = (r.data || []).map(record);
   return { raw: r, rows, days: byDay(rows), models: byModel(rows), total: total(rows) };
 }
 
+/** The answer of GET /v1/generation or /v1/credits, unwrapped from its {data: ...} envelope. */
+export function unwrap(answer) {
+  return answer && answer.data && !Array.isArray(answer.data) ? answer.data : answer;
+}
+
+/**
+ * One usage record in the dashboard's shape: token counts at the top level (the API may also nest them under
+ * `usage`), `format` from the record's endpoint.
+ */
+export function record(r) {
+  const u = r.usage || r;
+  return {
+    ...r,
+    format: r.format || r.endpoint || '',
+    input_tokens: u.input_tokens ?? 0, output_tokens: u.output_tokens ?? 0, reasoning_tokens: u.reasoning_tokens ?? 0,
+    cache_read_tokens: u.cache_read_tokens ?? 0, cache_write_5m_tokens: u.cache_write_5m_tokens ?? 0,
+    cache_write_1h_tokens: u.cache_write_1h_tokens ?? 0, skills: r.skills || [],
+  };
+}
+
 export function tokensOf(row) {
-  const u = row.usage || {};
-  return (u.input_tokens || 0) + (u.output_tokens || 0);
+  return (row.input_tokens || 0) + (row.output_tokens || 0);
 }
 
 /** Per-day totals (browser's zone) from rows: [{day: 'YYYY-MM-DD', requests, tokens, cost_nanos}]. */
@@ -74,16 +99,13 @@ export function lastDays(days, n) {
 /** CSV text (RFC 4180 quoting) of usage rows. */
 export function csv(rows) {
   const cols = ['id', 'created_at', 'format', 'requested_model', 'model', 'provider', 'input_tokens', 'output_tokens',
-    'reasoning_tokens', 'cache_read_tokens', 'cost_usd', 'provenance', 'status', 'latency_ms', 'skills'];
+    'reasoning_tokens', 'cache_read_tokens', 'cache_write_5m_tokens', 'cache_write_1h_tokens', 'cost_usd', 'charged_usd',
+    'provenance', 'status', 'latency_ms', 'skills', 'user_id', 'key_id'];
   const cell = (v) => {
     const s = v === undefined || v === null ? '' : Array.isArray(v) ? v.join(' ') : String(v);
     return /[",\n\r]/.test(s) ? '"' + s.replace(/"/g, '""') + '"' : s;
   };
   const lines = [cols.join(',')];
-  for (const r of rows) {
-    const u = r.usage || {};
-    lines.push([r.id, r.created_at, r.format, r.requested_model, r.model, r.provider, u.input_tokens, u.output_tokens,
-      u.reasoning_tokens, u.cache_read_tokens, r.cost_usd, r.provenance, r.status, r.latency_ms, r.skills].map(cell).join(','));
-  }
+  for (const r of rows) lines.push(cols.map((c) => cell(r[c])).join(','));
   return lines.join('\r\n') + '\r\n';
 }

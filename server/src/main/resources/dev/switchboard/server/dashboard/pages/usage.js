@@ -1,7 +1,7 @@
 import { get, query } from '../api.js';
 import { h, field, input, select, section, pageTitle, unavailable, table, empty, badge } from '../ui.js';
 import { money, time, count } from '../format.js';
-import { usage, daysAgo, csv, total } from './usage-data.js';
+import { usage, daysAgo, csv, total, unwrap, record, MAX_ROWS } from './usage-data.js';
 
 /** The user's requests (GET /v1/usage), filterable, with CSV export and one request's detail (GET /v1/generation). */
 export async function render(root, ctx, admin = false) {
@@ -23,7 +23,7 @@ export async function render(root, ctx, admin = false) {
   const filters = {
     from: from.value ? new Date(from.value + 'T00:00:00').toISOString() : undefined,
     to: to.value ? new Date(new Date(to.value + 'T00:00:00').getTime() + 86400000).toISOString() : undefined,
-    model: model.value.trim() || undefined, user: user?.value.trim() || undefined, limit: 1000,
+    model: model.value.trim() || undefined, user: user?.value.trim() || undefined, limit: MAX_ROWS,
   };
   await section(list, async () => {
     let data;
@@ -34,7 +34,10 @@ export async function render(root, ctx, admin = false) {
       throw e;
     }
     if (!data.rows.length) return empty('No requests in this period. Widen the dates, or send a request and reload.');
-    const t = total(data.rows);
+    const t = data.raw.total ? { requests: data.raw.total.requests, tokens: (data.raw.total.input_tokens || 0) + (data.raw.total.output_tokens || 0),
+      cost_usd: data.raw.total.cost_usd } : total(data.rows);
+    const more = data.raw.total && data.raw.total.requests > data.rows.length
+      ? h('p', { class: 'small muted' }, 'The table shows the newest ' + data.rows.length + ' of ' + count(data.raw.total.requests) + ' requests; narrow the dates to see the rest.') : null;
     const download = h('button', { type: 'button', class: 'secondary' }, 'Export CSV');
     download.addEventListener('click', () => {
       const url = URL.createObjectURL(new Blob([csv(data.rows)], { type: 'text/csv' }));
@@ -47,6 +50,7 @@ export async function render(root, ctx, admin = false) {
     const groups = admin ? adminTotals(data.rows) : null;
     return [
       h('div', { class: 'row' }, h('p', {}, count(t.requests) + ' requests · ' + count(t.tokens) + ' tokens · ', h('strong', { 'data-testid': 'usage-total' }, money(t.cost_usd))), download),
+      more,
       groups,
       table([
         { label: 'Time', value: (r) => time(r.created_at) },
@@ -54,11 +58,11 @@ export async function render(root, ctx, admin = false) {
         { label: 'Format', value: (r) => r.format || '' },
         { label: 'Model asked → answered', value: (r) => (r.requested_model || '') + (r.model && r.model !== r.requested_model ? ' → ' + r.model : '') },
         { label: 'Provider', value: (r) => r.provider || '' },
-        { label: 'Tokens in / out', num: true, value: (r) => count(r.usage?.input_tokens ?? 0) + ' / ' + count(r.usage?.output_tokens ?? 0) },
+        { label: 'Tokens in / out', num: true, value: (r) => count(r.input_tokens) + ' / ' + count(r.output_tokens) },
         { label: 'Cost', num: true, value: (r) => money(r.cost_usd) },
         { label: 'Provenance', value: (r) => r.provenance ? badge(r.provenance, r.provenance === 'estimated' ? 'warn' : null) : '' },
         { label: 'Latency', num: true, value: (r) => r.latency_ms !== undefined ? count(r.latency_ms) + ' ms' : '' },
-        { label: 'Skills', value: (r) => (r.skills || []).join(', ') },
+        { label: 'Skills', value: (r) => r.skills.join(', ') },
         { label: 'Detail', value: (r) => h('button', { type: 'button', class: 'secondary small', onclick: () => showDetail(r.id, detail, admin, r) }, 'Show') },
       ], data.rows, 'Requests'),
     ];
@@ -88,16 +92,16 @@ function adminTotals(rows) {
 
 async function showDetail(id, where, admin, row) {
   await section(where, async () => {
-    let g = row;
-    if (!admin) g = await get('/v1/generation?id=' + encodeURIComponent(id));
-    const u = g.usage || {};
+    const g = admin ? row : record(unwrap(await get('/v1/generation?id=' + encodeURIComponent(id))));
+    const u = g;
     return h('section', { class: 'panel', 'aria-labelledby': 'gen-h' }, h('h2', { id: 'gen-h' }, 'Request ' + g.id),
       h('dl', { class: 'kv' },
         ...[['Time', time(g.created_at)], ['Format', g.format], ['Streamed', g.streamed ? 'yes' : 'no'], ['Model asked', g.requested_model],
           ['Model answered', g.model], ['Provider', g.provider], ['Status', g.status], ['Input tokens', count(u.input_tokens ?? 0)],
           ['Output tokens', count(u.output_tokens ?? 0)], ['Reasoning tokens', count(u.reasoning_tokens ?? 0)],
           ['Cache read tokens', count(u.cache_read_tokens ?? 0)], ['Cache write tokens (5m / 1h)', count(u.cache_write_5m_tokens ?? 0) + ' / ' + count(u.cache_write_1h_tokens ?? 0)],
-          ['Cost', money(g.cost_usd)], ['Provenance', g.provenance], ['Latency', (g.latency_ms ?? '') + ' ms'], ['Skills', (g.skills || []).join(', ') || 'none']]
+          ['Cost', money(g.cost_usd)], ['Charged to the balance', g.charged_usd !== undefined ? money(g.charged_usd) : '—'],
+          ['Plan', g.plan || '—'], ['Provenance', g.provenance], ['Latency', (g.latency_ms ?? '') + ' ms'], ['Skills', g.skills.join(', ') || 'none'], ['Key', g.key_id || '—']]
           .flatMap(([k, v]) => [h('dt', {}, k), h('dd', {}, v ?? '')])));
   });
   where.scrollIntoView({ block: 'nearest' });

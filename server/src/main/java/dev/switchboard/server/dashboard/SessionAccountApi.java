@@ -37,7 +37,7 @@ import java.util.OptionalLong;
  *       {@code GET|PUT|DELETE /v1/defaults/{model}}: as the admin API's routes for the caller.
  * </ul>
  */
-public final class AccountApi {
+public final class SessionAccountApi {
     /** The name of the keys the playground runs under. */
     public static final String PLAYGROUND_KEY = "playground";
     /** How long a playground key lives. */
@@ -49,7 +49,7 @@ public final class AccountApi {
     private final SavedDefaultsService defaults;
     private final Clock clock;
 
-    public AccountApi(SessionAuth auth, AdminApi admin, AdminService accounts, SavedDefaultsService defaults, Clock clock) {
+    public SessionAccountApi(SessionAuth auth, AdminApi admin, AdminService accounts, SavedDefaultsService defaults, Clock clock) {
         this.auth = auth;
         this.admin = admin;
         this.accounts = accounts;
