@@ -110,6 +110,7 @@ class SseSinkTest {
             @Override
             public OutputStream openStream(int status, String contentType) {
                 this.contentType = contentType;
+                opened();
                 return out;
             }
         };
