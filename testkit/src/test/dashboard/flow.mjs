@@ -89,7 +89,12 @@ async function run() {
     assert.match(await row.textContent(), /\$0\.\d+/, 'the row shows a cost');
     await row.getByRole('button', { name: 'Show' }).click();
     await page.waitForSelector('#gen-h');
-    assert.ok((await page.locator('#gen-h').textContent()).includes(requestId) || true);
+    assert.ok((await page.locator('#gen-h').textContent()).includes(requestId), 'the detail is of the curl request');
+    assert.match(await page.locator('[data-testid="usage-total"]').textContent(), /^\$0\.\d+/);
+    await shot('usage-detail');
+    await go('#/keys', 'keys');
+    const keyRow = page.locator('tr', { hasText: 'flow-key' });
+    assert.ok(!(await keyRow.textContent()).includes('never'), 'the key used by curl has a last use');
   }
   await shot('usage');
 

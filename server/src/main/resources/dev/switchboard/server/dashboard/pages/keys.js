@@ -1,5 +1,5 @@
-import { api, get } from '../api.js';
-import { h, field, input, onSubmit, table, empty, badge, copyButton, section, notice, pageTitle, alertBox } from '../ui.js';
+import { api, get, query } from '../api.js';
+import { h, field, input, select, onSubmit, table, empty, badge, copyButton, section, notice, pageTitle, alertBox } from '../ui.js';
 import { time } from '../format.js';
 
 const ENDPOINTS = [
@@ -19,6 +19,7 @@ export async function render(root) {
     await section(list, async () => {
       const { keys } = await get('/v1/keys');
       if (!keys.length) return empty('You have no API keys yet. Create one above to call the gateway from your code.');
+      await lastUses(keys);
       const now = Date.now();
       return table([
         { label: 'Name', value: (k) => k.name },
@@ -26,13 +27,28 @@ export async function render(root) {
         { label: 'Scope', value: (k) => scope(k) },
         { label: 'Limits', value: (k) => limits(k) },
         { label: 'Created', value: (k) => time(k.created_at) },
-        { label: 'Last used', value: (k) => k.last_used_at ? time(k.last_used_at) : h('span', { class: 'muted' }, k.last_used_at === null ? 'never' : '—') },
+        { label: 'Last used', value: (k) => k.last_used_at ? time(k.last_used_at) : h('span', { class: 'muted' }, k.last_used_at === null ? 'never' : 'not known') },
         { label: 'Status', value: (k) => status(k, now) },
         { label: 'Actions', value: (k) => k.revoked_at ? '' : revokeButton(k, refresh) },
       ], keys, 'Your API keys');
     });
   }
   await refresh();
+}
+
+/**
+ * Each key's last billed request, from the usage records (GET /v1/usage?key=ID&limit=1, newest first). Left unknown
+ * when this server has no usage route.
+ */
+async function lastUses(keys) {
+  await Promise.all(keys.map(async (k) => {
+    try {
+      const r = await get('/v1/usage' + query({ key: k.id, limit: 1 }));
+      k.last_used_at = r.data && r.data.length ? r.data[0].created_at : null;
+    } catch (e) {
+      if (!e.missingRoute) throw e;
+    }
+  }));
 }
 
 function scope(k) {
@@ -84,6 +100,10 @@ async function createForm(created, refresh) {
     ENDPOINTS.map(([v, label]) => h('label', { class: 'check' }, h('input', { type: 'checkbox', name: 'endpoint', value: v }), label, ' ')));
   const rpm = input({ name: 'rpm', type: 'number', min: 1, step: 1, inputmode: 'numeric' });
   const daily = input({ name: 'daily_tokens', type: 'number', min: 1, step: 1, inputmode: 'numeric' });
+  const tpm = input({ name: 'tpm', type: 'number', min: 1, step: 1, inputmode: 'numeric' });
+  const parallel = input({ name: 'max_parallel', type: 'number', min: 1, step: 1, inputmode: 'numeric' });
+  const budget = input({ name: 'budget_usd', inputmode: 'decimal', placeholder: 'e.g. 5.00' });
+  const period = select('budget_period', [['', '(none)'], ['daily', 'per day'], ['weekly', 'per week'], ['monthly', 'per month'], ['total', 'in total']], '');
   const expires = input({ name: 'expires_at', type: 'datetime-local' });
   const submit = h('button', { type: 'submit' }, 'Create key');
   const form = h('form', { class: 'panel stack', novalidate: true, 'aria-labelledby': 'create-key-h' },
@@ -91,7 +111,9 @@ async function createForm(created, refresh) {
     h('div', { class: 'row' }, field('Name', name), field('Expires', expires, 'Optional; in your time zone.')),
     field('Models (none selected: all)', modelSelect, 'Hold Ctrl or Cmd to pick several.'),
     h('div', { class: 'field', dataset: { field: 'endpoints' } }, endpoints, h('span', { class: 'error', role: 'alert', hidden: true })),
-    h('div', { class: 'row' }, field('Requests per minute', rpm, 'Optional.'), field('Tokens per day', daily, 'Optional.')),
+    h('div', { class: 'row' }, field('Requests per minute', rpm, 'Optional.'), field('Tokens per minute', tpm, 'Optional.'),
+      field('Tokens per day', daily, 'Optional.'), field('Parallel requests', parallel, 'Optional.')),
+    h('div', { class: 'row' }, field('Spend budget (USD)', budget, 'Optional; exact to the nano-dollar.'), field('Budget period', period)),
     h('div', {}, submit));
   onSubmit(form, submit, async () => {
     const body = {};
@@ -102,6 +124,10 @@ async function createForm(created, refresh) {
     if (pickedEndpoints.length) body.endpoints = pickedEndpoints;
     if (rpm.value) body.rpm = Number(rpm.value);
     if (daily.value) body.daily_tokens = Number(daily.value);
+    if (tpm.value) body.tpm = Number(tpm.value);
+    if (parallel.value) body.max_parallel = Number(parallel.value);
+    if (budget.value.trim()) body.budget_usd = budget.value.trim();
+    if (period.value) body.budget_period = period.value;
     if (expires.value) body.expires_at = new Date(expires.value).toISOString();
     const k = await api('POST', '/v1/keys', body);
     showSecret(created, k);

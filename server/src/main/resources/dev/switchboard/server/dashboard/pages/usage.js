@@ -47,7 +47,7 @@ export async function render(root, ctx, admin = false) {
       a.remove();
       setTimeout(() => URL.revokeObjectURL(url), 1000);
     });
-    const groups = admin ? adminTotals(data.rows) : null;
+    const groups = admin ? await adminTotals(data.rows, filters) : null;
     return [
       h('div', { class: 'row' }, h('p', {}, count(t.requests) + ' requests · ' + count(t.tokens) + ' tokens · ', h('strong', { 'data-testid': 'usage-total' }, money(t.cost_usd))), download),
       more,
@@ -69,7 +69,11 @@ export async function render(root, ctx, admin = false) {
   });
 }
 
-function adminTotals(rows) {
+/** Totals per model and per day from the gateway (group_by), per user from the rows shown. */
+async function adminTotals(rows, filters) {
+  const grouped = async (by) => (await get('/admin/v1/usage' + query({ ...filters, limit: 1, group_by: by }))).groups || [];
+  const [models, days] = await Promise.all([grouped('model'), grouped('day')]);
+  const server = (g) => ({ key: g.group, requests: g.requests, tokens: (g.input_tokens || 0) + (g.output_tokens || 0), cost_usd: g.cost_usd });
   const by = (key) => {
     const m = new Map();
     for (const r of rows) {
@@ -86,8 +90,7 @@ function adminTotals(rows) {
     { label: 'Tokens', num: true, value: (g) => count(g.tokens) },
     { label: 'Cost', num: true, value: (g) => money(g.cost_usd) },
   ], groups, 'Totals per ' + label));
-  return [t('user', by((r) => r.user_id || 'unknown')), t('model', by((r) => r.model || r.requested_model || 'unknown')),
-    t('day', by((r) => (r.created_at || '').slice(0, 10)))];
+  return [t('user (of the rows shown)', by((r) => r.user_id || 'unknown')), t('model', models.map(server)), t('day (UTC)', days.map(server))];
 }
 
 async function showDetail(id, where, admin, row) {
