@@ -16,6 +16,13 @@ import dev.switchboard.engine.media.ImageInliner;
 import dev.switchboard.engine.metrics.GatewayMetrics;
 import dev.switchboard.engine.pipeline.Admission;
 import dev.switchboard.engine.pipeline.ChatPipeline;
+import dev.switchboard.engine.pipeline.PortStack;
+import dev.switchboard.engine.limits.GuardedLimitStore;
+import dev.switchboard.engine.limits.InMemoryLimitStore;
+import dev.switchboard.engine.limits.LimitAdmission;
+import dev.switchboard.engine.limits.LimitSettlement;
+import dev.switchboard.engine.limits.LimitStore;
+import dev.switchboard.engine.limits.PlanQuota;
 import dev.switchboard.engine.pipeline.Settlement;
 import dev.switchboard.engine.provider.AnthropicDialect;
 import dev.switchboard.engine.provider.GeminiDialect;
@@ -106,9 +113,8 @@ public final class GatewayApp implements AutoCloseable {
         public static final PortDecorators NONE = new PortDecorators(UnaryOperator.identity(), UnaryOperator.identity());
     }
 
-    private GatewayApp(GatewayConfig config, int port, PortDecorators ports) {
+    private GatewayApp(GatewayConfig config, int port, PortDecorators ports, Clock clock) {
         this.config = config;
-        Clock clock = Clock.systemUTC();
         this.accounts = openAccounts(config, clock);
         Deque<AutoCloseable> opened = new ArrayDeque<>(List.of(accounts));
         try {
@@ -143,11 +149,18 @@ public final class GatewayApp implements AutoCloseable {
         ImageInliner images = new ImageInliner(new ImageFetcher(FetchLimits.DEFAULT));
         FailoverRouter router = new FailoverRouter(config.catalog(), adapters, metrics, images);
         ModelDefaults defaults = new ModelDefaults(accounts.defaults(), accounts::userExists, config.catalog(), clock);
+        // Limits first, then money: a request money refuses releases what the limits reserved for it.
+        LimitStore limitStore = new GuardedLimitStore(new InMemoryLimitStore(clock), config.limits().onStoreFailure(),
+                metrics);
+        PortStack limitsThenMoney = new PortStack(List.of(
+                new PortStack.Pair(new LimitAdmission(limitStore, PlanQuota.Lookup.NONE, metrics, clock),
+                        new LimitSettlement(limitStore)),
+                new PortStack.Pair(Admission.ADMIT_ALL, Settlement.RECORD_NOTHING)));
         ChatPipeline chat = new ChatPipeline(config.catalog(), defaults.lookup(), skills, skillUses,
-                ports.admission().apply(Admission.ADMIT_ALL), router, ports.settlement().apply(Settlement.RECORD_NOTHING),
+                ports.admission().apply(limitsThenMoney.admission()), router, ports.settlement().apply(limitsThenMoney.settlement()),
                 metrics);
 
-        Authenticator auth = new Authenticator(accounts.apiKeys());
+        Authenticator auth = new Authenticator(accounts.apiKeys(), clock);
         ChatCompletionsApi completions = new ChatCompletionsApi(chat, auth, clock, heartbeats);
         ResponsesApi responses = new ResponsesApi(
                 new ResponsesService(chat, new JdbcResponseStore(accounts.database()), clock), auth, heartbeats);
@@ -187,6 +200,7 @@ public final class GatewayApp implements AutoCloseable {
         routes.add(new Route("GET", "/admin/v1/users/{id}/keys", "admin", OPENAI_ERRORS, admin::listKeys));
         routes.add(new Route("POST", "/admin/v1/users/{id}/credits", "admin", OPENAI_ERRORS, admin::addCredits));
         routes.add(new Route("POST", "/admin/v1/users/{id}/keys", "admin", OPENAI_ERRORS, admin::createKey));
+        routes.add(new Route("PATCH", "/admin/v1/keys/{id}", "admin", OPENAI_ERRORS, admin::updateKey));
         routes.add(new Route("DELETE", "/admin/v1/keys/{id}", "admin", OPENAI_ERRORS, admin::revokeKey));
         routes.add(new Route("PUT", "/admin/v1/users/{id}/defaults/{model}", "admin", OPENAI_ERRORS, adminDefaults::put));
         routes.add(new Route("GET", "/admin/v1/users/{id}/defaults/{model}", "admin", OPENAI_ERRORS, adminDefaults::get));
@@ -249,17 +263,22 @@ public final class GatewayApp implements AutoCloseable {
 
     /** Starts on the configured address. */
     public static GatewayApp start(GatewayConfig config) {
-        return new GatewayApp(config, config.listen().port(), PortDecorators.NONE);
+        return new GatewayApp(config, config.listen().port(), PortDecorators.NONE, Clock.systemUTC());
     }
 
     /** Starts on {@code port} instead of the configured one (0: any free port; tests). */
     public static GatewayApp start(GatewayConfig config, int port) {
-        return new GatewayApp(config, port, PortDecorators.NONE);
+        return new GatewayApp(config, port, PortDecorators.NONE, Clock.systemUTC());
     }
 
     /** Starts on {@code port} with the pipeline's ports wrapped by {@code ports} (tests). */
     public static GatewayApp start(GatewayConfig config, int port, PortDecorators ports) {
-        return new GatewayApp(config, port, ports);
+        return new GatewayApp(config, port, ports, Clock.systemUTC());
+    }
+
+    /** Starts on {@code port} with the pipeline's ports wrapped by {@code ports}, reading time from {@code clock} (tests). */
+    public static GatewayApp start(GatewayConfig config, int port, PortDecorators ports, Clock clock) {
+        return new GatewayApp(config, port, ports, clock);
     }
 
     public int port() {

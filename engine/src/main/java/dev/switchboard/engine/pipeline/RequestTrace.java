@@ -1,6 +1,7 @@
 package dev.switchboard.engine.pipeline;
 
 import dev.switchboard.engine.route.AttemptLog;
+import dev.switchboard.model.RateLimitStatus;
 import dev.switchboard.model.Usage;
 import java.util.List;
 import java.util.Objects;
@@ -20,6 +21,7 @@ public final class RequestTrace {
     private Usage usage = Usage.EMPTY;
     private Optional<String> streamEnd = Optional.empty();
     private List<String> skills = List.of();
+    private Optional<RateLimitStatus> rateLimits = Optional.empty();
 
     public RequestTrace(String requestId, String endpoint) {
         this.requestId = Objects.requireNonNull(requestId);
@@ -85,5 +87,14 @@ public final class RequestTrace {
 
     void streamEnd(String how) {
         streamEnd = Optional.of(how);
+    }
+
+    /** Where the caller stands against its rate limits, as admission (granting or refusing) said; for the headers. */
+    public Optional<RateLimitStatus> rateLimits() {
+        return rateLimits;
+    }
+
+    void rateLimits(Optional<RateLimitStatus> status) {
+        rateLimits = status;
     }
 }

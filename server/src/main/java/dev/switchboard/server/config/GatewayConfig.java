@@ -19,10 +19,11 @@ import java.util.Optional;
  * @param dashboard sign-in sessions and sign-up
  * @param starterCatalog whether the starter catalog of skills, MCP servers, characters, marketplaces and plugins
  *                 is loaded on first start ({@code extend: {starter_catalog: false}} to start empty)
+ * @param limits   what happens when the limit store (Redis) cannot be reached
  */
 public record GatewayConfig(ListenAddress listen, String database, Optional<URI> redis, Optional<String> adminKey,
                             EdgeSettings edge, Catalog catalog, String source, DashboardConfig dashboard,
-                            boolean starterCatalog) {
+                            boolean starterCatalog, LimitsConfig limits) {
     /** The {@link #source()} of {@link ConfigLoader#embeddedDefault}. */
     public static final String EMBEDDED_DEFAULT = "embedded default";
     public static final String DEFAULT_DATABASE = "sqlite:data/switchboard.db";
@@ -37,6 +38,7 @@ public record GatewayConfig(ListenAddress listen, String database, Optional<URI>
         Objects.requireNonNull(catalog, "catalog");
         Objects.requireNonNull(source, "source");
         Objects.requireNonNull(dashboard, "dashboard");
+        Objects.requireNonNull(limits, "limits");
     }
 
     /**
@@ -48,7 +50,8 @@ public record GatewayConfig(ListenAddress listen, String database, Optional<URI>
             String path = database.substring(SQLITE.length());
             String options = path.substring(path.indexOf('?') < 0 ? path.length() : path.indexOf('?'));
             String resolved = SQLITE + home.toAbsolutePath().resolve(f).normalize() + options;
-            return new GatewayConfig(listen, resolved, redis, adminKey, edge, catalog, source, dashboard, starterCatalog);
+            return new GatewayConfig(listen, resolved, redis, adminKey, edge, catalog, source, dashboard, starterCatalog,
+                    limits);
         }).orElse(this);
     }
 

@@ -22,6 +22,7 @@ final class HelidonExchange implements Exchange {
     private int status = 200;
     private Optional<RequestTrace> trace = Optional.empty();
     private byte[] body;
+    private final java.util.List<Runnable> beforeCommit = new java.util.ArrayList<>(1);
 
     HelidonExchange(ServerRequest req, ServerResponse res, String requestId) {
         this.req = req;
@@ -95,9 +96,22 @@ final class HelidonExchange implements Exchange {
     }
 
     @Override
+    public void beforeCommit(Runnable hook) {
+        beforeCommit.add(hook);
+    }
+
+    private void commit() {
+        committed = true;
+        for (Runnable hook : beforeCommit) {
+            hook.run();
+        }
+        beforeCommit.clear();
+    }
+
+    @Override
     public void respond(int status, String contentType, byte[] body) {
         this.status = status;
-        committed = true;
+        commit();
         firstByteNanos = OptionalLong.of(System.nanoTime());
         res.status(status);
         res.header(HeaderNames.CONTENT_TYPE, contentType);
@@ -107,7 +121,7 @@ final class HelidonExchange implements Exchange {
     @Override
     public OutputStream openStream(int status, String contentType) {
         this.status = status;
-        committed = true;
+        commit();
         firstByteNanos = OptionalLong.of(System.nanoTime());
         res.status(status);
         res.header(HeaderNames.CONTENT_TYPE, contentType);

@@ -64,6 +64,7 @@ class ClientGoneTest {
         @Override public void header(String name, String value) { }
         @Override public void respond(int status, String contentType, byte[] body) { throw new AssertionError("streamed"); }
         @Override public boolean committed() { return true; }
+        @Override public void beforeCommit(Runnable hook) { throw new UnsupportedOperationException("no hooks in this test"); }
         @Override public Optional<RequestTrace> trace() { return Optional.empty(); }
         @Override public void trace(RequestTrace trace) { }
     }

@@ -41,6 +41,7 @@ class SseSinkTest {
         }
 
         @Override public boolean committed() { return contentType != null; }
+        @Override public void beforeCommit(Runnable hook) { throw new UnsupportedOperationException("no hooks in this test"); }
         @Override public Optional<RequestTrace> trace() { return Optional.empty(); }
         @Override public void trace(RequestTrace trace) { }
     }

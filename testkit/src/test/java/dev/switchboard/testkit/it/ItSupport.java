@@ -214,6 +214,14 @@ final class ItSupport {
         return send(b.build());
     }
 
+    static HttpResponse<String> patch(TestGateway gateway, String path, Map<String, String> headers, String body) {
+        HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(gateway.baseUrl() + path))
+                .timeout(Duration.ofSeconds(15))
+                .method("PATCH", HttpRequest.BodyPublishers.ofString(body));
+        headers.forEach(b::header);
+        return send(b.build());
+    }
+
     static HttpResponse<String> delete(TestGateway gateway, String path, Map<String, String> headers) {
         HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(gateway.baseUrl() + path))
                 .timeout(Duration.ofSeconds(15)).DELETE();
