@@ -3,10 +3,11 @@ package dev.switchboard.server;
 import dev.switchboard.engine.account.DemoBootstrap;
 import dev.switchboard.engine.account.IssuedKey;
 import dev.switchboard.engine.catalog.ProviderType;
-import dev.switchboard.engine.defaults.ModelDefaults;
+import dev.switchboard.engine.defaults.SavedDefaultsService;
 import dev.switchboard.engine.extend.CatalogService;
 import dev.switchboard.engine.extend.Curation;
 import dev.switchboard.engine.extend.SkillService;
+import dev.switchboard.engine.idempotency.IdempotentRequests;
 import dev.switchboard.engine.catalog.ModelEntry;
 import dev.switchboard.engine.session.SessionPolicy;
 import dev.switchboard.engine.session.Sessions;
@@ -41,7 +42,9 @@ import dev.switchboard.server.admin.DefaultsAdminApi;
 import dev.switchboard.server.api.Authenticator;
 import dev.switchboard.server.api.ChatCompletionsApi;
 import dev.switchboard.server.api.GeminiModelsApi;
+import dev.switchboard.server.api.Credentials;
 import dev.switchboard.server.api.GenerateContentApi;
+import dev.switchboard.server.api.IdempotencyKeys;
 import dev.switchboard.server.api.Heartbeats;
 import dev.switchboard.server.api.MessagesApi;
 import dev.switchboard.server.api.ModelsApi;
@@ -63,6 +66,7 @@ import dev.switchboard.server.http.ErrorRenderer;
 import dev.switchboard.server.http.HttpEdge;
 import dev.switchboard.server.http.Route;
 import dev.switchboard.store.JdbcCatalogStore;
+import dev.switchboard.store.JdbcIdempotencyStore;
 import dev.switchboard.store.JdbcResponseStore;
 import dev.switchboard.store.StoreException;
 import dev.switchboard.store.JdbcSkillStore;
@@ -102,6 +106,7 @@ public final class GatewayApp implements AutoCloseable {
     private final Optional<IssuedKey> newDemoKey;
     private final SkillService skills;
     private final SkillUses skillUses;
+    private final IdempotentRequests idempotent;
     /** How often the use counts of applied skills are written to the database. */
     static final Duration SKILL_USES_INTERVAL = Duration.ofSeconds(1);
 
@@ -127,6 +132,9 @@ public final class GatewayApp implements AutoCloseable {
             this.skills = new SkillService(catalogStore, new JdbcSkillStore(accounts.database()),
                     id -> config.catalog().resolve(id).map(ModelEntry::id), clock);
             this.skillUses = opened(opened, new SkillUses(skills::recordUses, SKILL_USES_INTERVAL));
+            this.idempotent = opened(opened, new IdempotentRequests(new JdbcIdempotencyStore(accounts.database()), clock,
+                    new IdempotentRequests.Policy(config.edge().idempotencyTtl(), IdempotentRequests.Policy.DEFAULT.lease(),
+                            IdempotentRequests.Policy.DEFAULT.maxWait())));
             this.edge = listen(config, port, routes(clock, registry, metrics, ports, catalogStore), metrics);
         } catch (RuntimeException | Error e) {
             opened.forEach(GatewayApp::closeQuietly);
@@ -148,7 +156,7 @@ public final class GatewayApp implements AutoCloseable {
         adapters.put(ProviderType.GEMINI, new HttpProviderAdapter(new GeminiDialect(), upstream));
         ImageInliner images = new ImageInliner(new ImageFetcher(FetchLimits.DEFAULT));
         FailoverRouter router = new FailoverRouter(config.catalog(), adapters, metrics, images);
-        ModelDefaults defaults = new ModelDefaults(accounts.defaults(), accounts::userExists, config.catalog(), clock);
+        SavedDefaultsService defaults = new SavedDefaultsService(accounts.defaults(), accounts::userExists, config.catalog(), clock);
         // Limits first, then money: a request money refuses releases what the limits reserved for it.
         LimitStore limitStore = new GuardedLimitStore(new InMemoryLimitStore(clock), config.limits().onStoreFailure(),
                 metrics);
@@ -161,6 +169,7 @@ public final class GatewayApp implements AutoCloseable {
                 metrics);
 
         Authenticator auth = new Authenticator(accounts.apiKeys(), clock);
+        IdempotencyKeys once = new IdempotencyKeys(idempotent, auth);
         ChatCompletionsApi completions = new ChatCompletionsApi(chat, auth, clock, heartbeats);
         ResponsesApi responses = new ResponsesApi(
                 new ResponsesService(chat, new JdbcResponseStore(accounts.database()), clock), auth, heartbeats);
@@ -183,13 +192,16 @@ public final class GatewayApp implements AutoCloseable {
         SessionAuth sessionAuth = new SessionAuth(sessions, config.dashboard());
 
         List<Route> routes = new ArrayList<>();
-        routes.add(new Route("POST", "/v1/chat/completions", ChatCompletionsApi.ENDPOINT, OPENAI_ERRORS, completions::handle));
-        routes.add(new Route("POST", "/v1/responses", "responses", RESPONSES_ERRORS, responses::create));
+        routes.add(new Route("POST", "/v1/chat/completions", ChatCompletionsApi.ENDPOINT, OPENAI_ERRORS,
+                once.wrap(Credentials.BEARER, ChatCompletionsApi.ENDPOINT, completions::handle)));
+        routes.add(new Route("POST", "/v1/responses", "responses", RESPONSES_ERRORS,
+                once.wrap(Credentials.BEARER, ResponsesApi.ENDPOINT, responses::create)));
         routes.add(new Route("GET", "/v1/responses/{id}", "responses_get", RESPONSES_ERRORS, responses::retrieve));
         routes.add(new Route("DELETE", "/v1/responses/{id}", "responses_delete", RESPONSES_ERRORS, responses::delete));
         routes.add(new Route("GET", "/v1/responses/{id}/input_items", "responses_input_items", RESPONSES_ERRORS,
                 responses::inputItems));
-        routes.add(new Route("POST", "/v1/messages", MessagesApi.ENDPOINT, MessagesApi.ERRORS, messages::create));
+        routes.add(new Route("POST", "/v1/messages", MessagesApi.ENDPOINT, MessagesApi.ERRORS,
+                once.wrap(Credentials.BEARER_OR_X_API_KEY, MessagesApi.ENDPOINT, messages::create)));
         routes.add(new Route("POST", "/v1/messages/count_tokens", MessagesApi.COUNT_TOKENS_ENDPOINT, MessagesApi.ERRORS,
                 messages::countTokens));
         routes.add(new Route("GET", "/v1/models", "models", OPENAI_ERRORS, models::list));
@@ -212,7 +224,8 @@ public final class GatewayApp implements AutoCloseable {
         routes.add(new Route("GET", "/v1beta/models/*", "models", GEMINI_ERRORS, geminiModels::get));
         for (String version : List.of("/v1beta", "/v1")) {
             GenerateContentApi generate = new GenerateContentApi(chat, auth, heartbeats, version + "/models/");
-            routes.add(new Route("POST", version + "/models/*", GenerateContentApi.ENDPOINT, GEMINI_ERRORS, generate::handle));
+            routes.add(new Route("POST", version + "/models/*", GenerateContentApi.ENDPOINT, GEMINI_ERRORS,
+                    once.wrap(Credentials.GOOGLE, GenerateContentApi.ENDPOINT, GenerateContentApi::generates, generate::handle)));
         }
         routes.addAll(ExtendRoutes.routes(new AuthApi(sessionAuth), new SkillsApi(skills, catalogService, sessionAuth),
                 new CatalogApi(catalogService, sessionAuth),
@@ -315,6 +328,7 @@ public final class GatewayApp implements AutoCloseable {
     @Override
     public void close() {
         edge.close();
+        idempotent.close();
         skillUses.close();
         heartbeats.close();
         upstream.close();

@@ -1,7 +1,7 @@
 package dev.switchboard.store;
 
 import dev.switchboard.engine.defaults.DefaultsStore;
-import dev.switchboard.engine.defaults.SavedDefaults;
+import dev.switchboard.engine.defaults.StoredDefaults;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.time.Instant;
@@ -21,7 +21,7 @@ public final class JdbcDefaultsStore implements DefaultsStore {
     }
 
     @Override
-    public void put(SavedDefaults d) {
+    public void put(StoredDefaults d) {
         sql.read("save model defaults", c -> {
             try (PreparedStatement s = c.prepareStatement("INSERT INTO model_defaults (user_id, model_id, params, updated_at)"
                     + " VALUES (?, ?, ?, ?) ON CONFLICT (user_id, model_id)"
@@ -37,7 +37,7 @@ public final class JdbcDefaultsStore implements DefaultsStore {
     }
 
     @Override
-    public Optional<SavedDefaults> find(String userId, String modelId) {
+    public Optional<StoredDefaults> find(String userId, String modelId) {
         return sql.read("find model defaults", c -> {
             try (PreparedStatement s = c.prepareStatement(
                     "SELECT params, updated_at FROM model_defaults WHERE user_id = ? AND model_id = ?")) {
@@ -47,7 +47,7 @@ public final class JdbcDefaultsStore implements DefaultsStore {
                     if (!rs.next()) {
                         return Optional.empty();
                     }
-                    return Optional.of(new SavedDefaults(userId, modelId, rs.getString("params"),
+                    return Optional.of(new StoredDefaults(userId, modelId, rs.getString("params"),
                             Instant.ofEpochMilli(rs.getLong("updated_at"))));
                 }
             }

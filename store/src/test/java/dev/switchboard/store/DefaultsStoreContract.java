@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.switchboard.engine.account.User;
-import dev.switchboard.engine.defaults.SavedDefaults;
+import dev.switchboard.engine.defaults.StoredDefaults;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -33,13 +33,13 @@ abstract class DefaultsStoreContract extends StoreContract {
         store = new JdbcDefaultsStore(database);
     }
 
-    private static SavedDefaults saved(String user, String model, String json, Instant at) {
-        return new SavedDefaults(user, model, json, at);
+    private static StoredDefaults saved(String user, String model, String json, Instant at) {
+        return new StoredDefaults(user, model, json, at);
     }
 
     @Test
     void savedDefaultsAreFoundByUserAndModel() {
-        SavedDefaults d = saved("usr_a", "chat-x", "{\"temperature\":0.2}", T0);
+        StoredDefaults d = saved("usr_a", "chat-x", "{\"temperature\":0.2}", T0);
         store.put(d);
 
         assertThat(store.find("usr_a", "chat-x")).contains(d);
@@ -50,7 +50,7 @@ abstract class DefaultsStoreContract extends StoreContract {
     @Test
     void aSecondPutReplacesTheRow() {
         store.put(saved("usr_a", "chat-x", "{\"temperature\":0.2}", T0));
-        SavedDefaults later = saved("usr_a", "chat-x", "{\"top_p\":0.9,\"stop\":[\"END\"]}", T0.plusSeconds(60));
+        StoredDefaults later = saved("usr_a", "chat-x", "{\"top_p\":0.9,\"stop\":[\"END\"]}", T0.plusSeconds(60));
         store.put(later);
 
         assertThat(store.find("usr_a", "chat-x")).contains(later);
@@ -75,7 +75,7 @@ abstract class DefaultsStoreContract extends StoreContract {
         String json = "{\"stop\":[\"\u00e9t\u00e9 \ud83d\ude00\",\"\\n\\n\"],\"response_format\":{\"type\":\"json_object\"}}";
         store.put(saved("usr_a", "m/with:odd chars", json, T0));
 
-        SavedDefaults found = store.find("usr_a", "m/with:odd chars").orElseThrow();
+        StoredDefaults found = store.find("usr_a", "m/with:odd chars").orElseThrow();
         assertThat(found.paramsJson()).isEqualTo(json);
         assertThat(found.updatedAt()).isEqualTo(T0);
     }

@@ -10,10 +10,10 @@ import java.util.Optional;
 public interface DefaultsStore {
 
     /** Saves or replaces the defaults of {@code defaults.userId()} for {@code defaults.modelId()}; the user must exist. */
-    void put(SavedDefaults defaults);
+    void put(StoredDefaults defaults);
 
     /** The saved defaults, if any. */
-    Optional<SavedDefaults> find(String userId, String modelId);
+    Optional<StoredDefaults> find(String userId, String modelId);
 
     /** Removes them; whether there were any. */
     boolean delete(String userId, String modelId);

@@ -2,7 +2,7 @@ package dev.switchboard.engine.pipeline;
 
 import dev.switchboard.engine.catalog.Catalog;
 import dev.switchboard.engine.catalog.ModelEntry;
-import dev.switchboard.engine.defaults.ModelDefaults;
+import dev.switchboard.engine.defaults.SavedDefaultsService;
 import dev.switchboard.engine.extend.SkillLookup;
 import dev.switchboard.engine.metrics.GatewayMetrics;
 import dev.switchboard.engine.route.Answer;
@@ -58,7 +58,7 @@ public final class ChatPipeline {
      * @param skills    the skills requests may name and users install ({@link SkillLookup#NONE}: none exist)
      * @param skillUses where the uses of applied skills are counted
      */
-    public ChatPipeline(Catalog catalog, ModelDefaults.Lookup defaults, SkillLookup skills, SkillUses skillUses,
+    public ChatPipeline(Catalog catalog, SavedDefaultsService.Lookup defaults, SkillLookup skills, SkillUses skillUses,
                         Admission admission, FailoverRouter router, Settlement settlement, GatewayMetrics metrics) {
         this.catalog = catalog;
         this.skills = new ResolveSkills(skills);
@@ -73,14 +73,14 @@ public final class ChatPipeline {
     }
 
     /** A pipeline without skills. */
-    public ChatPipeline(Catalog catalog, ModelDefaults.Lookup defaults, Admission admission, FailoverRouter router,
+    public ChatPipeline(Catalog catalog, SavedDefaultsService.Lookup defaults, Admission admission, FailoverRouter router,
                         Settlement settlement, GatewayMetrics metrics) {
         this(catalog, defaults, SkillLookup.NONE, SkillUses.NONE, admission, router, settlement, metrics);
     }
 
     /** A pipeline without saved defaults or skills that admits everything and records nothing. */
     public ChatPipeline(Catalog catalog, FailoverRouter router, GatewayMetrics metrics) {
-        this(catalog, ModelDefaults.Lookup.NONE, Admission.ADMIT_ALL, router, Settlement.RECORD_NOTHING, metrics);
+        this(catalog, SavedDefaultsService.Lookup.NONE, Admission.ADMIT_ALL, router, Settlement.RECORD_NOTHING, metrics);
     }
 
     public Catalog catalog() {

@@ -2,7 +2,7 @@ package dev.switchboard.engine.pipeline;
 
 import dev.switchboard.engine.catalog.ModelEntry;
 import dev.switchboard.engine.context.ContextWindow;
-import dev.switchboard.engine.defaults.ModelDefaults;
+import dev.switchboard.engine.defaults.SavedDefaultsService;
 import dev.switchboard.engine.route.Candidate;
 import dev.switchboard.engine.skills.SkillStack;
 import dev.switchboard.engine.skills.StackedSkill;
@@ -27,10 +27,10 @@ import org.slf4j.LoggerFactory;
 public final class PrepareCandidates {
     private static final Logger LOG = LoggerFactory.getLogger(PrepareCandidates.class);
 
-    private final ModelDefaults.Lookup defaults;
+    private final SavedDefaultsService.Lookup defaults;
     private final ResolveSkills skills;
 
-    public PrepareCandidates(ModelDefaults.Lookup defaults, ResolveSkills skills) {
+    public PrepareCandidates(SavedDefaultsService.Lookup defaults, ResolveSkills skills) {
         this.defaults = defaults;
         this.skills = skills;
     }

@@ -12,8 +12,8 @@ import dev.switchboard.engine.catalog.ProviderType;
 import dev.switchboard.engine.catalog.ReasoningProfile;
 import dev.switchboard.engine.catalog.RouteTarget;
 import dev.switchboard.engine.catalog.Timeouts;
-import dev.switchboard.engine.defaults.ModelDefaults;
-import dev.switchboard.engine.defaults.ParamDefaults;
+import dev.switchboard.engine.defaults.SavedDefaultsService;
+import dev.switchboard.engine.defaults.DefaultParams;
 import dev.switchboard.engine.media.FetchLimits;
 import dev.switchboard.engine.media.ImageFetcher;
 import dev.switchboard.engine.media.ImageInliner;
@@ -86,8 +86,8 @@ class ChatPipelineFeaturesTest {
                     model("vision-bytes", "gemini", 10_000, VISION), model("vision-urls", "openai", 10_000, VISION)));
 
     private final Map<String, String> savedDefaults = new HashMap<>();
-    private final ModelDefaults.Lookup lookup = (user, model) ->
-            Optional.ofNullable(savedDefaults.get(user + "/" + model)).map(ParamDefaults::parseStored);
+    private final SavedDefaultsService.Lookup lookup = (user, model) ->
+            Optional.ofNullable(savedDefaults.get(user + "/" + model)).map(DefaultParams::parseStored);
 
     private final ChatPipeline chat = new ChatPipeline(catalog, lookup, Admission.ADMIT_ALL,
             new FailoverRouter(catalog, Map.of(ProviderType.OPENAI, adapter, ProviderType.GEMINI, adapter),

@@ -12,7 +12,7 @@ import dev.switchboard.engine.catalog.ProviderType;
 import dev.switchboard.engine.catalog.ReasoningProfile;
 import dev.switchboard.engine.catalog.RouteTarget;
 import dev.switchboard.engine.catalog.Timeouts;
-import dev.switchboard.engine.defaults.ModelDefaults;
+import dev.switchboard.engine.defaults.SavedDefaultsService;
 import dev.switchboard.engine.metrics.GatewayMetrics;
 import dev.switchboard.engine.provider.Attempt;
 import dev.switchboard.engine.provider.EventSource;
@@ -126,7 +126,7 @@ class ChatPipelinePortsTest {
 
     private ChatPipeline pipeline(Settlement s) {
         GatewayMetrics metrics = new GatewayMetrics(new SimpleMeterRegistry());
-        return new ChatPipeline(catalog, ModelDefaults.Lookup.NONE, admission,
+        return new ChatPipeline(catalog, SavedDefaultsService.Lookup.NONE, admission,
                 new FailoverRouter(catalog, Map.of(ProviderType.OPENAI, adapter), metrics), s, metrics);
     }
 

@@ -12,8 +12,8 @@ import dev.switchboard.engine.catalog.ProviderType;
 import dev.switchboard.engine.catalog.ReasoningProfile;
 import dev.switchboard.engine.catalog.RouteTarget;
 import dev.switchboard.engine.catalog.Timeouts;
-import dev.switchboard.engine.defaults.ModelDefaults;
-import dev.switchboard.engine.defaults.ParamDefaults;
+import dev.switchboard.engine.defaults.SavedDefaultsService;
+import dev.switchboard.engine.defaults.DefaultParams;
 import dev.switchboard.engine.extend.Skill;
 import dev.switchboard.engine.extend.SkillBody;
 import dev.switchboard.engine.extend.InMemorySkillLookup;
@@ -93,8 +93,8 @@ class ChatPipelineSkillsTest {
                     model("backup", 100_000, 1_000, Capabilities.TEXT_ONLY),
                     model("tiny", 300, 50, Capabilities.TEXT_ONLY)));
 
-    private final ModelDefaults.Lookup defaults = (user, m) ->
-            Optional.ofNullable(savedDefaults.get(user + "/" + m)).map(ParamDefaults::parseStored);
+    private final SavedDefaultsService.Lookup defaults = (user, m) ->
+            Optional.ofNullable(savedDefaults.get(user + "/" + m)).map(DefaultParams::parseStored);
 
     private final ChatPipeline chat = new ChatPipeline(catalog, defaults, lookup, skillUses, Admission.ADMIT_ALL,
             new FailoverRouter(catalog, Map.of(ProviderType.OPENAI, adapter), new GatewayMetrics(new SimpleMeterRegistry()),

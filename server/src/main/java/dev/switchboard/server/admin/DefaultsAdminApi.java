@@ -1,8 +1,8 @@
 package dev.switchboard.server.admin;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.switchboard.engine.defaults.ModelDefaults;
-import dev.switchboard.engine.defaults.SavedDefaults;
+import dev.switchboard.engine.defaults.SavedDefaultsService;
+import dev.switchboard.engine.defaults.StoredDefaults;
 import dev.switchboard.model.GatewayError;
 import dev.switchboard.server.http.Exchange;
 import dev.switchboard.wire.Json;
@@ -23,16 +23,16 @@ import dev.switchboard.wire.Json;
  */
 public final class DefaultsAdminApi {
     private final AdminApi admin;
-    private final ModelDefaults defaults;
+    private final SavedDefaultsService defaults;
 
-    public DefaultsAdminApi(AdminApi admin, ModelDefaults defaults) {
+    public DefaultsAdminApi(AdminApi admin, SavedDefaultsService defaults) {
         this.admin = admin;
         this.defaults = defaults;
     }
 
     public void put(Exchange ex) {
         admin.authorize(ex);
-        SavedDefaults saved = defaults.save(ex.pathParam("id"), ex.pathParam("model"), Json.parse(ex.body()));
+        StoredDefaults saved = defaults.save(ex.pathParam("id"), ex.pathParam("model"), Json.parse(ex.body()));
         ex.respond(200, "application/json", Json.writeBytes(json(saved)));
     }
 
@@ -40,14 +40,14 @@ public final class DefaultsAdminApi {
         admin.authorize(ex);
         String user = ex.pathParam("id");
         String model = ex.pathParam("model");
-        SavedDefaults saved = defaults.get(user, model).orElseThrow(() -> GatewayError.notFound(
+        StoredDefaults saved = defaults.get(user, model).orElseThrow(() -> GatewayError.notFound(
                 "No defaults are saved for user '" + user + "' and model '" + model + "'.").toException());
         ex.respond(200, "application/json", Json.writeBytes(json(saved)));
     }
 
     public void delete(Exchange ex) {
         admin.authorize(ex);
-        ModelDefaults.Cleared cleared = defaults.clear(ex.pathParam("id"), ex.pathParam("model"));
+        SavedDefaultsService.Cleared cleared = defaults.clear(ex.pathParam("id"), ex.pathParam("model"));
         ObjectNode o = Json.object();
         o.put("user_id", cleared.userId());
         o.put("model", cleared.modelId());
@@ -56,7 +56,7 @@ public final class DefaultsAdminApi {
     }
 
     /** The saved record as the API shows it. */
-    public static ObjectNode json(SavedDefaults saved) {
+    public static ObjectNode json(StoredDefaults saved) {
         ObjectNode o = Json.object();
         o.put("user_id", saved.userId());
         o.put("model", saved.modelId());

@@ -43,6 +43,12 @@ public final class GenerateContentApi {
         this.prefix = prefix;
     }
 
+    /** Whether {@code ex} asks for an answer ({@code :generateContent} or {@code :streamGenerateContent}). */
+    public static boolean generates(Exchange ex) {
+        String path = ex.path();
+        return path.endsWith(":" + ModelPath.GENERATE) || path.endsWith(":" + ModelPath.STREAM);
+    }
+
     public void handle(Exchange ex) {
         ModelPath target = ModelPath.parse(ex.path(), prefix);
         String method = target.method().orElse("");

@@ -10,9 +10,9 @@ import dev.switchboard.engine.catalog.Pricing;
 import dev.switchboard.engine.catalog.ProviderType;
 import dev.switchboard.engine.catalog.ReasoningProfile;
 import dev.switchboard.engine.catalog.ThinkingBudget;
-import dev.switchboard.engine.defaults.ModelDefaults;
+import dev.switchboard.engine.defaults.SavedDefaultsService;
 import dev.switchboard.engine.extend.SkillLookup;
-import dev.switchboard.engine.defaults.ParamDefaults;
+import dev.switchboard.engine.defaults.DefaultParams;
 import dev.switchboard.engine.pipeline.Caller;
 import dev.switchboard.engine.skills.SkillStack;
 import dev.switchboard.model.GatewayError;
@@ -39,14 +39,14 @@ public final class ModelsApi {
     private final Authenticator auth;
     /** Models carry no creation date in config; a fixed epoch keeps the field present for SDKs that require it. */
     private final long created;
-    private final Optional<ModelDefaults> defaults;
+    private final Optional<SavedDefaultsService> defaults;
     private final SkillLookup skills;
 
     public ModelsApi(Catalog catalog, Authenticator auth, long startedEpochSeconds) {
         this(catalog, auth, startedEpochSeconds, Optional.empty(), SkillLookup.NONE);
     }
 
-    public ModelsApi(Catalog catalog, Authenticator auth, long startedEpochSeconds, Optional<ModelDefaults> defaults,
+    public ModelsApi(Catalog catalog, Authenticator auth, long startedEpochSeconds, Optional<SavedDefaultsService> defaults,
                      SkillLookup skills) {
         this.catalog = catalog;
         this.auth = auth;
@@ -166,7 +166,7 @@ public final class ModelsApi {
         ArrayNode refused = body.putArray("refused_params");
         m.refusedParams().stream().sorted().forEach(refused::add);
         ArrayNode defaultable = body.putArray("defaultable_params");
-        allowed.stream().filter(ParamDefaults.NAMES::contains).forEach(defaultable::add);
+        allowed.stream().filter(DefaultParams.NAMES::contains).forEach(defaultable::add);
         if (caller.isPresent() && defaults.isPresent()) {
             body.set("defaults", defaults.get().get(caller.get().userId(), m.id())
                     .map(saved -> Json.parse(saved.paramsJson())).orElseGet(Json::object));

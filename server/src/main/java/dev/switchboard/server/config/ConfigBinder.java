@@ -160,10 +160,11 @@ final class ConfigBinder {
         EdgeSettings d = EdgeSettings.DEFAULTS;
         long maxBody = d.maxBodyBytes();
         java.time.Duration heartbeat = d.heartbeat();
+        java.time.Duration idempotencyTtl = d.idempotencyTtl();
         Optional<YamlFields> http = top.map("http", "'http'", "http: {max_body: 32MB, heartbeat: 10s}");
         if (http.isPresent()) {
             YamlFields h = http.get();
-            h.allowOnly(List.of("max_body", "heartbeat"));
+            h.allowOnly(List.of("max_body", "heartbeat", "idempotency_ttl"));
             Optional<Scalar> body = h.scalar("max_body", "max_body: 32MB");
             if (body.isPresent()) {
                 var parsed = Sizes.parse(body.get().text(), MAX_BODY_LIMIT);
@@ -182,6 +183,16 @@ final class ConfigBinder {
                             + beat.get().text() + "'");
                 } else {
                     heartbeat = parsed.get();
+                }
+            }
+            Optional<Scalar> ttl = h.scalar("idempotency_ttl", "idempotency_ttl: 24h");
+            if (ttl.isPresent()) {
+                var parsed = Durations.parse(ttl.get().text()).filter(t -> !t.isZero());
+                if (parsed.isEmpty()) {
+                    problems.add(ttl.get(), h.label("idempotency_ttl") + " must be " + Durations.EXPECTED
+                            + " and more than 0, got '" + ttl.get().text() + "'");
+                } else {
+                    idempotencyTtl = parsed.get();
                 }
             }
         }
@@ -206,7 +217,7 @@ final class ConfigBinder {
                     return m.string("token", "token: ${SWITCHBOARD_METRICS_TOKEN}");
                 })
                 .map(String::strip).filter(t -> !t.isEmpty());
-        return new EdgeSettings(maxBody, heartbeat, origins, token);
+        return new EdgeSettings(maxBody, heartbeat, origins, token, idempotencyTtl);
     }
 
     /** Where {@code builtin-catalog} is included, if it is. */

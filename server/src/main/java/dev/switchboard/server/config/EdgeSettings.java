@@ -13,12 +13,21 @@ import java.util.Optional;
  *                     noticed (and its upstream request cancelled) within it ({@code http.heartbeat})
  * @param corsOrigins  browser origins allowed to call the API: exact origins, or {@code *} ({@code cors.allowed_origins})
  * @param metricsToken when set, {@code GET /metrics} needs {@code Authorization: Bearer <token>} ({@code metrics.token})
+ * @param idempotencyTtl how long the answer of a chat request with an {@code Idempotency-Key} is replayed to repeats
+ *                     of it ({@code http.idempotency_ttl})
  */
-public record EdgeSettings(long maxBodyBytes, Duration heartbeat, List<String> corsOrigins, Optional<String> metricsToken) {
+public record EdgeSettings(long maxBodyBytes, Duration heartbeat, List<String> corsOrigins, Optional<String> metricsToken,
+                           Duration idempotencyTtl) {
     public static final long DEFAULT_MAX_BODY_BYTES = 32L * 1024 * 1024;
     public static final Duration DEFAULT_HEARTBEAT = Duration.ofSeconds(10);
+    public static final Duration DEFAULT_IDEMPOTENCY_TTL = Duration.ofHours(24);
     public static final EdgeSettings DEFAULTS = new EdgeSettings(DEFAULT_MAX_BODY_BYTES, DEFAULT_HEARTBEAT, List.of(),
             Optional.empty());
+
+    /** Settings with the default idempotency lifetime. */
+    public EdgeSettings(long maxBodyBytes, Duration heartbeat, List<String> corsOrigins, Optional<String> metricsToken) {
+        this(maxBodyBytes, heartbeat, corsOrigins, metricsToken, DEFAULT_IDEMPOTENCY_TTL);
+    }
 
     public EdgeSettings {
         if (maxBodyBytes < 1) {
@@ -27,12 +36,15 @@ public record EdgeSettings(long maxBodyBytes, Duration heartbeat, List<String> c
         Objects.requireNonNull(heartbeat, "heartbeat");
         corsOrigins = List.copyOf(corsOrigins);
         Objects.requireNonNull(metricsToken, "metricsToken");
+        if (idempotencyTtl.isNegative() || idempotencyTtl.isZero()) {
+            throw new IllegalArgumentException("idempotencyTtl must be positive");
+        }
     }
 
     /** Never prints the metrics token. */
     @Override
     public String toString() {
         return "EdgeSettings[maxBodyBytes=" + maxBodyBytes + ", heartbeat=" + heartbeat + ", corsOrigins=" + corsOrigins
-                + ", metricsToken=" + (metricsToken.isPresent() ? "(set)" : "(none)") + "]";
+                + ", metricsToken=" + (metricsToken.isPresent() ? "(set)" : "(none)") + ", idempotencyTtl=" + idempotencyTtl + "]";
     }
 }

@@ -5,10 +5,10 @@ import java.util.Objects;
 
 /**
  * One user's saved defaults for one model (by its canonical id, never an alias), as stored: the JSON
- * object of chat-completions parameters exactly as validated by {@link ParamDefaults#parse}.
+ * object of chat-completions parameters exactly as validated by {@link DefaultParams#parse}.
  */
-public record SavedDefaults(String userId, String modelId, String paramsJson, Instant updatedAt) {
-    public SavedDefaults {
+public record StoredDefaults(String userId, String modelId, String paramsJson, Instant updatedAt) {
+    public StoredDefaults {
         Objects.requireNonNull(userId, "userId");
         Objects.requireNonNull(modelId, "modelId");
         Objects.requireNonNull(paramsJson, "paramsJson");

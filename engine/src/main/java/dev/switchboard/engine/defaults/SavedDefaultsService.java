@@ -14,18 +14,18 @@ import java.util.Optional;
 import java.util.function.Predicate;
 
 /**
- * Saved per-model default parameters per user (the admin API's {@code /users/{id}/defaults/{model}}), and
- * their lookup by the chat pipeline. A model may be named by an alias; defaults are always stored under
+ * The service behind saved per-model default parameters per user: saving, reading and clearing them (the admin
+ * API's {@code /users/{id}/defaults/{model}}), and their cached lookup by the chat pipeline. A model may be named by an alias; defaults are always stored under
  * the canonical model id, so every alias of a model shares them.
  */
-public final class ModelDefaults {
+public final class SavedDefaultsService {
     /** Finds the defaults the pipeline should apply; {@link #NONE} finds none. */
     @FunctionalInterface
     public interface Lookup {
         Lookup NONE = (userId, modelId) -> Optional.empty();
 
         /** The saved defaults of {@code userId} for the canonical {@code modelId}, parsed. */
-        Optional<ParamDefaults> find(String userId, String modelId);
+        Optional<DefaultParams> find(String userId, String modelId);
     }
 
     /**
@@ -35,7 +35,7 @@ public final class ModelDefaults {
     public static final Duration CACHE_TTL = Duration.ofSeconds(1);
     private static final int CACHE_MAX = 10_000;
 
-    private final ExpiringCache<String, Optional<ParamDefaults>> cache;
+    private final ExpiringCache<String, Optional<DefaultParams>> cache;
     private final DefaultsStore store;
     private final Predicate<String> userExists;
     private final Catalog catalog;
@@ -44,7 +44,7 @@ public final class ModelDefaults {
     /**
      * @param userExists whether a user id names a user (the account store's {@code findUser(id).isPresent()})
      */
-    public ModelDefaults(DefaultsStore store, Predicate<String> userExists, Catalog catalog, Clock clock) {
+    public SavedDefaultsService(DefaultsStore store, Predicate<String> userExists, Catalog catalog, Clock clock) {
         this.store = Objects.requireNonNull(store, "store");
         this.userExists = Objects.requireNonNull(userExists, "userExists");
         this.catalog = Objects.requireNonNull(catalog, "catalog");
@@ -58,9 +58,9 @@ public final class ModelDefaults {
      * @throws dev.switchboard.model.GatewayException 404 for an unknown user or model, 400 naming the field
      *         for an invalid parameter
      */
-    public SavedDefaults save(String userId, String model, JsonNode params) {
+    public StoredDefaults save(String userId, String model, JsonNode params) {
         ModelEntry m = model(userId, model);
-        ParamDefaults.parse(params);
+        DefaultParams.parse(params);
         ObjectNode kept = Json.object();
         // a null means "not set", as in a request: not worth storing
         params.properties().forEach(e -> {
@@ -68,14 +68,14 @@ public final class ModelDefaults {
                 kept.set(e.getKey(), e.getValue());
             }
         });
-        SavedDefaults saved = new SavedDefaults(userId, m.id(), Json.write(kept), clock.instant());
+        StoredDefaults saved = new StoredDefaults(userId, m.id(), Json.write(kept), clock.instant());
         store.put(saved);
         cache.forget(key(userId, m.id()));
         return saved;
     }
 
     /** The saved defaults; 404 for an unknown user or model. */
-    public Optional<SavedDefaults> get(String userId, String model) {
+    public Optional<StoredDefaults> get(String userId, String model) {
         return store.find(userId, model(userId, model).id());
     }
 
@@ -94,7 +94,7 @@ public final class ModelDefaults {
     /** The lookup the pipeline uses. */
     public Lookup lookup() {
         return (userId, modelId) -> cache.get(key(userId, modelId),
-                k -> store.find(userId, modelId).map(s -> ParamDefaults.parseStored(s.paramsJson())));
+                k -> store.find(userId, modelId).map(s -> DefaultParams.parseStored(s.paramsJson())));
     }
 
     private static String key(String userId, String modelId) {

@@ -17,24 +17,24 @@ import java.util.OptionalLong;
 /**
  * Reads the JSON document of saved defaults (the admin API's body, with chat-completions parameter names)
  * into canonical values. It checks JSON types and names only, each failure a 400 naming the field; the
- * ranges are checked on the canonical values by {@link ParamDefaults}. A JSON {@code null} means "not
+ * ranges are checked on the canonical values by {@link DefaultParams}. A JSON {@code null} means "not
  * set", as in a request.
  */
-final class SavedParamsReader {
+final class DefaultParamsReader {
     private final ObjectNode params;
 
-    SavedParamsReader(ObjectNode params) {
+    DefaultParamsReader(ObjectNode params) {
         this.params = params;
     }
 
-    ParamDefaults read() {
+    DefaultParams read() {
         OptionalInt maxTokens = integer("max_completion_tokens");
         if (maxTokens.isEmpty()) {
             maxTokens = integer("max_tokens");
         }
         Optional<ResponseFormat> format = field("response_format").map(this::responseFormat)
                 .filter(f -> !(f instanceof ResponseFormat.Text));
-        return new ParamDefaults(sampling(), maxTokens, stop(), reasoning(), format, strings("transforms"));
+        return new DefaultParams(sampling(), maxTokens, stop(), reasoning(), format, strings("transforms"));
     }
 
     private Sampling sampling() {
@@ -58,7 +58,7 @@ final class SavedParamsReader {
 
     private Reasoning reasoning() {
         Optional<Reasoning.Effort> effort = text("reasoning_effort").map(s -> Reasoning.Effort.parse(s).orElseThrow(
-                () -> invalid("reasoning_effort", "`reasoning_effort` must be one of " + ParamDefaults.EFFORTS
+                () -> invalid("reasoning_effort", "`reasoning_effort` must be one of " + DefaultParams.EFFORTS
                         + "; got \"" + s + "\".")));
         Optional<Reasoning.Mode> mode = Optional.empty();
         OptionalInt budget = OptionalInt.empty();
@@ -72,7 +72,7 @@ final class SavedParamsReader {
                         + "{type: enabled|disabled|adaptive}; got \"" + thinking.get().textValue() + "\".");
             });
         } else if (thinking.isPresent() && thinking.get() instanceof ObjectNode t) {
-            String type = new SavedParamsReader(t).text("type")
+            String type = new DefaultParamsReader(t).text("type")
                     .orElseThrow(() -> invalid("thinking.type", "`thinking.type` is required."));
             mode = Optional.of(switch (type) {
                 case "enabled" -> Reasoning.Mode.ON;
@@ -81,7 +81,7 @@ final class SavedParamsReader {
                 default -> throw invalid("thinking.type", "`thinking.type` must be enabled, disabled or adaptive; got \""
                         + type + "\".");
             });
-            budget = new SavedParamsReader(t).integer("budget_tokens");
+            budget = new DefaultParamsReader(t).integer("budget_tokens");
         } else if (thinking.isPresent()) {
             throw wrongType("thinking", "a string or an object", thinking.get());
         }
@@ -95,7 +95,7 @@ final class SavedParamsReader {
         if (!(v instanceof ObjectNode rf)) {
             throw wrongType("response_format", "an object", v);
         }
-        SavedParamsReader r = new SavedParamsReader(rf);
+        DefaultParamsReader r = new DefaultParamsReader(rf);
         String type = r.text("type").orElseThrow(() -> invalid("response_format.type", "`response_format.type` is required."));
         return switch (type) {
             case "text" -> ResponseFormat.TEXT;
@@ -105,7 +105,7 @@ final class SavedParamsReader {
                     throw invalid("response_format.json_schema", "`response_format.json_schema` must be an object "
                             + "{name, schema, strict} when type is json_schema.");
                 }
-                SavedParamsReader s = new SavedParamsReader(js);
+                DefaultParamsReader s = new DefaultParamsReader(js);
                 String name = s.text("name").filter(n -> !n.isEmpty()).orElseThrow(() -> invalid(
                         "response_format.json_schema.name", "`response_format.json_schema.name` is required."));
                 JsonNode schema = s.field("schema").orElseGet(Json::object);

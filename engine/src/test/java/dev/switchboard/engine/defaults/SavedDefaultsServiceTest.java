@@ -24,18 +24,18 @@ import java.util.Map;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
-class ModelDefaultsTest {
+class SavedDefaultsServiceTest {
     /** A map-backed store, enough for the service's rules; the JDBC stores have their own contract tests. */
     static final class MapStore implements DefaultsStore {
-        final Map<String, SavedDefaults> rows = new HashMap<>();
+        final Map<String, StoredDefaults> rows = new HashMap<>();
 
         @Override
-        public void put(SavedDefaults d) {
+        public void put(StoredDefaults d) {
             rows.put(d.userId() + "/" + d.modelId(), d);
         }
 
         @Override
-        public Optional<SavedDefaults> find(String userId, String modelId) {
+        public Optional<StoredDefaults> find(String userId, String modelId) {
             return Optional.ofNullable(rows.get(userId + "/" + modelId));
         }
 
@@ -52,11 +52,11 @@ class ModelDefaultsTest {
             List.of(new ModelEntry("chat-real", List.of("chat-alias"), Optional.empty(), "t", 8000, 1000,
                     Capabilities.TEXT_ONLY, ReasoningProfile.NONE, Pricing.FREE, List.of(), List.of(new RouteTarget("p", "u")))));
     private final Clock clock = Clock.fixed(Instant.parse("2026-05-01T12:00:00Z"), ZoneOffset.UTC);
-    private final ModelDefaults defaults = new ModelDefaults(store, "usr_1"::equals, catalog, clock);
+    private final SavedDefaultsService defaults = new SavedDefaultsService(store, "usr_1"::equals, catalog, clock);
 
     @Test
     void savedUnderTheCanonicalIdWhateverAliasNamedIt() {
-        SavedDefaults saved = defaults.save("usr_1", "chat-alias", Json.parse("{\"temperature\": 0.3, \"top_k\": null}"));
+        StoredDefaults saved = defaults.save("usr_1", "chat-alias", Json.parse("{\"temperature\": 0.3, \"top_k\": null}"));
 
         assertThat(saved.modelId()).isEqualTo("chat-real");
         assertThat(saved.paramsJson()).isEqualTo("{\"temperature\":0.3}");
@@ -75,7 +75,7 @@ class ModelDefaultsTest {
     @Test
     void clearRemovesThem() {
         defaults.save("usr_1", "chat-real", Json.parse("{\"temperature\": 0.3}"));
-        assertThat(defaults.clear("usr_1", "chat-alias")).isEqualTo(new ModelDefaults.Cleared("usr_1", "chat-real", true));
+        assertThat(defaults.clear("usr_1", "chat-alias")).isEqualTo(new SavedDefaultsService.Cleared("usr_1", "chat-real", true));
         assertThat(defaults.clear("usr_1", "chat-alias").removed()).isFalse();
         assertThat(defaults.get("usr_1", "chat-real")).isEmpty();
         assertThat(defaults.lookup().find("usr_1", "chat-real")).isEmpty();

@@ -38,7 +38,7 @@ import java.util.TreeSet;
  * Defaults go through the same shaping as request values afterwards: capped at the model's
  * {@code max_output_tokens}, dropped for a model without the matching capability.
  */
-public record ParamDefaults(Sampling sampling, OptionalInt maxTokens, List<String> stop, Reasoning reasoning,
+public record DefaultParams(Sampling sampling, OptionalInt maxTokens, List<String> stop, Reasoning reasoning,
                             Optional<ResponseFormat> responseFormat, List<String> transforms) {
 
     /** The parameter names that may be saved. */
@@ -52,10 +52,10 @@ public record ParamDefaults(Sampling sampling, OptionalInt maxTokens, List<Strin
     private static final int MAX_STOP = 4;
     private static final Set<String> TRANSFORMS = Set.of("middle-out");
 
-    public static final ParamDefaults NONE = new ParamDefaults(Sampling.DEFAULT, OptionalInt.empty(), List.of(),
+    public static final DefaultParams NONE = new DefaultParams(Sampling.DEFAULT, OptionalInt.empty(), List.of(),
             Reasoning.NONE, Optional.empty(), List.of());
 
-    public ParamDefaults {
+    public DefaultParams {
         Objects.requireNonNull(sampling, "sampling");
         Objects.requireNonNull(maxTokens, "maxTokens");
         stop = List.copyOf(stop);
@@ -69,7 +69,7 @@ public record ParamDefaults(Sampling sampling, OptionalInt maxTokens, List<Strin
      *
      * @throws dev.switchboard.model.GatewayException 400 naming the offending field
      */
-    public static ParamDefaults parse(JsonNode params) {
+    public static DefaultParams parse(JsonNode params) {
         if (!(params instanceof ObjectNode object)) {
             throw GatewayError.invalidRequest("The defaults must be a JSON object of chat parameters, such as "
                     + "{\"temperature\": 0.2}.").toException();
@@ -81,7 +81,7 @@ public record ParamDefaults(Sampling sampling, OptionalInt maxTokens, List<Strin
                         + "are " + NAMES_TEXT + ".").toException();
             }
         }
-        return new SavedParamsReader(object).read().validated();
+        return new DefaultParamsReader(object).read().validated();
     }
 
     /**
@@ -91,27 +91,27 @@ public record ParamDefaults(Sampling sampling, OptionalInt maxTokens, List<Strin
      *
      * @throws dev.switchboard.model.GatewayException 400 naming the parameter out of range
      */
-    ParamDefaults validated() {
+    DefaultParams validated() {
         within("temperature", sampling.temperature(), 0, 2);
         within("top_p", sampling.topP(), 0, 1);
         within("presence_penalty", sampling.presencePenalty(), -2, 2);
         within("frequency_penalty", sampling.frequencyPenalty(), -2, 2);
         if (sampling.topK().isPresent() && sampling.topK().getAsInt() < 0) {
-            throw SavedParamsReader.invalid("top_k", "`top_k` must be at least 0, got " + sampling.topK().getAsInt() + ".");
+            throw DefaultParamsReader.invalid("top_k", "`top_k` must be at least 0, got " + sampling.topK().getAsInt() + ".");
         }
         if (maxTokens.isPresent() && maxTokens.getAsInt() < 1) {
-            throw SavedParamsReader.invalid("max_tokens", "`max_tokens` must be at least 1, got " + maxTokens.getAsInt() + ".");
+            throw DefaultParamsReader.invalid("max_tokens", "`max_tokens` must be at least 1, got " + maxTokens.getAsInt() + ".");
         }
         if (reasoning.budgetTokens().isPresent() && reasoning.budgetTokens().getAsInt() < 0) {
-            throw SavedParamsReader.invalid("thinking_budget", "`thinking_budget` must be at least 0, got "
+            throw DefaultParamsReader.invalid("thinking_budget", "`thinking_budget` must be at least 0, got "
                     + reasoning.budgetTokens().getAsInt() + ".");
         }
         if (stop.size() > MAX_STOP) {
-            throw SavedParamsReader.invalid("stop", "`stop` takes at most " + MAX_STOP + " sequences, got " + stop.size() + ".");
+            throw DefaultParamsReader.invalid("stop", "`stop` takes at most " + MAX_STOP + " sequences, got " + stop.size() + ".");
         }
         for (String t : transforms) {
             if (!TRANSFORMS.contains(t)) {
-                throw SavedParamsReader.invalid("transforms", "`transforms` supports only \"middle-out\"; got \"" + t + "\".");
+                throw DefaultParamsReader.invalid("transforms", "`transforms` supports only \"middle-out\"; got \"" + t + "\".");
             }
         }
         return this;
@@ -119,7 +119,7 @@ public record ParamDefaults(Sampling sampling, OptionalInt maxTokens, List<Strin
 
     private static void within(String name, Optional<Double> value, double min, double max) {
         if (value.isPresent() && !(value.get() >= min && value.get() <= max)) {
-            throw SavedParamsReader.invalid(name, "`" + name + "` must be between " + fmt(min) + " and " + fmt(max)
+            throw DefaultParamsReader.invalid(name, "`" + name + "` must be between " + fmt(min) + " and " + fmt(max)
                     + ", got " + value.get() + ".");
         }
     }
@@ -129,7 +129,7 @@ public record ParamDefaults(Sampling sampling, OptionalInt maxTokens, List<Strin
     }
 
     /** Parses stored JSON text that was validated when it was saved. */
-    public static ParamDefaults parseStored(String json) {
+    public static DefaultParams parseStored(String json) {
         return parse(Json.parse(json));
     }
 

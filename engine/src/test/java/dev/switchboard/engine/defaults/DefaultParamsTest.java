@@ -17,9 +17,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
-class ParamDefaultsTest {
-    private static ParamDefaults parse(String json) {
-        return ParamDefaults.parse(Json.parse(json));
+class DefaultParamsTest {
+    private static DefaultParams parse(String json) {
+        return DefaultParams.parse(Json.parse(json));
     }
 
     private static ChatRequest.Builder request() {
@@ -28,7 +28,7 @@ class ParamDefaultsTest {
 
     @Test
     void readsEveryParameterThatCanBeSaved() {
-        ParamDefaults d = parse("""
+        DefaultParams d = parse("""
                 {"temperature": 0.4, "top_k": 40, "presence_penalty": 0.5, "frequency_penalty": -0.5, "seed": 7,
                  "max_tokens": 300, "stop": ["END"], "reasoning_effort": "high", "thinking_budget": 2048,
                  "response_format": {"type": "json_object"}, "transforms": ["middle-out"]}""");
@@ -76,7 +76,7 @@ class ParamDefaultsTest {
 
     @Test
     void fillsOnlyWhatTheRequestLeftUnset() {
-        ParamDefaults d = parse("{\"temperature\": 0.4, \"max_tokens\": 300, \"stop\": [\"END\"], \"seed\": 3,"
+        DefaultParams d = parse("{\"temperature\": 0.4, \"max_tokens\": 300, \"stop\": [\"END\"], \"seed\": 3,"
                 + " \"response_format\": {\"type\": \"json_object\"}, \"transforms\": [\"middle-out\"]}");
 
         ChatRequest empty = d.applyTo(request().build());
@@ -97,7 +97,7 @@ class ParamDefaultsTest {
 
     @Test
     void temperatureAndTopPAreOneChoice() {
-        ParamDefaults d = parse("{\"temperature\": 0.4}");
+        DefaultParams d = parse("{\"temperature\": 0.4}");
         ChatRequest r = d.applyTo(request().sampling(Sampling.DEFAULT.withTopP(Optional.of(0.9))).build());
         assertThat(r.sampling().temperature()).isEmpty();
         assertThat(r.sampling().topP()).contains(0.9);
@@ -105,7 +105,7 @@ class ParamDefaultsTest {
 
     @Test
     void reasoningControlsAreOneChoiceAndTheRequestsPresentationIsKept() {
-        ParamDefaults d = parse("{\"reasoning_effort\": \"high\", \"thinking_budget\": 4000}");
+        DefaultParams d = parse("{\"reasoning_effort\": \"high\", \"thinking_budget\": 4000}");
         Reasoning off = new Reasoning(Optional.empty(), Optional.of(Reasoning.Mode.OFF), OptionalInt.empty(),
                 Reasoning.Format.SEPARATE, false, Optional.empty());
         assertThat(d.applyTo(request().reasoning(off).build()).reasoning()).isEqualTo(off);
@@ -122,7 +122,7 @@ class ParamDefaultsTest {
     @Test
     void noDefaultsChangeNothing() {
         ChatRequest r = request().build();
-        assertThat(ParamDefaults.NONE.applyTo(r)).isEqualTo(r);
+        assertThat(DefaultParams.NONE.applyTo(r)).isEqualTo(r);
         assertThat(parse("{}").applyTo(r)).isEqualTo(r);
     }
 }
