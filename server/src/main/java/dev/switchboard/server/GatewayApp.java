@@ -68,6 +68,7 @@ import dev.switchboard.server.http.Route;
 import dev.switchboard.store.JdbcCatalogStore;
 import dev.switchboard.store.JdbcIdempotencyStore;
 import dev.switchboard.store.JdbcResponseStore;
+import dev.switchboard.store.RedisLimitStore;
 import dev.switchboard.store.StoreException;
 import dev.switchboard.store.JdbcSkillStore;
 import dev.switchboard.wire.Json;
@@ -78,6 +79,8 @@ import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
+import java.util.function.Supplier;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
@@ -106,6 +109,8 @@ public final class GatewayApp implements AutoCloseable {
     private final Optional<IssuedKey> newDemoKey;
     private final SkillService skills;
     private final SkillUses skillUses;
+    /** The limit counters: in Redis when configured (shared by every instance), else in this process. */
+    private final LimitStore limitCounters;
     private final IdempotentRequests idempotent;
     /** How often the use counts of applied skills are written to the database. */
     static final Duration SKILL_USES_INTERVAL = Duration.ofSeconds(1);
@@ -135,6 +140,10 @@ public final class GatewayApp implements AutoCloseable {
             this.idempotent = opened(opened, new IdempotentRequests(new JdbcIdempotencyStore(accounts.database()), clock,
                     new IdempotentRequests.Policy(config.edge().idempotencyTtl(), IdempotentRequests.Policy.DEFAULT.lease(),
                             IdempotentRequests.Policy.DEFAULT.maxWait())));
+            this.limitCounters = limitCounters(config, clock);
+            if (limitCounters instanceof AutoCloseable c) {
+                opened.push(c);
+            }
             this.edge = listen(config, port, routes(clock, registry, metrics, ports, catalogStore), metrics);
         } catch (RuntimeException | Error e) {
             opened.forEach(GatewayApp::closeQuietly);
@@ -158,8 +167,7 @@ public final class GatewayApp implements AutoCloseable {
         FailoverRouter router = new FailoverRouter(config.catalog(), adapters, metrics, images);
         SavedDefaultsService defaults = new SavedDefaultsService(accounts.defaults(), accounts::userExists, config.catalog(), clock);
         // Limits first, then money: a request money refuses releases what the limits reserved for it.
-        LimitStore limitStore = new GuardedLimitStore(new InMemoryLimitStore(clock), config.limits().onStoreFailure(),
-                metrics);
+        LimitStore limitStore = new GuardedLimitStore(limitCounters, config.limits().onStoreFailure(), metrics);
         PortStack limitsThenMoney = new PortStack(List.of(
                 new PortStack.Pair(new LimitAdmission(limitStore, PlanQuota.Lookup.NONE, metrics, clock),
                         new LimitSettlement(limitStore)),
@@ -235,6 +243,21 @@ public final class GatewayApp implements AutoCloseable {
         routes.add(new Route("GET", "/ready", "ready", OPENAI_ERRORS, ops::ready));
         routes.add(new Route("GET", "/metrics", "metrics", OPENAI_ERRORS, ops::metrics));
         return routes;
+    }
+
+    /**
+     * Redis when {@code redis:} is configured (an unreachable Redis is not a start-up error: the gateway serves under
+     * {@code limits.on_store_failure} until it answers), else memory. The counters' time is Redis's clock, moved by
+     * however far {@code clock} is from the system clock (only tests move it).
+     */
+    private static LimitStore limitCounters(GatewayConfig config, Clock clock) {
+        if (config.redis().isEmpty()) {
+            return new InMemoryLimitStore(clock);
+        }
+        Supplier<Duration> offset = clock.equals(Clock.systemUTC()) ? () -> Duration.ZERO
+                : () -> Duration.between(Instant.now(), clock.instant());
+        return new RedisLimitStore(config.redis().get(), config.limits().redisPrefix(), config.limits().storeTimeout(),
+                clock, offset);
     }
 
     private static Accounts openAccounts(GatewayConfig config, Clock clock) {
@@ -330,6 +353,9 @@ public final class GatewayApp implements AutoCloseable {
         edge.close();
         idempotent.close();
         skillUses.close();
+        if (limitCounters instanceof AutoCloseable c) {
+            closeQuietly(c);
+        }
         heartbeats.close();
         upstream.close();
         watchdog.close();

@@ -20,8 +20,6 @@ import java.util.concurrent.locks.ReentrantLock;
  * is held for a few microseconds per request.
  */
 public final class InMemoryLimitStore implements LimitStore {
-    /** How long a request counts as in flight at most, should its settlement never come. */
-    public static final Duration PARALLEL_LEASE = Duration.ofHours(1);
     private static final long WINDOW_MS = LimitKind.WINDOW.toMillis();
     /** When a refused parallel request may retry: a slot frees when some request ends, which nobody can foresee. */
     static final Duration PARALLEL_RETRY = Duration.ofSeconds(1);
@@ -159,7 +157,7 @@ public final class InMemoryLimitStore implements LimitStore {
                 yield new Tally(l, l.ceiling() - used, before.resetAt(), Optional.empty());
             }
             case PARALLEL_REQUESTS -> {
-                windows.get(l.counter()).entries.put(requestId, new long[] {now + PARALLEL_LEASE.toMillis(), 0});
+                windows.get(l.counter()).entries.put(requestId, new long[] {now + LimitKind.PARALLEL_LEASE.toMillis(), 0});
                 yield new Tally(l, before.remaining() - 1, before.resetAt(), Optional.empty());
             }
         };

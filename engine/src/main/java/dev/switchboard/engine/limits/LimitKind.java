@@ -23,6 +23,8 @@ public enum LimitKind {
 
     /** The length of the sliding windows. */
     public static final Duration WINDOW = Duration.ofMinutes(1);
+    /** How long a request counts as in flight at most, should its settlement never come (a crashed instance). */
+    public static final Duration PARALLEL_LEASE = Duration.ofHours(1);
 
     private final String label;
     private final String unit;

@@ -8,7 +8,8 @@ import java.util.Optional;
 
 /** Binds the {@code limits:} section; every problem is reported with its place. */
 final class LimitsBinder {
-    static final List<String> KEYS = List.of("on_store_failure", "store_timeout");
+    static final List<String> KEYS = List.of("on_store_failure", "store_timeout", "redis_prefix");
+    private static final java.util.regex.Pattern PREFIX = java.util.regex.Pattern.compile("[A-Za-z0-9_.:{}-]{0,64}");
     /** The longest {@code store_timeout}: a request should never wait longer than this for its limits. */
     static final Duration MAX_STORE_TIMEOUT = Duration.ofSeconds(30);
 
@@ -43,6 +44,14 @@ final class LimitsBinder {
             }
             return d.get();
         }).orElse(def.storeTimeout());
-        return new LimitsConfig(policy, timeout);
+        String prefix = l.scalar("redis_prefix", "redis_prefix: \"switchboard:\"").map(s -> {
+            if (!PREFIX.matcher(s.text()).matches()) {
+                l.problems().add(s, l.label("redis_prefix") + " must be at most 64 letters, digits or _ . : - { }, got '"
+                        + s.text() + "'");
+                return def.redisPrefix();
+            }
+            return s.text();
+        }).orElse(def.redisPrefix());
+        return new LimitsConfig(policy, timeout, prefix);
     }
 }

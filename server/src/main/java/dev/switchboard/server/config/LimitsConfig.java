@@ -10,12 +10,16 @@ import java.util.Objects;
  *
  * @param onStoreFailure {@code allow} (default: serve uncounted) or {@code deny} (refuse with 503)
  * @param storeTimeout   the longest one check may wait for Redis (default 1s)
+ * @param redisPrefix    put before every Redis key of the limits (default {@code switchboard:}), so deployments can
+ *                       share one Redis: instances with the same prefix share their counters
  */
-public record LimitsConfig(OnStoreFailure onStoreFailure, Duration storeTimeout) {
-    public static final LimitsConfig DEFAULT = new LimitsConfig(OnStoreFailure.ALLOW, Duration.ofSeconds(1));
+public record LimitsConfig(OnStoreFailure onStoreFailure, Duration storeTimeout, String redisPrefix) {
+    public static final String DEFAULT_PREFIX = "switchboard:";
+    public static final LimitsConfig DEFAULT = new LimitsConfig(OnStoreFailure.ALLOW, Duration.ofSeconds(1), DEFAULT_PREFIX);
 
     public LimitsConfig {
         Objects.requireNonNull(onStoreFailure, "onStoreFailure");
         Objects.requireNonNull(storeTimeout, "storeTimeout");
+        Objects.requireNonNull(redisPrefix, "redisPrefix");
     }
 }

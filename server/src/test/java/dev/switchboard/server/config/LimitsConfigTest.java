@@ -20,15 +20,15 @@ class LimitsConfigTest {
 
     @Test
     void denyAndATimeoutAreRead() {
-        LimitsConfig l = parse("limits: {on_store_failure: deny, store_timeout: 200ms}\n" + BASE).limits();
-        assertThat(l).isEqualTo(new LimitsConfig(OnStoreFailure.DENY, Duration.ofMillis(200)));
+        LimitsConfig l = parse("limits: {on_store_failure: deny, store_timeout: 200ms, redis_prefix: \"gw2:\"}\n" + BASE).limits();
+        assertThat(l).isEqualTo(new LimitsConfig(OnStoreFailure.DENY, Duration.ofMillis(200), "gw2:"));
     }
 
     @Test
     void badValuesAreNamedWithTheirPlace() {
         List<ConfigProblem> ps = problems("limits: {on_store_failure: maybe, store_timeout: forever, burst: 3}\n" + BASE);
         assertThat(ps).extracting(ConfigProblem::message).anySatisfy(m -> assertThat(m)
-                .contains("unknown key 'burst'", "on_store_failure, store_timeout"));
+                .contains("unknown key 'burst'", "on_store_failure, store_timeout, redis_prefix"));
         assertThat(ps).extracting(ConfigProblem::message).anySatisfy(m -> assertThat(m)
                 .contains("on_store_failure", "must be allow or deny, got 'maybe'"));
         assertThat(ps).extracting(ConfigProblem::message).anySatisfy(m -> assertThat(m)

@@ -1,15 +1,22 @@
-package dev.switchboard.engine.limits;
+package dev.switchboard.store;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.switchboard.engine.limits.Hold;
+import dev.switchboard.engine.limits.Limit;
+import dev.switchboard.engine.limits.LimitCheck;
+import dev.switchboard.engine.limits.LimitKind;
+import dev.switchboard.engine.limits.LimitStore;
+import dev.switchboard.engine.limits.Tally;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /**
- * What every {@link LimitStore} does, whatever holds its counters: the counting rules of {@link LimitKind}. A
- * store's test supplies a fresh store with empty counters and a way to move its time forward.
+ * What every {@link LimitStore} does, whatever holds its counters: the counting rules of {@link LimitKind}, and
+ * that concurrent checks never grant more than a ceiling. A store's test supplies a store with empty counters
+ * (counter names are unique per test) and a way to move its time forward.
  */
 public abstract class LimitStoreContract {
     /** A time well inside a UTC day (10:00), so that day boundaries are where the tests put them. */
@@ -20,6 +27,41 @@ public abstract class LimitStoreContract {
     protected abstract void advance(Duration d);
 
     protected abstract Instant now();
+
+    /** How far the store's time may be from {@link #now()} (a store timed by another clock cannot be read exactly). */
+    protected Duration tolerance() {
+        return Duration.ZERO;
+    }
+
+    private void assertAbout(Duration actual, Duration expected) {
+        assertThat(actual).isBetween(expected.minus(tolerance()), expected.plus(tolerance()));
+    }
+
+    private void assertAbout(Instant actual, Instant expected) {
+        assertThat(actual).isBetween(expected.minus(tolerance()), expected.plus(tolerance()));
+    }
+
+    @Test
+    void concurrentChecksNeverGrantMoreThanTheCeiling() throws Exception {
+        LimitStore store = store();
+        Limit rpm = new Limit(LimitKind.REQUESTS_PER_MINUTE, "key:c:rpm", 10, Limit.KEY);
+        java.util.concurrent.atomic.AtomicInteger granted = new java.util.concurrent.atomic.AtomicInteger();
+        try (java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newVirtualThreadPerTaskExecutor()) {
+            List<java.util.concurrent.Future<?>> all = new java.util.ArrayList<>();
+            for (int i = 0; i < 40; i++) {
+                String id = "req_" + i;
+                all.add(pool.submit(() -> {
+                    if (store.reserve(id, List.of(rpm), 0).granted()) {
+                        granted.incrementAndGet();
+                    }
+                }));
+            }
+            for (java.util.concurrent.Future<?> f : all) {
+                f.get();
+            }
+        }
+        assertThat(granted).hasValue(10);
+    }
 
     private static Limit rpm(long n) {
         return new Limit(LimitKind.REQUESTS_PER_MINUTE, "key:k:rpm", n, Limit.KEY);
@@ -39,15 +81,15 @@ public abstract class LimitStoreContract {
         Tally t = refused.tallies().getFirst();
         assertThat(t.remaining()).isZero();
         // the oldest request leaves the window 60 s after it was admitted: 20 s from now
-        assertThat(Duration.between(now(), t.refusedUntil().orElseThrow())).isEqualTo(Duration.ofSeconds(20));
+        assertAbout(Duration.between(now(), t.refusedUntil().orElseThrow()), Duration.ofSeconds(20));
 
         advance(Duration.ofSeconds(20));
         assertThat(store.reserve("r5", List.of(rpm), 0).granted()).isTrue();
         // a fixed minute bucket would now allow three more; the sliding window allows none until r2 and r3 leave
         assertThat(store.reserve("r6", List.of(rpm), 0).granted()).isFalse();
-        advance(Duration.ofSeconds(39));
+        advance(Duration.ofSeconds(39).minus(tolerance()));
         assertThat(store.reserve("r7", List.of(rpm), 0).granted()).isFalse();
-        advance(Duration.ofSeconds(1));
+        advance(Duration.ofSeconds(1).plus(tolerance()));
         assertThat(store.reserve("r8", List.of(rpm), 0).granted()).isTrue();
     }
 
@@ -59,7 +101,7 @@ public abstract class LimitStoreContract {
         Tally t = first.tallies().getFirst();
         assertThat(t.remaining()).isEqualTo(4);
         assertThat(t.refusedUntil()).isEmpty();
-        assertThat(Duration.between(now(), t.resetAt())).isEqualTo(Duration.ofMinutes(1));
+        assertAbout(Duration.between(now(), t.resetAt()), Duration.ofMinutes(1));
         assertThat(first.hold().orElseThrow().requestId()).isEqualTo("r1");
     }
 
@@ -139,8 +181,8 @@ public abstract class LimitStoreContract {
 
         assertThat(refused.granted()).isFalse();
         // r1 leaving (at +60 s, 40 s from now) is enough: 40 left in the window + 50 fits under 100
-        assertThat(Duration.between(now(), refused.tallies().getFirst().refusedUntil().orElseThrow()))
-                .isEqualTo(Duration.ofSeconds(40));
+        assertAbout(Duration.between(now(), refused.tallies().getFirst().refusedUntil().orElseThrow()),
+                Duration.ofSeconds(40));
         advance(Duration.ofSeconds(40));
         assertThat(store.reserve("r4", List.of(tpm), 50).granted()).isTrue();
     }
