@@ -244,6 +244,16 @@ final class ItSupport {
         }
     }
 
+    /** A new key of the test user with {@code limits} (JSON members such as {@code "rpm": 5}), through the admin API. */
+    static String keyWith(TestGateway gateway, String limits) {
+        HttpResponse<String> r = post(gateway, "/admin/v1/users/" + gateway.userId() + "/keys", bearer(gateway.adminKey()),
+                "{" + limits + "}");
+        if (r.statusCode() != 201) {
+            throw new AssertionError("creating a key with " + limits + " answered " + r.statusCode() + ": " + r.body());
+        }
+        return json(r.body()).path("key").asText();
+    }
+
     static JsonNode json(String text) {
         try {
             return JSON.readTree(text);

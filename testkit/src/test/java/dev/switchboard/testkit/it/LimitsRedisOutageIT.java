@@ -59,20 +59,6 @@ class LimitsRedisOutageIT {
                 """.formatted(redis.url(), policy, ItSupport.UPSTREAM_KEY));
     }
 
-    private String key(String limits) {
-        HttpResponse<String> r = ItSupport.post(gateway, "/admin/v1/users/" + gateway.userId() + "/keys",
-                ItSupport.bearer(gateway.adminKey()), "{" + limits + "}");
-        assertThat(r.statusCode()).as(r.body()).isEqualTo(201);
-        return json(r.body()).path("key").asText();
-    }
-
-    private static JsonNode json(String body) {
-        try {
-            return ItSupport.JSON.readTree(body);
-        } catch (java.io.IOException e) {
-            throw new java.io.UncheckedIOException(e);
-        }
-    }
 
     private HttpResponse<String> ask(String key) {
         return ItSupport.post(gateway, "/v1/chat/completions", ItSupport.bearer(key),
@@ -99,7 +85,7 @@ class LimitsRedisOutageIT {
     @Test
     void underAllowRequestsAreServedWhileRedisIsAwayAndLimitsHoldAgainWhenItIsBack() throws Exception {
         startGateway("allow");
-        String key = key("\"rpm\": 3");
+        String key = ItSupport.keyWith(gateway, "\"rpm\": 3");
         for (int i = 0; i < 3; i++) {
             assertThat(ask(key).statusCode()).isEqualTo(200);
         }
@@ -121,20 +107,20 @@ class LimitsRedisOutageIT {
         assertThat(ask(key).statusCode()).isEqualTo(200);
         HttpResponse<String> refused = ask(key);
         assertThat(refused.statusCode()).isEqualTo(429);
-        assertThat(json(refused.body()).path("error").path("message").asText()).contains("the key's rpm (3 requests per minute)");
+        assertThat(ItSupport.json(refused.body()).path("error").path("message").asText()).contains("the key's rpm (3 requests per minute)");
     }
 
     @Test
     void underDenyRequestsOfLimitedKeysAre503WhileRedisIsAway() throws Exception {
         startGateway("deny");
-        String key = key("\"rpm\": 3");
+        String key = ItSupport.keyWith(gateway, "\"rpm\": 3");
         assertThat(ask(key).statusCode()).isEqualTo(200);
 
         redis.stop();
         HttpResponse<String> refused = ask(key);
         assertThat(refused.statusCode()).isEqualTo(503);
         assertThat(refused.headers().firstValue("retry-after")).contains("1");
-        assertThat(json(refused.body()).path("error").path("message").asText()).contains("Rate limits cannot be checked");
+        assertThat(ItSupport.json(refused.body()).path("error").path("message").asText()).contains("Rate limits cannot be checked");
         // a key without limits never needs Redis
         assertThat(ask(gateway.apiKey()).statusCode()).isEqualTo(200);
         assertThat(metrics()).containsPattern("switchboard_limit_store_failures_total\\{policy=\"deny\"\\} [1-9]");

@@ -92,21 +92,6 @@ class LimitsSdkIT {
         gateway.close();
     }
 
-    /** A new key of the test user with {@code limits} (JSON members), through the admin API. */
-    static String keyWith(String limits) {
-        HttpResponse<String> r = ItSupport.post(gateway, "/admin/v1/users/" + gateway.userId() + "/keys",
-                ItSupport.bearer(gateway.adminKey()), "{" + limits + "}");
-        assertThat(r.statusCode()).as(r.body()).isEqualTo(201);
-        return json(r.body()).path("key").asText();
-    }
-
-    private static JsonNode json(String body) {
-        try {
-            return ItSupport.JSON.readTree(body);
-        } catch (java.io.IOException e) {
-            throw new java.io.UncheckedIOException(e);
-        }
-    }
 
     private static OpenAIClient openAi(String key, int retries) {
         return OpenAIOkHttpClient.builder().baseUrl(gateway.openAiBaseUrl()).apiKey(key).maxRetries(retries)
@@ -119,7 +104,7 @@ class LimitsSdkIT {
 
     @Test
     void openAiSdkSixthRequestAtRpmFiveIs429WithRetryAfterAndTheSdksRetryGetsThrough() {
-        String key = keyWith("\"rpm\": 5");
+        String key = ItSupport.keyWith(gateway, "\"rpm\": 5");
         OpenAIClient once = openAi(key, 0);
         for (int i = 0; i < 5; i++) {
             var raw = once.chat().completions().withRawResponse().create(ask());
@@ -160,7 +145,7 @@ class LimitsSdkIT {
 
     @Test
     void anthropicSdkSixthRequestAtRpmFiveIs429WithItsHeadersAndTheSdksRetryGetsThrough() {
-        String key = keyWith("\"rpm\": 5");
+        String key = ItSupport.keyWith(gateway, "\"rpm\": 5");
         AnthropicClient once = anthropic(key, 0);
         for (int i = 0; i < 5; i++) {
             HttpResponseFor<Message> raw = once.messages().withRawResponse().create(askClaude());
@@ -197,7 +182,7 @@ class LimitsSdkIT {
 
     @Test
     void geminiSdkSixthRequestAtRpmFiveIsResourceExhaustedAndTheSdksRetryGetsThrough() {
-        String key = keyWith("\"rpm\": 5");
+        String key = ItSupport.keyWith(gateway, "\"rpm\": 5");
         Client once = gemini(key, 1);
         for (int i = 0; i < 5; i++) {
             GenerateContentResponse r = once.models.generateContent("lim-chat", "Say hi.", null);
@@ -225,7 +210,7 @@ class LimitsSdkIT {
 
     @Test
     void aDailyTokenCapIsReachedAndTheNextRequestIs429NamingIt() {
-        String key = keyWith("\"daily_tokens\": 400");
+        String key = ItSupport.keyWith(gateway, "\"daily_tokens\": 400");
         OpenAIClient client = openAi(key, 0);
         long used = 0;
         int answered = 0;
@@ -255,7 +240,7 @@ class LimitsSdkIT {
                         {"name": "lim", "rpm": 60, "tpm": 10000, "daily_tokens": 200000, "max_parallel": 4,
                          "budget_usd": "12.5", "budget_period": "monthly"}""");
         assertThat(created.statusCode()).isEqualTo(201);
-        JsonNode k = json(created.body());
+        JsonNode k = ItSupport.json(created.body());
         assertThat(k.path("rpm").asLong()).isEqualTo(60);
         assertThat(k.path("tpm").asLong()).isEqualTo(10000);
         assertThat(k.path("daily_tokens").asLong()).isEqualTo(200000);
@@ -266,13 +251,13 @@ class LimitsSdkIT {
         HttpResponse<String> patched = ItSupport.patch(gateway, "/admin/v1/keys/" + k.path("id").asText(),
                 ItSupport.bearer(gateway.adminKey()), "{\"rpm\": 5, \"tpm\": null, \"budget_period\": \"weekly\"}");
         assertThat(patched.statusCode()).as(patched.body()).isEqualTo(200);
-        JsonNode p = json(patched.body());
+        JsonNode p = ItSupport.json(patched.body());
         assertThat(p.path("rpm").asLong()).isEqualTo(5);
         assertThat(p.path("tpm").isNull()).isTrue();
         assertThat(p.path("budget_period").asText()).isEqualTo("weekly");
         assertThat(p.path("name").asText()).isEqualTo("lim");
 
-        JsonNode listed = json(ItSupport.get(gateway, "/admin/v1/users/" + gateway.userId() + "/keys",
+        JsonNode listed = ItSupport.json(ItSupport.get(gateway, "/admin/v1/users/" + gateway.userId() + "/keys",
                 ItSupport.bearer(gateway.adminKey())).body());
         assertThat(listed.path("keys").findValues("id")).extracting(JsonNode::asText).contains(k.path("id").asText());
         for (JsonNode listedKey : listed.path("keys")) {
@@ -284,14 +269,14 @@ class LimitsSdkIT {
         HttpResponse<String> bad = ItSupport.patch(gateway, "/admin/v1/keys/" + k.path("id").asText(),
                 ItSupport.bearer(gateway.adminKey()), "{\"max_parallel\": 0}");
         assertThat(bad.statusCode()).isEqualTo(400);
-        assertThat(json(bad.body()).path("error").path("param").asText()).isEqualTo("max_parallel");
+        assertThat(ItSupport.json(bad.body()).path("error").path("param").asText()).isEqualTo("max_parallel");
         HttpResponse<String> unknown = ItSupport.patch(gateway, "/admin/v1/keys/key_nope",
                 ItSupport.bearer(gateway.adminKey()), "{\"rpm\": 1}");
         assertThat(unknown.statusCode()).isEqualTo(404);
         HttpResponse<String> typo = ItSupport.patch(gateway, "/admin/v1/keys/" + k.path("id").asText(),
                 ItSupport.bearer(gateway.adminKey()), "{\"rpn\": 1}");
         assertThat(typo.statusCode()).isEqualTo(400);
-        assertThat(json(typo.body()).path("error").path("param").asText()).isEqualTo("rpn");
+        assertThat(ItSupport.json(typo.body()).path("error").path("param").asText()).isEqualTo("rpn");
     }
 
     @Test
