@@ -18,9 +18,14 @@ public final class LimitSettlement implements Settlement {
 
     @Override
     public void settle(Admitted admitted, RequestOutcome outcome) {
-        if (admitted instanceof LimitsAdmitted granted) {
+        if (admitted instanceof LimitsAdmitted granted && !onlyRequestWindows(granted.hold())) {
             long used = outcome.answered().isPresent() ? outcome.usage().totalTokens() : 0;
             store.settle(granted.hold(), used);
         }
+    }
+
+    /** A request counted only in request windows has nothing to settle (it stays a request): no store round trip. */
+    private static boolean onlyRequestWindows(Hold hold) {
+        return hold.limits().stream().allMatch(l -> l.kind() == LimitKind.REQUESTS_PER_MINUTE);
     }
 }
