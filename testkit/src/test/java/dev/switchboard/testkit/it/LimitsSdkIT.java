@@ -20,6 +20,8 @@ import com.openai.core.http.Headers;
 import com.openai.errors.RateLimitException;
 import com.openai.models.chat.completions.ChatCompletion;
 import com.openai.models.chat.completions.ChatCompletionCreateParams;
+import com.openai.models.responses.Response;
+import com.openai.models.responses.ResponseCreateParams;
 import dev.switchboard.engine.pipeline.Admission;
 import dev.switchboard.model.GatewayException;
 import dev.switchboard.server.GatewayApp;
@@ -206,6 +208,31 @@ class LimitsSdkIT {
         GenerateContentResponse answer = gemini(key, 5).models.generateContent("lim-chat", "Say hi.", null);
         assertThat(answer.text()).isNotEmpty();
         assertThat(REFUSED.get()).isGreaterThan(refusedBefore);
+    }
+
+    private static ResponseCreateParams askResponses() {
+        return ResponseCreateParams.builder().model("lim-chat").input("Say hi.").maxOutputTokens(50L).store(false).build();
+    }
+
+    @Test
+    void responsesThroughTheOpenAiSdkSixthRequestAtRpmFiveIs429AndTheSdksRetryGetsThrough() {
+        String key = ItSupport.keyWith(gateway, "\"rpm\": 5");
+        OpenAIClient once = openAi(key, 0);
+        for (int i = 0; i < 5; i++) {
+            var raw = once.responses().withRawResponse().create(askResponses());
+            assertThat(raw.headers().values("x-ratelimit-remaining-requests")).containsExactly(Integer.toString(4 - i));
+            raw.parse();
+        }
+        RateLimitException e = assertThrows(RateLimitException.class, () -> once.responses().create(askResponses()));
+        assertThat(e.getMessage()).contains("the key's rpm (5 requests per minute)");
+        long retryAfter = Long.parseLong(e.headers().values("retry-after").getFirst());
+        assertThat(e.headers().values("x-ratelimit-limit-requests")).containsExactly("5");
+
+        CLOCK.shift(Duration.ofSeconds(retryAfter - 2));
+        int refusedBefore = REFUSED.get();
+        Response answer = openAi(key, 2).responses().create(askResponses());
+        assertThat(answer.output()).isNotEmpty();
+        assertThat(REFUSED.get()).isEqualTo(refusedBefore + 1);
     }
 
     @Test
