@@ -104,12 +104,16 @@ def cmd_measure(args):
     if os.path.exists(wrk_out):
         os.remove(wrk_out)
 
+    socks0 = _upstream_sockets(o.get("up-port"))
+    gc0 = _gc_seconds(o.get("jstat"), gw)
     ru0 = resource.getrusage(resource.RUSAGE_CHILDREN)
     g0, u0, m0, w0 = ticks(gw), ticks(up), machine(), time.monotonic()
     with open(wrk_out + ".txt", "w") as log:
         rc = subprocess.call(cmd, env=env, stdout=log, stderr=subprocess.STDOUT)
     g1, u1, m1, w1 = ticks(gw), ticks(up), machine(), time.monotonic()
     ru1 = resource.getrusage(resource.RUSAGE_CHILDREN)
+    gc1 = _gc_seconds(o.get("jstat"), gw)
+    socks1 = _upstream_sockets(o.get("up-port"))
     if rc != 0 or not os.path.exists(wrk_out):
         raise SystemExit(f"wrk failed (exit {rc}), see {wrk_out}.txt")
     with open(wrk_out) as f:
@@ -135,6 +139,10 @@ def cmd_measure(args):
         "steal_cores": round((m1[1] - m0[1]) / CLK_TCK / wall, 2),
         "machine_busy_pct": round(100.0 * (1 - _idle_share(m0, m1)), 1),
         "loadavg_1m": float(open("/proc/loadavg").read().split()[0]),
+        # the gateway's connections to the upstream (ESTABLISHED) before and after the run
+        "up_sockets_before": socks0, "up_sockets_after": socks1,
+        "gw_rss_mib": _rss_mib(gw),
+        "gc_share_pct": round(100.0 * (gc1 - gc0) / wall, 2) if gc0 is not None and gc1 is not None else None,
     })
     with open(o["out"], "a") as f:
         f.write(json.dumps(row, sort_keys=True) + "\n")
@@ -144,6 +152,12 @@ def _idle_share(m0, m1):
     total = m1[2] - m0[2]
     busy = (m1[0] - m0[0]) + (m1[1] - m0[1])
     return 1 - busy / total if total > 0 else 0.0
+
+
+def _socks(rs):
+    b = [r.get("up_sockets_before") for r in rs if r.get("up_sockets_before") is not None]
+    a = [r.get("up_sockets_after") for r in rs if r.get("up_sockets_after") is not None]
+    return f"{max(b)} → {max(a)}" if a and b else "-"
 
 
 def _load(path):
@@ -178,6 +192,40 @@ def _rng(xs, p=0, unit=""):
     return f"{med:.{p}f}{unit} [{min(xs):.{p}f}–{max(xs):.{p}f}]"
 
 
+def _upstream_sockets(port):
+    """Established TCP connections to the upstream port (the gateway's side; nginx's side has it as sport)."""
+    if not port:
+        return None
+    out = subprocess.run(["ss", "-tanH", "state", "established", f"( dport = :{port} )"],
+                         capture_output=True, text=True).stdout
+    return sum(1 for line in out.splitlines() if line.strip())
+
+
+def _rss_mib(pids):
+    total = 0
+    for pid in pids:
+        try:
+            with open(f"/proc/{pid}/status") as f:
+                for line in f:
+                    if line.startswith("VmRSS:"):
+                        total += int(line.split()[1])
+        except OSError:
+            return None
+    return round(total / 1024, 1) if pids else None
+
+
+def _gc_seconds(jstat, pids):
+    """Total GC time of the JVM so far (jstat -gcutil's GCT column), or None."""
+    if not jstat or not pids:
+        return None
+    out = subprocess.run([jstat, "-gcutil", str(pids[0])], capture_output=True, text=True).stdout.split()
+    try:
+        header = out[:len(out) // 2]
+        return float(out[len(out) // 2 + header.index("GCT")])
+    except (ValueError, IndexError):
+        return None
+
+
 def cmd_summarize(args):
     rows = _load(args[0])
     o = _opts(args[1:])
@@ -190,7 +238,7 @@ def cmd_summarize(args):
         if k not in best or _interference(r) < _interference(best[k]):
             best[k] = r
     rows = list(best.values())
-    modes = [m for m in ("json", "sse") if any(r["mode"] == m for r in rows)]
+    modes = [m for m in ("json", "sse", "xsse") if any(r["mode"] == m for r in rows)]
     conns = sorted({r["conns"] for r in rows})
     reps = sorted({r["rep"] for r in rows})
 
@@ -203,8 +251,8 @@ def cmd_summarize(args):
           "gateway JVM (/proc/PID/stat) during the run ÷ requests completed. ⚠ = a run during which other "
           f"processes plus VM steal took more than {limit} cores.\n")
     print("| mode | conns | target | req/s | p50 ms | p99 ms | gateway CPU µs/req | gateway cores | nginx CPU µs/req "
-          "| errors | other procs cores (max) |")
-    print("|---|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|")
+          "| errors | upstream sockets before → after (max) | gateway RSS MiB | GC % of wall | other procs cores (max) |")
+    print("|---|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
     for m in modes:
         for c in conns:
             for t in TARGETS:
@@ -221,6 +269,9 @@ def cmd_summarize(args):
                     _rng([r["gw_cpu_cores"] for r in rs], 2) if t != "direct" else "-",
                     _rng([r["up_cpu_us_per_req"] for r in rs]),
                     str(sum(r["errors"] for r in rs)),
+                    _socks(rs) if t == "gateway" else "-",
+                    _rng([r.get("gw_rss_mib") for r in rs if r.get("gw_rss_mib") is not None]) if t == "gateway" else "-",
+                    _rng([r.get("gc_share_pct") for r in rs if r.get("gc_share_pct") is not None], 2) if t == "gateway" else "-",
                     f"{worst:.2f}" + (" ⚠" if worst > limit else ""),
                 ]) + " |")
 

@@ -213,11 +213,21 @@ GW_PID="$(pgrep -P "$GW_TIMEOUT_PID" | head -n1)"
 log "gateway pid $GW_PID on 127.0.0.1:$GW_PORT$( [ -n "$CPU_GATEWAY" ] && echo ", cpus $CPU_GATEWAY")"
 
 # ---- targets ------------------------------------------------------------------------------------------
+# Modes: json (plain answer), sse (a streamed answer), xsse (a stream across formats: the messages endpoint
+# over the same OpenAI-format upstream stream; its direct baseline is the upstream's sse stream).
 url() { # target mode
-  if [ "$1" = direct ]; then echo "http://127.0.0.1:$UP_PORT/$2/v1/chat/completions"
+  local m="$2"; [ "$m" = xsse ] && m=sse
+  if [ "$1" = direct ]; then echo "http://127.0.0.1:$UP_PORT/$m/v1/chat/completions"
+  elif [ "$2" = xsse ]; then echo "http://127.0.0.1:$GW_PORT/v1/messages"
   else echo "http://127.0.0.1:$GW_PORT/v1/chat/completions"; fi
 }
-body() { if [ "$1" = json ]; then echo "$HERE/bodies/chat.json"; else echo "$HERE/bodies/chat-stream.json"; fi; }
+body() {
+  case "$1" in
+    json) echo "$HERE/bodies/chat.json" ;;
+    xsse) echo "$HERE/bodies/messages-stream.json" ;;
+    *) echo "$HERE/bodies/chat-stream.json" ;;
+  esac
+}
 auth() {
   case "$1" in
     direct) echo "Authorization: Bearer sk-bench-dummy" ;;
@@ -235,6 +245,8 @@ for t in $TARGETS; do
     if [ "$code" = 200 ]; then
       if [ "$m" = json ] && grep -q '"chatcmpl-bench0001"' "$f" && grep -q '"total_tokens":260' "$f"; then ok=1; fi
       if [ "$m" = sse ] && [ "$(grep -c '^data: ' "$f")" -ge 21 ] && grep -q '^data: \[DONE\]' "$f"; then ok=1; fi
+      if [ "$m" = xsse ] && { [ "$t" = direct ] || grep -q '^event: message_stop' "$f"; } \
+        && [ "$(grep -c '^data: ' "$f")" -ge 21 ]; then ok=1; fi
     fi
     [ -n "$ok" ] || die "check $t/$m failed: HTTP $code, body in $f"
     log "check $t/$m: HTTP $code, $(wc -c < "$f") bytes, ok"
@@ -280,6 +292,7 @@ measure() { # target mode conns rep
     python3 "$LIB" measure --out "$RES" --tmp "$OUT/wrk" --target "$1" --mode "$2" --conns "$3" --rep "$4" \
       --attempt "$a" --duration "$DUR" --threads "$THREADS" --url "$(url "$1" "$2")" --body "$(body "$2")" \
       --lua "$HERE/post.lua" --header "$(auth "$1")" --gw-pids "$GW_PID" --up-pids "$UP_PIDS" \
+      --up-port "$UP_PORT" --jstat "$JAVA_HOME/bin/jstat" \
       ${CPU_LOADGEN:+--loadgen-cpus "$CPU_LOADGEN"}
     log "$(python3 "$LIB" brief "$RES")"
     interf="$(tail -n1 "$RES" | python3 -c 'import json,sys; r=json.load(sys.stdin); print(r["foreign_cores"]+r["steal_cores"])')"
@@ -299,6 +312,9 @@ for rep in $(seq 1 "$REPEATS"); do
 done
 
 echo "gateway RSS at the end: $(awk '/VmRSS/{print $2" "$3}' "/proc/$GW_PID/status" 2>/dev/null || echo '?')" >> "$OUT/env.txt"
+# The idle gateway: CPU over 10 s with no traffic (kept upstream connections must cost nothing).
+idle0="$(awk '{print $14+$15}' "/proc/$GW_PID/stat")"; sleep 10; idle1="$(awk '{print $14+$15}' "/proc/$GW_PID/stat")"
+echo "idle gateway: $(python3 -c "print(round(($idle1-$idle0)/$(getconf CLK_TCK)/10, 4))") cores over 10 s, upstream sockets $(ss -tanH state established "( dport = :$UP_PORT )" | wc -l)" >> "$OUT/env.txt"
 {
   echo "# Switchboard load test"
   echo

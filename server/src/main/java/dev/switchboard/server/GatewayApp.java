@@ -133,6 +133,7 @@ public final class GatewayApp implements AutoCloseable {
             this.heartbeats = opened(opened, new Heartbeats(config.edge().heartbeat()));
             PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
             GatewayMetrics metrics = new GatewayMetrics(registry);
+            metrics.upstreamPool(upstream.pool()::openConnections, upstream.pool()::idleConnections);
             JdbcCatalogStore catalogStore = new JdbcCatalogStore(accounts.database());
             this.skills = new SkillService(catalogStore, new JdbcSkillStore(accounts.database()),
                     id -> config.catalog().resolve(id).map(ModelEntry::id), clock);
@@ -323,6 +324,11 @@ public final class GatewayApp implements AutoCloseable {
 
     public String baseUrl() {
         return "http://" + config.listen().host() + ":" + port();
+    }
+
+    /** The one upstream client (its connection pool is what the soak tests watch). */
+    public UpstreamClient upstream() {
+        return upstream;
     }
 
     public GatewayConfig config() {

@@ -126,6 +126,24 @@ public final class FakeUpstream implements AutoCloseable {
     }
 
     /**
+     * Closes a kept-alive connection that carries no new request within {@code idle}, as providers' load
+     * balancers do; {@link Duration#ZERO} keeps connections as long as the gateway does (the default).
+     */
+    public FakeUpstream closeIdleConnectionsAfter(Duration idle) {
+        server.closeIdleAfter((int) idle.toMillis());
+        return this;
+    }
+
+    /**
+     * When on, a request that arrives on an already used connection is met by a close before any answer
+     * and is not recorded: a kept connection that the provider closed just as the request went out.
+     */
+    public FakeUpstream dropRequestsOnReusedConnections(boolean drop) {
+        server.dropReusedConnections(drop);
+        return this;
+    }
+
+    /**
      * Answers requests for exactly {@code upstreamModel} with {@code responder} instead of the built-in
      * behaviour (the key check still comes first). Replaces an earlier script for the same model.
      */

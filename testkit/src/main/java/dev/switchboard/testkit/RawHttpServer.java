@@ -40,6 +40,10 @@ final class RawHttpServer implements AutoCloseable {
             Thread.ofVirtual().name("fake-upstream-conn-", 0).factory());
     private final Set<Socket> open = ConcurrentHashMap.newKeySet();
     private volatile boolean closed;
+    /** When positive, a kept connection with no next request within this many ms is closed (FIN). */
+    private volatile int idleCloseMillis;
+    /** When set, the second and later requests on a connection are met by a close (FIN) before any answer. */
+    private volatile boolean dropReusedConnections;
 
     private RawHttpServer(ServerSocket serverSocket, Handler handler) {
         this.serverSocket = serverSocket;
@@ -60,6 +64,16 @@ final class RawHttpServer implements AutoCloseable {
 
     int port() {
         return serverSocket.getLocalPort();
+    }
+
+    /** Closes kept connections that stay idle longer than {@code millis} (0: keep them as long as the client does). */
+    void closeIdleAfter(int millis) {
+        this.idleCloseMillis = millis;
+    }
+
+    /** Meets every request that arrives on a kept (already used) connection with a close before any answer. */
+    void dropReusedConnections(boolean drop) {
+        this.dropReusedConnections = drop;
     }
 
     /** Stops accepting and ends every connection now, including hung and sleeping ones. */
@@ -105,16 +119,24 @@ final class RawHttpServer implements AutoCloseable {
             socket.setTcpNoDelay(true); // SSE chunks must leave at once, not wait for Nagle
             InputStream in = new BufferedInputStream(socket.getInputStream());
             OutputStream out = new BufferedOutputStream(socket.getOutputStream());
+            int served = 0;
             while (!closed) {
                 Optional<RecordedRequest> next;
+                socket.setSoTimeout(served > 0 ? idleCloseMillis : 0);
                 try {
                     next = HttpRequestReader.read(in, out);
                 } catch (HttpRequestReader.MalformedRequestException e) {
                     writePlain(out, 400, "Bad Request", e.getMessage());
                     return;
+                } catch (java.net.SocketTimeoutException idle) {
+                    return; // an idle kept connection: closed as a provider's keep-alive timeout would
                 }
+                socket.setSoTimeout(0);
                 if (next.isEmpty()) {
                     return;
+                }
+                if (served++ > 0 && dropReusedConnections) {
+                    return; // as if the provider closed the kept connection just as the request went out
                 }
                 RecordedRequest request = next.get();
                 boolean clientAskedToClose = request.header("connection")

@@ -29,6 +29,14 @@ public final class GatewayMetrics {
                 .description("Streamed answers being delivered to clients right now.").register(registry);
     }
 
+    /** Gauges of the upstream connection pool: open connections (kept or carrying a request) and kept ones. */
+    public void upstreamPool(java.util.function.IntSupplier open, java.util.function.IntSupplier idle) {
+        Gauge.builder("switchboard_upstream_connections_open", open, s -> s.getAsInt())
+                .description("Upstream connections open now, kept for reuse or carrying a request.").register(registry);
+        Gauge.builder("switchboard_upstream_connections_idle", idle, s -> s.getAsInt())
+                .description("Upstream connections kept for reuse now.").register(registry);
+    }
+
     public MeterRegistry registry() {
         return registry;
     }
@@ -57,6 +65,13 @@ public final class GatewayMetrics {
         timer(List.of("ttfb", endpoint), k -> Timer.builder("switchboard_time_to_first_byte")
                 .description("Time from request arrival to the first response byte sent to the client, by endpoint.")
                 .tag("endpoint", endpoint).publishPercentileHistogram().register(registry)).record(ttfb);
+    }
+
+    /** A request refused because the gateway ran out of a local resource (e.g. {@code file_descriptors}). */
+    public void localResourceExhausted(String resource) {
+        counter(List.of("exhausted", resource), k -> Counter.builder("switchboard_local_resource_exhausted")
+                .description("Requests answered 503 because the gateway ran out of a local resource, by resource.")
+                .tag("resource", resource).register(registry)).increment();
     }
 
     /** One upstream attempt. */

@@ -27,7 +27,6 @@ public final class HttpProviderAdapter implements ProviderAdapter {
     private static final int MAX_ERROR_BODY = 64 * 1024;
     private static final int READ_BUFFER = 8 * 1024;
     /** How much of a finished stream's tail is read to keep its connection; more than that is not worth it. */
-    private static final int MAX_DRAIN = 64 * 1024;
 
     private final Dialect dialect;
     private final UpstreamClient client;
@@ -108,6 +107,7 @@ public final class HttpProviderAdapter implements ProviderAdapter {
         private final byte[] buffer = new byte[READ_BUFFER];
         private boolean ended;
         private boolean finished;
+        private RuntimeException failed;
 
         SseEventSource(UpstreamResponse response, Dialect.StreamParser parser) {
             this.response = response;
@@ -117,33 +117,11 @@ public final class HttpProviderAdapter implements ProviderAdapter {
 
         @Override
         public Optional<StreamEvent> next() {
+            if (failed != null) {
+                throw failed;
+            }
             while (ready.isEmpty() && !ended) {
-                int n;
-                try {
-                    n = in.read(buffer);
-                } catch (UpstreamIOException e) {
-                    throw e.failure();
-                } catch (IOException e) {
-                    throw UpstreamFailure.of(UpstreamFailure.Kind.RESET, "connection closed by the provider");
-                }
-                try {
-                    if (n < 0) {
-                        ended = true;
-                        for (SseEvent e : sse.finish()) {
-                            ready.addAll(parser.onEvent(e.event(), e.data()));
-                        }
-                        ready.addAll(parser.onEnd());
-                    } else {
-                        for (SseEvent e : sse.feed(buffer, 0, n)) {
-                            ready.addAll(parser.onEvent(e.event(), e.data()));
-                        }
-                    }
-                } catch (UpstreamFailure f) {
-                    throw f;
-                } catch (RuntimeException e) {
-                    // an event the format's parser cannot read: the provider broke its own protocol
-                    throw ProviderAdapter.protocolError("unreadable stream event: " + e.getMessage());
-                }
+                readOnce();
             }
             StreamEvent event = ready.poll();
             if (event instanceof StreamEvent.MessageStop) {
@@ -152,35 +130,70 @@ public final class HttpProviderAdapter implements ProviderAdapter {
             return Optional.ofNullable(event);
         }
 
+        /**
+         * Whether the next event can be had without waiting: parsed already, or its bytes already received
+         * (they are parsed here, never waited for). That is what lets the client writes go out in bursts.
+         */
         @Override
         public boolean hasBuffered() {
+            if (!ready.isEmpty()) {
+                return true;
+            }
+            if (ended || failed != null) {
+                return false;
+            }
+            try {
+                while (ready.isEmpty() && !ended && in.available() > 0) {
+                    readOnce();
+                }
+            } catch (IOException e) {
+                return false;
+            } catch (RuntimeException e) {
+                failed = e; // thrown by the next call to next(), which comes at once
+                return true;
+            }
             return !ready.isEmpty();
+        }
+
+        /** One read from the upstream, parsed into {@link #ready}. */
+        private void readOnce() {
+            int n;
+            try {
+                n = in.read(buffer);
+            } catch (UpstreamIOException e) {
+                throw e.failure();
+            } catch (IOException e) {
+                throw UpstreamFailure.of(UpstreamFailure.Kind.RESET, "connection closed by the provider");
+            }
+            try {
+                if (n < 0) {
+                    ended = true;
+                    for (SseEvent e : sse.finish()) {
+                        ready.addAll(parser.onEvent(e.event(), e.data()));
+                    }
+                    ready.addAll(parser.onEnd());
+                } else {
+                    for (SseEvent e : sse.feed(buffer, 0, n)) {
+                        ready.addAll(parser.onEvent(e.event(), e.data()));
+                    }
+                }
+            } catch (UpstreamFailure f) {
+                throw f;
+            } catch (RuntimeException e) {
+                // an event the format's parser cannot read: the provider broke its own protocol
+                throw ProviderAdapter.protocolError("unreadable stream event: " + e.getMessage());
+            }
         }
 
         @Override
         public void close() {
             if (finished && !ended) {
-                // Only the end of the body is left (a [DONE] line, the last chunk marker). Reading it lets
-                // the connection go back to the pool instead of being closed: a new TCP connection per
-                // streamed answer costs more CPU than the whole translation. Done off the caller's thread
-                // so the client's stream ends now; the attempt's idle timeout bounds a provider that
-                // lingers, and the drain is capped.
-                Thread.ofVirtual().name("switchboard-drain").start(this::drainThenClose);
+                // Only the end of the body is left (a [DONE] line, the last chunk marker): reading it, here
+                // and now, returns the connection to the pool instead of closing it. (It used to be read on a
+                // separate thread; on a busy CPU that thread ran late, each late connection made the next
+                // request open a new one, and the connections piled up by the thousand.)
+                response.closeAfterEnd();
             } else {
-                response.close();
-            }
-        }
-
-        private void drainThenClose() {
-            try {
-                int total = 0;
-                int n;
-                while (total < MAX_DRAIN && (n = in.read(buffer)) >= 0) {
-                    total += n;
-                }
-            } catch (IOException e) {
-                // the provider closed first: nothing to reuse
-            } finally {
                 response.close();
             }
         }

@@ -52,6 +52,7 @@ public final class FailoverRouter {
     private final KeyRing keys = new KeyRing();
     private final GatewayMetrics metrics;
     private final ImageInliner images;
+    private final ExhaustionReport exhausted;
 
     public FailoverRouter(Catalog catalog, Map<ProviderType, ProviderAdapter> adapters, GatewayMetrics metrics,
                           ImageInliner images) {
@@ -59,6 +60,7 @@ public final class FailoverRouter {
         this.adapters = Map.copyOf(adapters);
         this.metrics = metrics;
         this.images = images;
+        this.exhausted = new ExhaustionReport(metrics);
     }
 
     /** A router fetching images with the production guard and limits. */
@@ -151,6 +153,9 @@ public final class FailoverRouter {
                             request = PrefillRewrite.rewrite(request);
                             slots.add(i + 1, slot);
                             continue;
+                        }
+                        if (f.kind() == UpstreamFailure.Kind.LOCAL_RESOURCE) {
+                            exhausted.report();
                         }
                         if (!f.retryable()) {
                             GatewayError e = f.upstreamError();

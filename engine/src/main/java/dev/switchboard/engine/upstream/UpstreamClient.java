@@ -1,11 +1,13 @@
 package dev.switchboard.engine.upstream;
 
 import dev.switchboard.engine.catalog.Timeouts;
+import io.helidon.common.buffers.DataReader;
 import io.helidon.http.HeaderNames;
-import io.helidon.webclient.api.HttpClientRequest;
+import io.helidon.webclient.http1.Http1ClientRequest;
 import io.helidon.webclient.api.HttpClientResponse;
+import io.helidon.webclient.http1.Http1ClientResponse;
 import io.helidon.webclient.api.Proxy;
-import io.helidon.webclient.api.WebClient;
+import io.helidon.webclient.http1.Http1Client;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.InterruptedIOException;
@@ -15,24 +17,55 @@ import java.net.SocketException;
 import java.net.SocketTimeoutException;
 import java.net.UnknownHostException;
 import java.time.Duration;
-import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
 
 /**
- * The only place where the gateway talks HTTP to upstream providers (Helidon WebClient: half the CPU of
- * the JDK client, measured). One pooled client per distinct connect timeout; deadlines of each attempt are
- * enforced by the {@link Watchdog}, so a hung provider costs at most its configured time.
+ * The only place where the gateway talks HTTP to upstream providers (Helidon's HTTP/1.1 client: half the CPU
+ * of the JDK client, measured) over connections from the gateway's own {@link UpstreamPool} (bounded per
+ * target, idle ones expire, no thread per kept connection). Deadlines of each attempt are enforced by the
+ * {@link Watchdog}, so a hung provider costs at most its configured time.
+ *
+ * <p>A request whose kept connection turns out to be dead before any of the answer came back (the
+ * provider closed it while it sat in the pool, or reset it as the request went out) is sent once more on
+ * a fresh connection to the same target. That is not a failed attempt: the provider never saw the
+ * request. Any failure closes the connection at once, so a reset leaves no socket in CLOSE-WAIT.
  *
  * <p>Failures are thrown as {@link UpstreamFailure} classified for the failover loop; reads of a body
  * throw {@link UpstreamIOException} with the same classification.
  */
 public final class UpstreamClient implements AutoCloseable {
+    /** How often kept connections are checked for expiry and for a close by the provider. */
+    private static final Duration SWEEP_EVERY = Duration.ofSeconds(2);
+
     private final Watchdog watchdog;
-    private final Map<Duration, WebClient> clients = new ConcurrentHashMap<>();
+    private final Http1Client http;
+    private final UpstreamPool pool;
+    private final ScheduledExecutorService sweeper;
 
     public UpstreamClient(Watchdog watchdog) {
+        this(watchdog, UpstreamPool.Settings.DEFAULTS);
+    }
+
+    public UpstreamClient(Watchdog watchdog, UpstreamPool.Settings poolSettings) {
         this.watchdog = watchdog;
+        this.http = Http1Client.builder()
+                .followRedirects(false)
+                // no per-request system proxy discovery: upstreams are reached directly
+                .proxy(Proxy.noProxy())
+                .sendExpectContinue(false)
+                .build();
+        this.pool = new UpstreamPool(poolSettings, http.prototype().tls());
+        this.sweeper = Executors.newSingleThreadScheduledExecutor(
+                Thread.ofPlatform().daemon().name("switchboard-upstream-sweeper").factory());
+        sweeper.scheduleWithFixedDelay(pool::sweep, SWEEP_EVERY.toMillis(), SWEEP_EVERY.toMillis(), TimeUnit.MILLISECONDS);
+    }
+
+    /** The connection pool (for metrics and tests). */
+    public UpstreamPool pool() {
+        return pool;
     }
 
     /**
@@ -47,15 +80,25 @@ public final class UpstreamClient implements AutoCloseable {
         Thread caller = Thread.currentThread();
         timer.onExpiry(caller::interrupt);
         HttpClientResponse response;
+        UpstreamConnection connection;
         try {
-            HttpClientRequest request = client(timeouts.connect()).post()
-                    .uri(call.uri())
-                    // the watchdog is the authority; the socket timeout is only a safety net behind it
-                    .readTimeout(max(firstByte, timeouts.idle()).plusSeconds(5))
-                    .header(HeaderNames.CONTENT_TYPE, "application/json")
-                    .header(HeaderNames.ACCEPT, call.streaming() ? "text/event-stream" : "application/json");
-            call.headers().forEach((k, v) -> request.header(HeaderNames.create(k), v));
-            response = request.submit(call.body());
+            UpstreamPool.Target target = pool.target(call.uri());
+            connection = pool.take(target, timeouts.connect());
+            try {
+                response = submit(call, connection, firstByte, timeouts);
+            } catch (RuntimeException e) {
+                connection.closeResource();
+                if (!connection.reused() || !staleConnection(e, connection.writeFailed(), timer)) {
+                    throw e;
+                }
+                connection = pool.fresh(target, timeouts.connect());
+                try {
+                    response = submit(call, connection, firstByte, timeouts);
+                } catch (RuntimeException again) {
+                    connection.closeResource();
+                    throw again;
+                }
+            }
         } catch (RuntimeException e) {
             timer.onExpiry(() -> { });
             Thread.interrupted();
@@ -66,21 +109,48 @@ public final class UpstreamClient implements AutoCloseable {
         // an interrupt aimed at the header wait may land just after it ended
         Thread.interrupted();
         timer.activity();
-        return new Response(response, timer);
+        return new Response(response, connection, timer);
+    }
+
+    private Http1ClientResponse submit(HttpCall call, UpstreamConnection connection, Duration firstByte,
+                                      Timeouts timeouts) {
+        Http1ClientRequest request = http.post()
+                .uri(call.uri())
+                .connection(connection)
+                // the watchdog is the authority; the socket timeout is only a safety net behind it
+                .readTimeout(max(firstByte, timeouts.idle()).plusSeconds(5))
+                .header(HeaderNames.CONTENT_TYPE, "application/json")
+                .header(HeaderNames.ACCEPT, call.streaming() ? "text/event-stream" : "application/json");
+        call.headers().forEach((k, v) -> request.header(HeaderNames.create(k), v));
+        return request.submit(call.body());
+    }
+
+    /**
+     * Whether a failure of a kept connection before the status line means the connection had gone stale, so
+     * that the provider never took the request: writing the request failed, or the connection ended cleanly
+     * (a close, no reset) before any byte of the answer, as when a provider's keep-alive timer closes it
+     * just as the request goes out. A reset after the request went out is the provider failing this request
+     * (it read it), and a deadline that ran out is a slow provider: both stay failed attempts.
+     */
+    static boolean staleConnection(Throwable e, boolean writeFailed, AttemptTimer timer) {
+        if (timer.expired() != AttemptTimer.Expiry.NONE) {
+            return false;
+        }
+        if (writeFailed) {
+            return true;
+        }
+        boolean cleanEnd = false;
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            if (t instanceof SocketException || t instanceof InterruptedIOException) {
+                return false;
+            }
+            cleanEnd |= t instanceof DataReader.InsufficientDataAvailableException;
+        }
+        return cleanEnd;
     }
 
     private static Duration max(Duration a, Duration b) {
         return a.compareTo(b) >= 0 ? a : b;
-    }
-
-    private WebClient client(Duration connectTimeout) {
-        return clients.computeIfAbsent(connectTimeout, t -> WebClient.builder()
-                .socketOptions(o -> o.connectTimeout(t).tcpNoDelay(true))
-                .connectionCacheSize(1024)
-                .followRedirects(false)
-                // no per-request system proxy discovery: upstreams are reached directly
-                .proxy(Proxy.noProxy())
-                .build());
     }
 
     static UpstreamFailure classify(Throwable e, AttemptTimer timer) {
@@ -97,13 +167,20 @@ public final class UpstreamClient implements AutoCloseable {
             case NONE -> { }
         }
         for (Throwable t = e; t != null; t = t.getCause()) {
+            if (outOfDescriptors(t)) {
+                return UpstreamFailure.outOfDescriptors();
+            }
+        }
+        for (Throwable t = e; t != null; t = t.getCause()) {
             if (t instanceof ConnectException || t instanceof UnknownHostException) {
                 return UpstreamFailure.of(UpstreamFailure.Kind.CONNECT, "could not connect");
             }
             if (t instanceof SocketTimeoutException) {
                 return UpstreamFailure.of(UpstreamFailure.Kind.FIRST_BYTE_TIMEOUT, "socket read timed out");
             }
-            if (t instanceof SocketException || t instanceof InterruptedIOException) {
+            if (t instanceof SocketException || t instanceof InterruptedIOException
+                    // Helidon's reader reports the end of the connection (a close before or within the answer) so
+                    || t instanceof DataReader.InsufficientDataAvailableException) {
                 return UpstreamFailure.of(UpstreamFailure.Kind.RESET, "connection closed by the provider");
             }
         }
@@ -115,20 +192,34 @@ public final class UpstreamClient implements AutoCloseable {
                 + e.getClass().getSimpleName());
     }
 
+    /** EMFILE / ENFILE, as the JDK words them ("Too many open files", "... in system"). */
+    static boolean outOfDescriptors(Throwable t) {
+        return t instanceof IOException && t.getMessage() != null && t.getMessage().contains("Too many open files");
+    }
+
     @Override
     public void close() {
-        clients.clear();
+        sweeper.shutdownNow();
+        pool.close();
     }
 
     private static final class Response implements UpstreamResponse {
+        /** How long the rest of a finished stream may take to arrive before its connection is closed instead. */
+        private static final Duration END_GRACE = Duration.ofMillis(100);
+        private static final int MAX_END_BYTES = 64 * 1024;
+
         private final HttpClientResponse response;
+        private final UpstreamConnection connection;
         private final AttemptTimer timer;
+        private final InputStream raw;
         private final InputStream body;
 
-        Response(HttpClientResponse response, AttemptTimer timer) {
+        Response(HttpClientResponse response, UpstreamConnection connection, AttemptTimer timer) {
             this.response = response;
+            this.connection = connection;
             this.timer = timer;
-            this.body = new TimedStream(response.inputStream(), timer);
+            this.raw = response.inputStream();
+            this.body = new TimedStream(raw, timer, () -> connection.reader().available());
         }
 
         @Override
@@ -147,6 +238,27 @@ public final class UpstreamClient implements AutoCloseable {
         }
 
         @Override
+        public void closeAfterEnd() {
+            timer.finish();
+            try {
+                // The provider sends its end marker ([DONE], the last chunk) right after the last event, so
+                // it is normally already here; reading it is what lets the connection be kept. A provider
+                // that lingers loses the connection instead of holding up this thread.
+                connection.readTimeout(END_GRACE);
+                InputStream in = raw;
+                byte[] skip = new byte[4096];
+                int total = 0;
+                int n;
+                while (total < MAX_END_BYTES && (n = in.read(skip)) >= 0) {
+                    total += n;
+                }
+            } catch (IOException | RuntimeException e) {
+                // the provider closed first, or lingered: the connection is closed below
+            }
+            close();
+        }
+
+        @Override
         public void close() {
             timer.finish();
             try {
@@ -161,10 +273,18 @@ public final class UpstreamClient implements AutoCloseable {
     private static final class TimedStream extends InputStream {
         private final InputStream in;
         private final AttemptTimer timer;
+        private final java.util.function.IntSupplier received;
 
-        TimedStream(InputStream in, AttemptTimer timer) {
+        TimedStream(InputStream in, AttemptTimer timer, java.util.function.IntSupplier received) {
             this.in = in;
             this.timer = timer;
+            this.received = received;
+        }
+
+        /** Bytes already received from the provider and not yet read: readable without waiting on the network. */
+        @Override
+        public int available() throws IOException {
+            return Math.max(in.available(), received.getAsInt());
         }
 
         @Override

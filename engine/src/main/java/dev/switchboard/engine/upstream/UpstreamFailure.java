@@ -15,7 +15,11 @@ import java.util.Set;
 public final class UpstreamFailure extends RuntimeException {
 
     /** The class of failure. */
-    public enum Kind { CONNECT, FIRST_BYTE_TIMEOUT, IDLE_TIMEOUT, TOTAL_TIMEOUT, RESET, HTTP_STATUS, EMPTY_STREAM, TRUNCATED, PROTOCOL }
+    public enum Kind {
+        CONNECT, FIRST_BYTE_TIMEOUT, IDLE_TIMEOUT, TOTAL_TIMEOUT, RESET, HTTP_STATUS, EMPTY_STREAM, TRUNCATED, PROTOCOL,
+        /** The gateway itself ran out of a local resource (file descriptors): no other target would fare better. */
+        LOCAL_RESOURCE
+    }
 
     /** HTTP statuses worth another target: the next provider may well succeed. */
     public static final Set<Integer> RETRYABLE_STATUSES = GatewayError.RETRYABLE_STATUSES;
@@ -62,9 +66,20 @@ public final class UpstreamFailure extends RuntimeException {
         return upstreamError;
     }
 
+    /**
+     * The gateway could not open a connection because it is out of file descriptors (or another local
+     * resource): a 503 that says so, shown to the caller as it is, not a provider's failure.
+     */
+    public static UpstreamFailure outOfDescriptors() {
+        String message = "The gateway is out of file descriptors (too many connections open at once); "
+                + "try again shortly.";
+        return new UpstreamFailure(Kind.LOCAL_RESOURCE, 0, message, Optional.empty(),
+                GatewayError.upstreamUnavailable(message));
+    }
+
     /** Whether another target (or key) may succeed where this attempt failed. */
     public boolean retryable() {
-        return kind != Kind.HTTP_STATUS || RETRYABLE_STATUSES.contains(status);
+        return kind != Kind.LOCAL_RESOURCE && (kind != Kind.HTTP_STATUS || RETRYABLE_STATUSES.contains(status));
     }
 
     /** A provider credential problem: the next key of the same provider should be tried. */
@@ -84,6 +99,7 @@ public final class UpstreamFailure extends RuntimeException {
             case EMPTY_STREAM -> "empty stream";
             case TRUNCATED -> "truncated stream";
             case PROTOCOL -> "bad response";
+            case LOCAL_RESOURCE -> "gateway out of file descriptors";
         };
     }
 }

@@ -22,6 +22,13 @@ public interface UpstreamResponse extends AutoCloseable {
         return body().readAllBytes();
     }
 
+    /**
+     * The caller has all it wants of a body that is about to end (a stream's stop event came): what little
+     * is left (an end marker) is read within a short grace so the connection can be reused, and the
+     * response is closed; a provider that lingers has its connection closed instead.
+     */
+    void closeAfterEnd();
+
     @Override
     void close();
 }

@@ -20,7 +20,7 @@ import org.junit.jupiter.api.Test;
 class SseSinkTest {
 
     /** An exchange that records the streamed body. */
-    private static final class RecordingExchange implements Exchange {
+    private static class RecordingExchange implements Exchange {
         final ByteArrayOutputStream body = new ByteArrayOutputStream();
         String contentType;
 
@@ -93,5 +93,51 @@ class SseSinkTest {
 
         assertThat(ex.committed()).isFalse();
         assertThat(ex.body.size()).isZero();
+    }
+
+    /** An output stream that records each write and each flush, in order. */
+    private static final class CountingStream extends OutputStream {
+        final java.util.List<String> ops = new java.util.ArrayList<>();
+
+        @Override
+        public void write(int b) {
+            ops.add("write:" + (char) b);
+        }
+
+        @Override
+        public void write(byte[] b, int off, int len) {
+            ops.add("write:" + new String(b, off, len, StandardCharsets.UTF_8));
+        }
+
+        @Override
+        public void flush() {
+            ops.add("flush");
+        }
+    }
+
+    @Test
+    void eventsAtHandGoOutInOneWriteAndTheLastOneIsNeverHeld() {
+        CountingStream out = new CountingStream();
+        RecordingExchange ex = new RecordingExchange() {
+            @Override
+            public OutputStream openStream(int status, String contentType) {
+                this.contentType = contentType;
+                return out;
+            }
+        };
+        try (SseSink sink = new SseSink(ex, e -> (e.getClass().getSimpleName() + ";").getBytes(StandardCharsets.UTF_8))) {
+            // the first event, nothing behind it: written and flushed at once
+            sink.send(new StreamEvent.MessageStart("r1", "m", Usage.EMPTY), false);
+            assertThat(out.ops).containsExactly("write:MessageStart;", "flush");
+            // three events at hand: one write, one flush, with the last of them
+            sink.send(new StreamEvent.BlockStart(0, ContentBlock.Text.of("")), true);
+            sink.send(new StreamEvent.BlockDelta(0, new StreamEvent.Delta.TextDelta("a")), true);
+            assertThat(out.ops).hasSize(2);
+            sink.send(new StreamEvent.BlockDelta(0, new StreamEvent.Delta.TextDelta("b")), false);
+            assertThat(out.ops).containsExactly("write:MessageStart;", "flush",
+                    "write:BlockStart;BlockDelta;BlockDelta;", "flush");
+        } catch (Exception e) {
+            throw new AssertionError(e);
+        }
     }
 }

@@ -241,7 +241,9 @@ class AgentShapesIT {
                     "{\"model\": \"m-ant\", \"max_tokens\": 10, \"messages\": [{\"role\": \"tool\", \"content\": \"x\"}]}");
 
             assertThat(r.statusCode()).isEqualTo(400);
-            AccessLogCapture.Line line = log.await(l -> l.path().equals("/v1/messages"));
+            // this request's line: an earlier stream's line may still be on its way
+            String id = r.headers().firstValue("x-request-id").orElseThrow();
+            AccessLogCapture.Line line = log.await(l -> l.field("request_id").filter(id::equals).isPresent());
             assertThat(line.status()).isEqualTo(400);
             assertThat(line.field("error_type")).contains("invalid_request_error");
             assertThat(line.field("error_param")).contains("messages[0].role");

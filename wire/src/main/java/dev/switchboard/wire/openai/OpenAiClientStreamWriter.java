@@ -14,6 +14,10 @@ import dev.switchboard.model.StreamEvent.Delta;
 import dev.switchboard.wire.Json;
 import dev.switchboard.wire.internal.EventStreamWriter;
 import dev.switchboard.wire.sse.SseFrames;
+import com.fasterxml.jackson.core.JsonGenerator;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.io.Writer;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -45,6 +49,9 @@ public final class OpenAiClientStreamWriter extends EventStreamWriter {
     private String id = "";
     private String model = "";
     private final Map<Integer, Kind> kinds = new HashMap<>();
+    /** The JSON of the chunk being written; reused for every chunk of the stream. */
+    private final StringBuilder json = new StringBuilder(256);
+    private final Writer jsonWriter = new StringBuilderWriter(json);
     private final Map<Integer, Integer> toolIndex = new HashMap<>();
     private final Map<Integer, Integer> reasoningIndex = new HashMap<>();
     private int nextTool;
@@ -82,10 +89,7 @@ public final class OpenAiClientStreamWriter extends EventStreamWriter {
     protected void start(StringBuilder out, StreamEvent.MessageStart s) {
         id = s.id().isBlank() ? fallbackId : s.id();
         model = s.model();
-        ObjectNode delta = Json.object();
-        delta.put("role", "assistant");
-        delta.put("content", "");
-        emit(out, chunk(delta, null));
+        emitDelta(out, "role", "assistant", "content", "");
     }
 
     @Override
@@ -94,7 +98,7 @@ public final class OpenAiClientStreamWriter extends EventStreamWriter {
             case Text t -> {
                 kinds.put(index, Kind.TEXT);
                 if (!t.text().isEmpty()) {
-                    emit(out, chunk(contentDelta(t.text()), null));
+                    emitDelta(out, "content", t.text(), null, null);
                 }
             }
             case Thinking t -> {
@@ -106,7 +110,7 @@ public final class OpenAiClientStreamWriter extends EventStreamWriter {
                 int r = nextReasoning++;
                 reasoningIndex.put(index, r);
                 if (!t.text().isEmpty()) {
-                    emit(out, chunk(reasoningDelta(t.text()), null));
+                    emitDelta(out, "reasoning_content", t.text(), "reasoning", t.text());
                 }
                 t.signature().ifPresent(sig -> emit(out, chunk(signatureDelta(r, sig), null)));
             }
@@ -142,7 +146,7 @@ public final class OpenAiClientStreamWriter extends EventStreamWriter {
         switch (delta) {
             case Delta.TextDelta t -> {
                 if (!t.text().isEmpty()) {
-                    emit(out, chunk(contentDelta(t.text()), null));
+                    emitDelta(out, "content", t.text(), null, null);
                 }
             }
             case Delta.ThinkingDelta t -> {
@@ -151,7 +155,7 @@ public final class OpenAiClientStreamWriter extends EventStreamWriter {
                     sofar.text.append(t.text());
                 }
                 if (!t.text().isEmpty()) {
-                    emit(out, chunk(reasoningDelta(t.text()), null));
+                    emitDelta(out, "reasoning_content", t.text(), "reasoning", t.text());
                 }
             }
             case Delta.ArgumentsDelta a -> {
@@ -216,17 +220,38 @@ public final class OpenAiClientStreamWriter extends EventStreamWriter {
         return c;
     }
 
-    private static ObjectNode contentDelta(String text) {
-        ObjectNode d = Json.object();
-        d.put("content", text);
-        return d;
-    }
-
-    private static ObjectNode reasoningDelta(String text) {
-        ObjectNode d = Json.object();
-        d.put("reasoning_content", text);
-        d.put("reasoning", text);
-        return d;
+    /**
+     * The frame of a chunk whose delta holds one or two string fields (the stream's start, text and reasoning
+     * deltas: nearly every chunk of a stream), written with a streaming generator into a reused buffer
+     * instead of through a tree built per chunk. Same bytes as {@link #chunk} would give.
+     */
+    private void emitDelta(StringBuilder out, String field, String value, String field2, String value2) {
+        json.setLength(0);
+        try (JsonGenerator g = Json.MAPPER.getFactory().createGenerator(jsonWriter)) {
+            g.writeStartObject();
+            g.writeStringField("id", id);
+            g.writeStringField("object", "chat.completion.chunk");
+            g.writeNumberField("created", created);
+            g.writeStringField("model", model);
+            g.writeArrayFieldStart("choices");
+            g.writeStartObject();
+            g.writeNumberField("index", 0);
+            g.writeObjectFieldStart("delta");
+            g.writeStringField(field, value);
+            if (field2 != null) {
+                g.writeStringField(field2, value2);
+            }
+            g.writeEndObject();
+            g.writeNullField("logprobs");
+            g.writeNullField("finish_reason");
+            g.writeEndObject();
+            g.writeEndArray();
+            g.writeEndObject();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e); // a StringBuilder does not fail
+        }
+        // Jackson escapes line breaks inside strings, so the payload is one line: one data: line
+        out.append("data: ").append(json).append("\n\n");
     }
 
     private static ObjectNode signatureDelta(int reasoningIdx, Signature sig) {
@@ -243,5 +268,32 @@ public final class OpenAiClientStreamWriter extends EventStreamWriter {
 
     private static void emit(StringBuilder out, ObjectNode chunk) {
         out.append(SseFrames.data(Json.write(chunk)));
+    }
+
+    /** A {@link Writer} into a {@link StringBuilder}, without the locking of {@link java.io.StringWriter}. */
+    private static final class StringBuilderWriter extends Writer {
+        private final StringBuilder sb;
+
+        StringBuilderWriter(StringBuilder sb) {
+            this.sb = sb;
+        }
+
+        @Override
+        public void write(char[] cbuf, int off, int len) {
+            sb.append(cbuf, off, len);
+        }
+
+        @Override
+        public void write(String str, int off, int len) {
+            sb.append(str, off, off + len);
+        }
+
+        @Override
+        public void flush() {
+        }
+
+        @Override
+        public void close() {
+        }
     }
 }

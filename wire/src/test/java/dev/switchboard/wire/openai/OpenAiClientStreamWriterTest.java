@@ -24,6 +24,45 @@ class OpenAiClientStreamWriterTest {
         return Golden.events(sse).stream().filter(e -> !e.isDone()).map(e -> Json.parse(e.data())).toList();
     }
 
+    /** The streamed chunks are the bytes a tree of the same chunk serialises to, whatever the text holds. */
+    @Test
+    void streamedChunksAreTheBytesOfTheChunkTree() {
+        String tricky = "line one\nline \"two\"\r\n\ttab \\ back \u0001 é 中文 🚀 </script>";
+        OpenAiClientStreamWriter w = new OpenAiClientStreamWriter(1700000000L);
+        String start = w.write(new StreamEvent.MessageStart("chatcmpl-1", "gpt-x", Usage.EMPTY));
+        w.write(new StreamEvent.BlockStart(0, new ContentBlock.Thinking("", Optional.empty())));
+        String thinking = w.write(new StreamEvent.BlockDelta(0, new Delta.ThinkingDelta(tricky)));
+        w.write(new StreamEvent.BlockStart(1, ContentBlock.Text.of("")));
+        String text = w.write(new StreamEvent.BlockDelta(1, new Delta.TextDelta(tricky)));
+
+        assertThat(start).isEqualTo(frame(delta("role", "assistant", "content", "")));
+        assertThat(thinking).isEqualTo(frame(delta("reasoning_content", tricky, "reasoning", tricky)));
+        assertThat(text).isEqualTo(frame(delta("content", tricky, null, null)));
+    }
+
+    private static String frame(com.fasterxml.jackson.databind.node.ObjectNode delta) {
+        com.fasterxml.jackson.databind.node.ObjectNode c = Json.object();
+        c.put("id", "chatcmpl-1");
+        c.put("object", "chat.completion.chunk");
+        c.put("created", 1700000000L);
+        c.put("model", "gpt-x");
+        com.fasterxml.jackson.databind.node.ObjectNode choice = c.putArray("choices").addObject();
+        choice.put("index", 0);
+        choice.set("delta", delta);
+        choice.putNull("logprobs");
+        choice.putNull("finish_reason");
+        return dev.switchboard.wire.sse.SseFrames.data(Json.write(c));
+    }
+
+    private static com.fasterxml.jackson.databind.node.ObjectNode delta(String f1, String v1, String f2, String v2) {
+        com.fasterxml.jackson.databind.node.ObjectNode d = Json.object();
+        d.put(f1, v1);
+        if (f2 != null) {
+            d.put(f2, v2);
+        }
+        return d;
+    }
+
     @Test
     void nothingIsWrittenAfterDone() {
         OpenAiClientStreamWriter w = new OpenAiClientStreamWriter(5);
