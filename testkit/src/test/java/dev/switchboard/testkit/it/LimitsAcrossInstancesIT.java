@@ -56,12 +56,19 @@ class LimitsAcrossInstancesIT {
                 listen: 127.0.0.1:8080
                 database: %s
                 admin_key: %s
+                """.formatted(database, TestGateway.ADMIN_KEY) + """
                 providers:
                   fake:
                     type: openai
-                    base_url: %s
-                    keys: ["%s"]
+                    base_url: %1$s
+                    keys: ["%2$s"]
                     timeouts: {connect: 1s, first_byte: 4s, idle: 4s, total: 20s}
+                  holding:
+                    # holds admitted requests long enough for all 40 to be decided, even on a loaded machine
+                    type: openai
+                    base_url: %1$s
+                    keys: ["%2$s"]
+                    timeouts: {connect: 1s, first_byte: 10s, idle: 10s, total: 20s}
                 models:
                   quick:
                     context_length: 8192
@@ -72,8 +79,8 @@ class LimitsAcrossInstancesIT {
                     context_length: 8192
                     max_output_tokens: 1024
                     pricing: {input: 0, output: 0}
-                    route: [{provider: fake, model: up-held-hang}]
-                """.formatted(database, TestGateway.ADMIN_KEY, upstream.openAiBaseUrl(), ItSupport.UPSTREAM_KEY) + redisLines;
+                    route: [{provider: holding, model: up-held-hang}]
+                """.formatted(upstream.openAiBaseUrl(), ItSupport.UPSTREAM_KEY) + redisLines;
     }
 
     private List<GatewayApp> start(int instances, boolean shared) throws Exception {
