@@ -3,7 +3,7 @@
 # latency added over calling the upstream directly, and the gateway's CPU time per request.
 #
 #   bench/load/run.sh [--out DIR] [--repeats 3] [--duration 15] [--warmup 3] [--initial-warmup 20]
-#                     [--conns "1 32 128"] [--modes "json sse"] [--threads 2]
+#                     [--conns "1 32 128"] [--modes "json sse xsse"] [--threads 2]
 #                     [--cpu-gateway LIST] [--cpu-upstream LIST] [--cpu-loadgen LIST]
 #                     [--java-opts "..."] [--heap 512m] [--log-level INFO]
 #                     [--max-foreign 0.15] [--gate-wait 120] [--retries 2]
@@ -161,7 +161,8 @@ providers:
     type: openai
     base_url: http://127.0.0.1:$UP_PORT/json/v1
     keys: ["sk-upstream-bench-dummy"]
-    streaming: false             # the static upstream answers whole JSON bodies only
+    # this path answers plain JSON only; the gateway would otherwise ask it for a stream
+    streaming: false
   bench-sse:
     type: openai
     base_url: http://127.0.0.1:$UP_PORT/sse/v1
@@ -235,12 +236,14 @@ auth() {
     *) echo "Authorization: Bearer $KEY" ;;
   esac
 }
+# The messages format asks for its version header; any other request gets a harmless one.
+version() { echo "anthropic-version: 2023-06-01"; }
 
 for t in $TARGETS; do
   for m in $MODES; do
     f="$OUT/wrk/check-$t-$m.out"
     code="$(curl -s -o "$f" -w '%{http_code}' --max-time 10 -X POST -H 'Content-Type: application/json' \
-      -H "$(auth "$t")" --data-binary @"$(body "$m")" "$(url "$t" "$m")" || true)"
+      -H "$(auth "$t")" -H "$(version)" --data-binary @"$(body "$m")" "$(url "$t" "$m")" || true)"
     ok=""
     if [ "$code" = 200 ]; then
       if [ "$m" = json ] && grep -q '"chatcmpl-bench0001"' "$f" && grep -q '"total_tokens":260' "$f"; then ok=1; fi
@@ -271,7 +274,7 @@ wrk_plain() { # target mode conns seconds (warm-up, not recorded)
   local th="$THREADS"; [ "$3" -lt "$th" ] && th="$3"
   local pin=(); [ -n "$CPU_LOADGEN" ] && pin=(taskset -c "$CPU_LOADGEN")
   BENCH_BODY="$(body "$2")" BENCH_OUT="$OUT/wrk/warm.json" timeout $(($4 + 30)) "${pin[@]}" \
-    wrk -t"$th" -c"$3" -d"$4s" --timeout 10s -s "$HERE/post.lua" -H "$(auth "$1")" "$(url "$1" "$2")" > /dev/null
+    wrk -t"$th" -c"$3" -d"$4s" --timeout 10s -s "$HERE/post.lua" -H "$(auth "$1")" -H "$(version)" "$(url "$1" "$2")" > /dev/null
 }
 
 if [ "$INIT_WARM" -gt 0 ]; then
@@ -291,7 +294,7 @@ measure() { # target mode conns rep
     if [ "$WARM" -gt 0 ]; then wrk_plain "$1" "$2" "$3" "$WARM"; fi
     python3 "$LIB" measure --out "$RES" --tmp "$OUT/wrk" --target "$1" --mode "$2" --conns "$3" --rep "$4" \
       --attempt "$a" --duration "$DUR" --threads "$THREADS" --url "$(url "$1" "$2")" --body "$(body "$2")" \
-      --lua "$HERE/post.lua" --header "$(auth "$1")" --gw-pids "$GW_PID" --up-pids "$UP_PIDS" \
+      --lua "$HERE/post.lua" --header "$(auth "$1")" --header "$(version)" --gw-pids "$GW_PID" --up-pids "$UP_PIDS" \
       --up-port "$UP_PORT" --jstat "$JAVA_HOME/bin/jstat" \
       ${CPU_LOADGEN:+--loadgen-cpus "$CPU_LOADGEN"}
     log "$(python3 "$LIB" brief "$RES")"

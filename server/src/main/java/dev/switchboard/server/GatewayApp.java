@@ -9,6 +9,7 @@ import dev.switchboard.engine.extend.Curation;
 import dev.switchboard.engine.extend.SkillService;
 import dev.switchboard.engine.idempotency.IdempotentRequests;
 import dev.switchboard.engine.catalog.ModelEntry;
+import dev.switchboard.engine.session.DashboardRole;
 import dev.switchboard.engine.session.SessionPolicy;
 import dev.switchboard.engine.session.Sessions;
 import dev.switchboard.engine.media.FetchLimits;
@@ -39,6 +40,9 @@ import dev.switchboard.engine.upstream.UpstreamClient;
 import dev.switchboard.engine.upstream.Watchdog;
 import dev.switchboard.server.admin.AdminApi;
 import dev.switchboard.server.admin.DefaultsAdminApi;
+import dev.switchboard.server.admin.ProvidersAdminApi;
+import dev.switchboard.server.dashboard.SessionAccountApi;
+import dev.switchboard.server.dashboard.DashboardAssets;
 import dev.switchboard.server.api.Authenticator;
 import dev.switchboard.server.api.ChatCompletionsApi;
 import dev.switchboard.server.api.GeminiModelsApi;
@@ -52,6 +56,7 @@ import dev.switchboard.server.api.OpsApi;
 import dev.switchboard.server.api.ResponsesApi;
 import dev.switchboard.server.auth.AuthApi;
 import dev.switchboard.server.auth.CredentialsAdminApi;
+import dev.switchboard.server.auth.DashboardSessionCallers;
 import dev.switchboard.server.auth.SessionAuth;
 import dev.switchboard.server.config.GatewayConfig;
 import dev.switchboard.server.config.ListenAddress;
@@ -107,6 +112,7 @@ public final class GatewayApp implements AutoCloseable {
     private final HttpEdge edge;
     private final Optional<String> newAdminKey;
     private final Optional<IssuedKey> newDemoKey;
+    private final Optional<String> newDemoPassword;
     private final SkillService skills;
     private final SkillUses skillUses;
     /** The limit counters: in Redis when configured (shared by every instance), else in this process. */
@@ -154,6 +160,17 @@ public final class GatewayApp implements AutoCloseable {
         // keys it would have printed.
         this.newAdminKey = accounts.adminKeys().ensureAdminKey();
         this.newDemoKey = accounts.demo().run(DemoBootstrap.DEFAULT_BALANCE_NANOS);
+        this.newDemoPassword = newDemoKey.map(k -> firstLogin(k.key().userId()));
+    }
+
+    /**
+     * The first start's way into the dashboard: the demo user, whom the person starting the gateway is, gets the
+     * admin role and a one-time shown password.
+     */
+    private String firstLogin(String demoUserId) {
+        Sessions sessions = accounts.sessions(SessionPolicy.DEFAULT);
+        sessions.setRole(demoUserId, DashboardRole.ADMIN);
+        return sessions.issuePassword(demoUserId);
     }
 
     private List<Route> routes(Clock clock, PrometheusMeterRegistry registry, GatewayMetrics metrics, PortDecorators ports,
@@ -166,6 +183,13 @@ public final class GatewayApp implements AutoCloseable {
         adapters.put(ProviderType.GEMINI, new HttpProviderAdapter(new GeminiDialect(), upstream));
         ImageInliner images = new ImageInliner(new ImageFetcher(FetchLimits.DEFAULT));
         FailoverRouter router = new FailoverRouter(config.catalog(), adapters, metrics, images);
+        Sessions sessions = accounts.sessions(SessionPolicy.DEFAULT
+                .withLifetimes(config.dashboard().sessionIdle(), config.dashboard().sessionMax())
+                .withOpenSignup(config.dashboard().openSignup()));
+        SessionAuth sessionAuth = new SessionAuth(sessions, config.dashboard());
+        Authenticator auth = new Authenticator(accounts.apiKeys(), new DashboardSessionCallers(sessionAuth), clock);
+        AdminApi admin = new AdminApi(accounts.admin(), accounts.adminKeys(),
+                Optional.of(ex -> OperatorAccess.requireAdminSession(sessionAuth, ex)));
         SavedDefaultsService defaults = new SavedDefaultsService(accounts.defaults(), accounts::userExists, config.catalog(), clock);
         // Limits first, then money: a request money refuses releases what the limits reserved for it.
         LimitStore limitStore = new GuardedLimitStore(limitCounters, config.limits().onStoreFailure(), metrics);
@@ -177,7 +201,6 @@ public final class GatewayApp implements AutoCloseable {
                 ports.admission().apply(limitsThenMoney.admission()), router, ports.settlement().apply(limitsThenMoney.settlement()),
                 metrics);
 
-        Authenticator auth = new Authenticator(accounts.apiKeys(), clock);
         IdempotencyKeys once = new IdempotencyKeys(idempotent, auth);
         ChatCompletionsApi completions = new ChatCompletionsApi(chat, auth, clock, heartbeats);
         ResponsesApi responses = new ResponsesApi(
@@ -185,7 +208,6 @@ public final class GatewayApp implements AutoCloseable {
         MessagesApi messages = new MessagesApi(chat, auth, heartbeats);
         ModelsApi models = new ModelsApi(config.catalog(), auth, clock.instant().getEpochSecond(), Optional.of(defaults),
                 skills);
-        AdminApi admin = new AdminApi(accounts.admin(), accounts.adminKeys());
         DefaultsAdminApi adminDefaults = new DefaultsAdminApi(admin, defaults);
         OpsApi ops = new OpsApi(accounts.database(), registry, config.edge().metricsToken());
 
@@ -195,10 +217,6 @@ public final class GatewayApp implements AutoCloseable {
         if (config.starterCatalog()) {
             StarterCatalog.loadOnce(curation, clock.instant());
         }
-        Sessions sessions = accounts.sessions(SessionPolicy.DEFAULT
-                .withLifetimes(config.dashboard().sessionIdle(), config.dashboard().sessionMax())
-                .withOpenSignup(config.dashboard().openSignup()));
-        SessionAuth sessionAuth = new SessionAuth(sessions, config.dashboard());
 
         List<Route> routes = new ArrayList<>();
         routes.add(new Route("POST", "/v1/chat/completions", ChatCompletionsApi.ENDPOINT, OPENAI_ERRORS,
@@ -240,6 +258,20 @@ public final class GatewayApp implements AutoCloseable {
                 new CatalogApi(catalogService, sessionAuth),
                 new ExtendAdminApi(curation, new OperatorAccess(admin, sessionAuth), clock),
                 new CredentialsAdminApi(admin, sessions), OPENAI_ERRORS));
+        SessionAccountApi account = new SessionAccountApi(sessionAuth, admin, accounts.admin(), defaults, clock);
+        routes.add(new Route("GET", "/v1/keys", "account", OPENAI_ERRORS, account::keys));
+        routes.add(new Route("POST", "/v1/keys", "account", OPENAI_ERRORS, account::createKey));
+        routes.add(new Route("POST", "/v1/keys/playground", "account", OPENAI_ERRORS, account::playgroundKey));
+        routes.add(new Route("DELETE", "/v1/keys/{id}", "account", OPENAI_ERRORS, account::revokeKey));
+        routes.add(new Route("GET", "/v1/defaults", "account", OPENAI_ERRORS, account::listDefaults));
+        routes.add(new Route("GET", "/v1/defaults/{model}", "account", OPENAI_ERRORS, account::getDefaults));
+        routes.add(new Route("PUT", "/v1/defaults/{model}", "account", OPENAI_ERRORS, account::putDefaults));
+        routes.add(new Route("DELETE", "/v1/defaults/{model}", "account", OPENAI_ERRORS, account::deleteDefaults));
+        routes.add(new Route("GET", "/admin/v1/providers", "admin", OPENAI_ERRORS,
+                new ProvidersAdminApi(admin, config.catalog(), metrics)::list));
+        DashboardAssets dashboard = DashboardAssets.load();
+        routes.add(new Route("GET", "/", "dashboard", OPENAI_ERRORS, dashboard::shell));
+        routes.add(new Route("GET", "/assets/*", "dashboard", OPENAI_ERRORS, dashboard::asset));
         routes.add(new Route("GET", "/health", "health", OPENAI_ERRORS, ops::health));
         routes.add(new Route("GET", "/ready", "ready", OPENAI_ERRORS, ops::ready));
         routes.add(new Route("GET", "/metrics", "metrics", OPENAI_ERRORS, ops::metrics));
@@ -352,6 +384,16 @@ public final class GatewayApp implements AutoCloseable {
     /** The demo user's key created by this start (first start on an empty database), to show once. */
     public Optional<IssuedKey> newDemoKey() {
         return newDemoKey;
+    }
+
+    /** The demo user's dashboard password set by this start (with {@link #newDemoKey()}), to show once. */
+    public Optional<String> newDemoPassword() {
+        return newDemoPassword;
+    }
+
+    /** Where the dashboard is served. */
+    public String dashboardUrl() {
+        return baseUrl() + "/";
     }
 
     @Override

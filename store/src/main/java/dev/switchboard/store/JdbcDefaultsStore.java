@@ -5,6 +5,8 @@ import dev.switchboard.engine.defaults.StoredDefaults;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 
@@ -49,6 +51,24 @@ public final class JdbcDefaultsStore implements DefaultsStore {
                     }
                     return Optional.of(new StoredDefaults(userId, modelId, rs.getString("params"),
                             Instant.ofEpochMilli(rs.getLong("updated_at"))));
+                }
+            }
+        });
+    }
+
+    @Override
+    public List<StoredDefaults> listFor(String userId) {
+        return sql.read("list model defaults", c -> {
+            try (PreparedStatement s = c.prepareStatement(
+                    "SELECT model_id, params, updated_at FROM model_defaults WHERE user_id = ? ORDER BY model_id")) {
+                s.setString(1, userId);
+                try (ResultSet rs = s.executeQuery()) {
+                    List<StoredDefaults> out = new ArrayList<>();
+                    while (rs.next()) {
+                        out.add(new StoredDefaults(userId, rs.getString("model_id"), rs.getString("params"),
+                                Instant.ofEpochMilli(rs.getLong("updated_at"))));
+                    }
+                    return out;
                 }
             }
         });

@@ -1,5 +1,6 @@
 package dev.switchboard.engine.defaults;
 
+import java.util.List;
 import java.util.Optional;
 
 /**
@@ -14,6 +15,9 @@ public interface DefaultsStore {
 
     /** The saved defaults, if any. */
     Optional<StoredDefaults> find(String userId, String modelId);
+
+    /** Every model's saved defaults of {@code userId}, by model id (the dashboard's list). */
+    List<StoredDefaults> listFor(String userId);
 
     /** Removes them; whether there were any. */
     boolean delete(String userId, String modelId);

@@ -9,6 +9,7 @@ import dev.switchboard.model.GatewayError;
 import dev.switchboard.wire.Json;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.function.Predicate;
@@ -77,6 +78,14 @@ public final class SavedDefaultsService {
     /** The saved defaults; 404 for an unknown user or model. */
     public Optional<StoredDefaults> get(String userId, String model) {
         return store.find(userId, model(userId, model).id());
+    }
+
+    /** Every saved record of a user, by model id; 404 for an unknown user. */
+    public List<StoredDefaults> list(String userId) {
+        if (!userExists.test(userId)) {
+            throw GatewayError.notFound("No user with id '" + userId + "'.").toException();
+        }
+        return store.listFor(userId);
     }
 
     /** What {@link #clear} did: the canonical model id, and whether there were defaults to remove. */

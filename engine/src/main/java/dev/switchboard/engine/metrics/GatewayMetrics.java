@@ -117,4 +117,44 @@ public final class GatewayMetrics {
     public void streamClosed() {
         openStreams.decrementAndGet();
     }
+
+    /**
+     * The providers' health from this instance's own counters since it started: attempts by outcome, and the
+     * latency of attempts (mean and max, in milliseconds). Providers appear once they were tried.
+     */
+    public List<ProviderHealth> providerHealth() {
+        Map<String, Map<String, Long>> outcomes = new java.util.TreeMap<>();
+        counters.forEach((key, counter) -> {
+            if (key.getFirst().equals("attempts")) {
+                outcomes.computeIfAbsent(key.get(1), p -> new java.util.TreeMap<>())
+                        .merge(key.get(2), (long) counter.count(), Long::sum);
+            }
+        });
+        List<ProviderHealth> out = new java.util.ArrayList<>();
+        outcomes.forEach((provider, byOutcome) -> {
+            Timer t = timers.get(List.of("upstream", provider));
+            double mean = t == null ? 0 : t.mean(java.util.concurrent.TimeUnit.MILLISECONDS);
+            double max = t == null ? 0 : t.max(java.util.concurrent.TimeUnit.MILLISECONDS);
+            out.add(new ProviderHealth(provider, byOutcome, Math.round(mean), Math.round(max)));
+        });
+        return out;
+    }
+
+    /**
+     * One provider's attempts since start, by outcome ({@code ok}, an HTTP status, {@code timeout}, ...), with the
+     * mean and the largest attempt duration in milliseconds (the largest over the registry's recent window).
+     */
+    public record ProviderHealth(String provider, Map<String, Long> outcomes, long meanLatencyMs, long maxLatencyMs) {
+        public ProviderHealth {
+            outcomes = Map.copyOf(outcomes);
+        }
+
+        public long attempts() {
+            return outcomes.values().stream().mapToLong(Long::longValue).sum();
+        }
+
+        public long errors() {
+            return attempts() - outcomes.getOrDefault("ok", 0L);
+        }
+    }
 }

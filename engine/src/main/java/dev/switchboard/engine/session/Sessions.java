@@ -231,6 +231,25 @@ public final class Sessions {
         return sessions.deleteAllOf(userId);
     }
 
+    /** Letters and digits that cannot be mistaken for each other when read off a terminal. */
+    private static final String READABLE = "abcdefghjkmnpqrstuvwxyzABCDEFGHJKLMNPQRSTUVWXYZ23456789";
+
+    /**
+     * Gives a user a fresh random password of 20 readable characters (about 115 bits) and returns it, to be shown
+     * once: how the first start lets its operator into the dashboard. Ends the user's sessions.
+     *
+     * @throws AccountException NOT_FOUND
+     */
+    public String issuePassword(String userId) {
+        SecureRandom random = new SecureRandom();
+        StringBuilder password = new StringBuilder(20);
+        for (int i = 0; i < 20; i++) {
+            password.append(READABLE.charAt(random.nextInt(READABLE.length())));
+        }
+        setPassword(userId, password.toString());
+        return password.toString();
+    }
+
     /**
      * Sets a user's dashboard role.
      *

@@ -40,6 +40,12 @@ class SavedDefaultsServiceTest {
         }
 
         @Override
+        public List<StoredDefaults> listFor(String userId) {
+            return rows.values().stream().filter(d -> d.userId().equals(userId))
+                    .sorted(java.util.Comparator.comparing(StoredDefaults::modelId)).toList();
+        }
+
+        @Override
         public boolean delete(String userId, String modelId) {
             return rows.remove(userId + "/" + modelId) != null;
         }

@@ -31,14 +31,38 @@ import java.util.Set;
 public final class AdminApi {
     private final AdminService admin;
     private final AdminKeys adminKeys;
+    private final Optional<OperatorSessions> sessions;
 
-    public AdminApi(AdminService admin, AdminKeys adminKeys) {
-        this.admin = admin;
-        this.adminKeys = adminKeys;
+    /**
+     * How an operator's dashboard session is recognised: refuses (401 no session, 403 missing CSRF token or not an
+     * admin) unless the request is an admin's session with its CSRF token.
+     */
+    @FunctionalInterface
+    public interface OperatorSessions {
+        void requireAdmin(Exchange ex);
     }
 
-    /** Refuses the exchange (401) unless it carries the admin key; shared with the other admin handlers. */
+    public AdminApi(AdminService admin, AdminKeys adminKeys) {
+        this(admin, adminKeys, Optional.empty());
+    }
+
+    /** With {@code sessions}: a request without the admin key may be an admin user's dashboard session. */
+    public AdminApi(AdminService admin, AdminKeys adminKeys, Optional<OperatorSessions> sessions) {
+        this.admin = admin;
+        this.adminKeys = adminKeys;
+        this.sessions = sessions;
+    }
+
+    /**
+     * Refuses the exchange unless it carries the admin key (401 otherwise) or, without an {@code Authorization}
+     * header, is the dashboard session of a user with the admin role (with its CSRF token on every method); shared
+     * with the other admin handlers.
+     */
     public void authorize(Exchange ex) {
+        if (ex.header("authorization").isEmpty() && sessions.isPresent() && ex.header("cookie").isPresent()) {
+            sessions.get().requireAdmin(ex);
+            return;
+        }
         Optional<String> presented = ex.header("authorization")
                 .filter(h -> h.regionMatches(true, 0, "Bearer ", 0, 7)).map(h -> h.substring(7).trim());
         if (presented.isEmpty()) {
@@ -98,14 +122,23 @@ public final class AdminApi {
 
     public void createKey(Exchange ex) {
         authorize(ex);
+        issueKey(ex, ex.pathParam("id"));
+    }
+
+    /**
+     * Issues a key for {@code userId} from a key-creation body and answers 201 with the key and its secret (the only
+     * time it is shown); shared by the admin route and the dashboard's own {@code POST /v1/keys}.
+     */
+    public void issueKey(Exchange ex, String userId) {
         JsonNode body = object(ex, union(Set.of("name", "models", "endpoints", "expires_at"), LIMIT_FIELDS));
         AdminService.LimitsInput limits = new AdminService.LimitsInput(integer(body, "rpm"), integer(body, "tpm"),
                 integer(body, "daily_tokens"), integer(body, "max_parallel"), decimal(body, "budget_usd"),
                 text(body, "budget_period"));
-        IssuedKey issued = call(() -> admin.createKey(ex.pathParam("id"), new AdminService.CreateKey(text(body, "name"),
+        IssuedKey issued = call(() -> admin.createKey(userId, new AdminService.CreateKey(text(body, "name"),
                 strings(body, "models"), strings(body, "endpoints"), limits, text(body, "expires_at"))));
         ObjectNode o = AdminJson.key(issued.key());
         o.put("key", issued.secret());
+        ex.header("cache-control", "no-store");
         ex.respond(201, "application/json", Json.writeBytes(o));
     }
 

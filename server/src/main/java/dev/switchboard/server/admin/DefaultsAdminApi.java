@@ -47,12 +47,16 @@ public final class DefaultsAdminApi {
 
     public void delete(Exchange ex) {
         admin.authorize(ex);
-        SavedDefaultsService.Cleared cleared = defaults.clear(ex.pathParam("id"), ex.pathParam("model"));
+        ex.respond(200, "application/json", Json.writeBytes(json(defaults.clear(ex.pathParam("id"), ex.pathParam("model")))));
+    }
+
+    /** What a removal did, as the API shows it: {@code {user_id, model, deleted}}. */
+    public static ObjectNode json(SavedDefaultsService.Cleared cleared) {
         ObjectNode o = Json.object();
         o.put("user_id", cleared.userId());
         o.put("model", cleared.modelId());
         o.put("deleted", cleared.removed());
-        ex.respond(200, "application/json", Json.writeBytes(o));
+        return o;
     }
 
     /** The saved record as the API shows it. */

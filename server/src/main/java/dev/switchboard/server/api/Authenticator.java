@@ -6,23 +6,38 @@ import dev.switchboard.engine.account.Principal;
 import dev.switchboard.engine.pipeline.Caller;
 import dev.switchboard.model.GatewayError;
 import dev.switchboard.server.http.Exchange;
+import dev.switchboard.engine.account.KeyScope;
 import java.time.Clock;
+import java.util.Optional;
+import java.util.Set;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * Turns the key a request presents into a {@link Caller}, or refuses it: 401 when the key is missing or
- * unusable (the reason goes to the log, not to the caller), 403 when the key's scope excludes the endpoint. An
- * authenticated exchange gets the rate-limit headers ({@link RateLimitHeaders}) of what admission says, whatever
- * the answer.
+ * unusable (the reason goes to the log, not to the caller), 403 when the key's scope excludes the endpoint. A
+ * request without a key to an endpoint that is not a chat endpoint may instead be the dashboard's, served under the
+ * signed-in user's session ({@link SessionCallers}); chat endpoints take API keys only. An exchange authenticated by
+ * a key gets the rate-limit headers ({@link RateLimitHeaders}) of what admission says, whatever the answer.
  */
 public final class Authenticator {
     private static final Logger LOG = LoggerFactory.getLogger(Authenticator.class);
+    /** The endpoints that spend money: API keys only, never a dashboard session. */
+    static final Set<String> CHAT_ENDPOINTS = Set.of(KeyScope.CHAT_COMPLETIONS, KeyScope.MESSAGES, KeyScope.COUNT_TOKENS,
+            KeyScope.GENERATE_CONTENT, KeyScope.RESPONSES);
+
     private final ApiKeys keys;
+    private final SessionCallers sessions;
     private final Clock clock;
 
     public Authenticator(ApiKeys keys, Clock clock) {
+        this(keys, SessionCallers.NONE, clock);
+    }
+
+    /** With {@code sessions}: a request without an API key may be the dashboard's, under its session. */
+    public Authenticator(ApiKeys keys, SessionCallers sessions, Clock clock) {
         this.keys = keys;
+        this.sessions = sessions;
         this.clock = clock;
     }
 
@@ -31,10 +46,24 @@ public final class Authenticator {
         return endpoint.equals(MessagesApi.ENDPOINT) || endpoint.equals(MessagesApi.COUNT_TOKENS_ENDPOINT);
     }
 
+    /** Whether the request presents an API key where {@code where} looks, or the dashboard's session token (reads only). */
+    public boolean presentsCredentials(Exchange ex, Credentials where) {
+        return where.presented(ex).isPresent() || ex.header("x-csrf-token").isPresent();
+    }
+
     public Caller authenticate(Exchange ex, Credentials where, String endpoint) {
-        String presented = where.presented(ex).orElseThrow(() -> GatewayError.unauthorized(
+        Optional<String> key = where.presented(ex);
+        if (key.isEmpty() && !CHAT_ENDPOINTS.contains(endpoint)) {
+            Optional<Caller> dashboard = sessions.caller(ex);
+            if (dashboard.isPresent()) {
+                return dashboard.get();
+            }
+        }
+        String presented = key.orElseThrow(() -> GatewayError.unauthorized(
                 (ex.header("cookie").filter(c -> c.contains("sb_session=")).isPresent()
-                        ? "Dashboard session cookies are not accepted here. " : "")
+                        ? (CHAT_ENDPOINTS.contains(endpoint) ? "Dashboard session cookies are not accepted here. "
+                                : "Dashboard session cookies are not accepted here without the session's x-csrf-token header. ")
+                        : "")
                         + "Missing API key. Send it as " + where.hint() + ".").toException());
         return switch (keys.authenticate(presented)) {
             case Authentication.Authenticated a -> {
@@ -50,7 +79,7 @@ public final class Authenticator {
             case Authentication.Rejected r -> {
                 LOG.atInfo().addKeyValue("request_id", ex.requestId()).addKeyValue("reason", r.reason().name())
                         .log("API key rejected");
-                throw new GatewayError(401, "invalid_request_error", "Invalid API key.", java.util.Optional.empty(), false)
+                throw new GatewayError(401, "invalid_request_error", "Invalid API key.", Optional.empty(), false)
                         .toException();
             }
         };

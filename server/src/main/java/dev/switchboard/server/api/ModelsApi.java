@@ -152,7 +152,7 @@ public final class ModelsApi {
     public void allowedParams(Exchange ex) {
         String id = ex.pathParam("id");
         ModelEntry m = catalog.resolve(id).orElseThrow(() -> GatewayError.modelNotFound(id).toException());
-        Optional<Caller> caller = Credentials.BEARER.presented(ex).isPresent()
+        Optional<Caller> caller = auth.presentsCredentials(ex, Credentials.BEARER)
                 ? Optional.of(auth.authenticate(ex, Credentials.BEARER, "models")) : Optional.empty();
         ObjectNode body = Json.object();
         body.put("id", m.id());

@@ -1,5 +1,6 @@
 package dev.switchboard.server.cli;
 
+import dev.switchboard.engine.account.DemoBootstrap;
 import dev.switchboard.engine.account.IssuedKey;
 import dev.switchboard.engine.catalog.ModelEntry;
 import dev.switchboard.server.GatewayApp;
@@ -52,6 +53,11 @@ final class ServeCommand implements Callable<Integer> {
             out.println("First start. These keys are shown once and stored only as hashes: keep them now.");
             app.newAdminKey().ifPresent(k -> out.println("  admin key: " + k));
             app.newDemoKey().ifPresent(k -> out.println("  demo key:  " + k.secret() + "   (user " + k.key().userId() + ")"));
+            app.newDemoPassword().ifPresent(pw -> {
+                out.println();
+                out.println("Dashboard: " + app.dashboardUrl());
+                out.println("  sign in as: " + DemoBootstrap.DEMO_USER + "   password: " + pw + "   (admin; change it under Account)");
+            });
             String key = app.newDemoKey().map(IssuedKey::secret).orElse("<your API key>");
             String model = models.stream().map(ModelEntry::id).filter(id -> id.equals("switchboard-demo")).findFirst()
                     .orElse(models.isEmpty() ? "<model>" : models.getFirst().id());
@@ -60,6 +66,10 @@ final class ServeCommand implements Callable<Integer> {
             out.println("  curl " + app.baseUrl() + "/v1/chat/completions \\");
             out.println("    -H 'Authorization: Bearer " + key + "' -H 'Content-Type: application/json' \\");
             out.println("    -d '{\"model\":\"" + model + "\",\"messages\":[{\"role\":\"user\",\"content\":\"Hello\"}]}'");
+        }
+        if (app.newDemoPassword().isEmpty()) {
+            out.println("Dashboard: " + app.dashboardUrl() + "  (sign in with your user; `switchboard users passwd demo` sets a"
+                    + " password)");
         }
         out.println();
         out.flush();

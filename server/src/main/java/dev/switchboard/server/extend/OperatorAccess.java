@@ -25,8 +25,22 @@ public final class OperatorAccess {
             return;
         }
         if (sessions.require(ex).role() != DashboardRole.ADMIN) {
-            throw GatewayError.forbidden("forbidden", "Only the operator (the admin key, or a user with the admin role) may"
-                    + " do this.").toException();
+            throw notOperator();
         }
+    }
+
+    /**
+     * Refuses a request unless it is the dashboard session of an admin carrying the session's CSRF token (on every
+     * method: the admin API's reads show other users' data): 401 without a session, 403 otherwise.
+     */
+    public static void requireAdminSession(SessionAuth sessions, Exchange ex) {
+        if (sessions.requireWithToken(ex).role() != DashboardRole.ADMIN) {
+            throw notOperator();
+        }
+    }
+
+    private static dev.switchboard.model.GatewayException notOperator() {
+        return GatewayError.forbidden("forbidden", "Only the operator (the admin key, or a user with the admin role) may"
+                + " do this.").toException();
     }
 }

@@ -245,12 +245,22 @@ class ExtendApiIT {
         assertThat(me.json().path("error").path("message").asText()).contains("API keys do not open dashboard sessions");
         assertThat(b.send("POST", "/v1/skills", java.util.Optional.of("{}"), key).status()).isEqualTo(401);
 
-        Answer chat = alice.post("/v1/chat/completions", "{\"model\":\"sim-chat\",\"messages\":[{\"role\":\"user\",\"content\":\"hi\"}]}");
-        assertThat(chat.status()).as("a session cookie is not a credential for chat").isEqualTo(401);
+        String hi = "{\"model\":\"sim-chat\",\"messages\":[{\"role\":\"user\",\"content\":\"hi\"}]}";
+        Answer chat = alice.post("/v1/chat/completions", hi);
+        assertThat(chat.status()).as("a session cookie, even with its CSRF token, is not a credential for chat").isEqualTo(401);
         assertThat(chat.json().path("error").path("message").asText()).contains("session cookies are not accepted");
-        Answer withKey = alice.send("POST", "/v1/chat/completions",
-                java.util.Optional.of("{\"model\":\"sim-chat\",\"messages\":[{\"role\":\"user\",\"content\":\"hi\"}]}"), key);
+        Answer withKey = alice.send("POST", "/v1/chat/completions", java.util.Optional.of(hi), key);
         assertThat(withKey.status()).as("the same request with a key works").isEqualTo(200);
+
+        Answer models = alice.get("/v1/models");
+        assertThat(models.status()).as("the dashboard reads the model list under its session and token").isEqualTo(200);
+        Answer cookieOnly;
+        try {
+            cookieOnly = alice.withoutCsrf().get("/v1/models");
+        } finally {
+            alice.withCsrf();
+        }
+        assertThat(cookieOnly.status()).as("the cookie alone is not a credential anywhere on the API").isEqualTo(401);
     }
 
     @Test

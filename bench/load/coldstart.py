@@ -1,0 +1,46 @@
+#!/usr/bin/env python3
+"""Time from launching the gateway to its first answered chat request.
+
+    bench/load/coldstart.py --jar server/target/switchboard.jar --config CONFIG --url http://127.0.0.1:PORT \
+        --key sk-sb-... --body bench/load/bodies/chat.json [-- JVM flags, e.g. -Xmx768m -XX:AOTCache=F]
+
+Starts `java [flags] -jar JAR --config CONFIG` (--java, else $JAVA_HOME/bin/java, else java on PATH; it
+must be JDK 21 or newer, 25 for the AOT cache), POSTs BODY to
+URL/v1/chat/completions every 5 ms until one is answered 200, prints the milliseconds since launch,
+then stops the gateway with SIGTERM and waits for it (a recording run writes its AOT cache then).
+The config must name an upstream that answers (e.g. bench/load's nginx). Loopback only.
+"""
+import argparse, os, signal, subprocess, sys, time, urllib.request
+
+ap = argparse.ArgumentParser()
+for a in ("--jar", "--config", "--url", "--key", "--body"):
+    ap.add_argument(a, required=True)
+ap.add_argument("--timeout", type=float, default=120)
+ap.add_argument("--java", default="")
+ap.add_argument("flags", nargs="*")
+o = ap.parse_args()
+java = o.java or (os.path.join(os.environ["JAVA_HOME"], "bin", "java") if os.environ.get("JAVA_HOME") else "java")
+body = open(o.body, "rb").read()
+t0 = time.monotonic()
+p = subprocess.Popen([java, *o.flags, "-jar", o.jar, "--config", o.config], stdout=subprocess.DEVNULL,
+                     stderr=subprocess.STDOUT, env={**os.environ, "SWITCHBOARD_LOG_LEVEL": "WARN"})
+first = None
+try:
+    while time.monotonic() - t0 < o.timeout and p.poll() is None:
+        try:
+            req = urllib.request.Request(o.url.rstrip("/") + "/v1/chat/completions", data=body,
+                                         headers={"Authorization": "Bearer " + o.key, "Content-Type": "application/json"})
+            with urllib.request.urlopen(req, timeout=5) as r:
+                if r.status == 200:
+                    r.read()
+                    first = (time.monotonic() - t0) * 1000
+                    break
+        except OSError:
+            time.sleep(0.005)
+finally:
+    if p.poll() is None:
+        p.send_signal(signal.SIGTERM)
+        p.wait(timeout=120)
+if first is None:
+    sys.exit(f"no answered request (gateway exit status {p.returncode})")
+print(f"first answered request after {first:.0f} ms")
