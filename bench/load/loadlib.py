@@ -169,9 +169,14 @@ def _interference(r):
     return (r.get("foreign_cores") or 0) + (r.get("steal_cores") or 0)
 
 
+# direct: nginx alone; gateway: through the gateway with a key without limits; limited: the same with a key that
+# has limits (run.sh --limits), to see what counting them costs
+TARGETS = ("direct", "gateway", "limited")
+
+
 def cmd_brief(args):
     r = _load(args[0])[-1]
-    cpu = f" gateway {r['gw_cpu_us_per_req']} µs/req" if r["target"] == "gateway" else ""
+    cpu = f" gateway {r['gw_cpu_us_per_req']} µs/req" if r["target"] != "direct" else ""
     print(f"{r['target']:>7} {r['mode']:<4} c{r['conns']:<3} rep{r['rep']} try{r['attempt']}: "
           f"{r['rps']:8.0f} req/s p50 {r['p50_us'] / 1000:.2f} ms p99 {r['p99_us'] / 1000:.2f} ms "
           f"err {r['errors']}{cpu} | other procs {r['foreign_cores']} cores, steal {r['steal_cores']}")
@@ -250,7 +255,7 @@ def cmd_summarize(args):
     print("|---|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
     for m in modes:
         for c in conns:
-            for t in ("direct", "gateway"):
+            for t in TARGETS:
                 rs = pick(t, m, c)
                 if not rs:
                     continue
@@ -260,8 +265,8 @@ def cmd_summarize(args):
                     _rng([r["rps"] for r in rs]),
                     _rng([r["p50_us"] / 1000 for r in rs], 2),
                     _rng([r["p99_us"] / 1000 for r in rs], 2),
-                    _rng([r["gw_cpu_us_per_req"] for r in rs]) if t == "gateway" else "-",
-                    _rng([r["gw_cpu_cores"] for r in rs], 2) if t == "gateway" else "-",
+                    _rng([r["gw_cpu_us_per_req"] for r in rs]) if t != "direct" else "-",
+                    _rng([r["gw_cpu_cores"] for r in rs], 2) if t != "direct" else "-",
                     _rng([r["up_cpu_us_per_req"] for r in rs]),
                     str(sum(r["errors"] for r in rs)),
                     _socks(rs) if t == "gateway" else "-",
@@ -286,6 +291,25 @@ def cmd_summarize(args):
                 _rng([(g[k]["p99_us"] - d[k]["p99_us"]) / 1000 for k in ks], 2),
                 _rng([g[k]["rps"] / d[k]["rps"] for k in ks], 3),
             ]) + " |")
+
+    if any(r["target"] == "limited" for r in rows):
+        print("\n## What the limits cost (a key with limits − a key without, same repeat)\n")
+        print("| mode | conns | gateway CPU µs/req without | with limits | with ÷ without | Δp50 ms |")
+        print("|---|---:|---:|---:|---:|---:|")
+        for m in modes:
+            for c in conns:
+                g = {r["rep"]: r for r in pick("gateway", m, c)}
+                lim = {r["rep"]: r for r in pick("limited", m, c)}
+                ks = sorted(k for k in set(g) & set(lim) if g[k]["gw_cpu_us_per_req"] and lim[k]["gw_cpu_us_per_req"])
+                if not ks:
+                    continue
+                print("| " + " | ".join([
+                    m, str(c),
+                    _rng([g[k]["gw_cpu_us_per_req"] for k in ks]),
+                    _rng([lim[k]["gw_cpu_us_per_req"] for k in ks]),
+                    _rng([lim[k]["gw_cpu_us_per_req"] / g[k]["gw_cpu_us_per_req"] for k in ks], 3),
+                    _rng([(lim[k]["p50_us"] - g[k]["p50_us"]) / 1000 for k in ks], 3),
+                ]) + " |")
 
     print("\n## Verdict\n")
     for m in modes:
@@ -318,12 +342,12 @@ def cmd_summarize(args):
     print("|---|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
     for m in modes:
         for c in conns:
-            for t in ("direct", "gateway"):
+            for t in TARGETS:
                 for r in pick(t, m, c):
                     print("| " + " | ".join(str(x) for x in [
                         m, c, t, r["rep"], r["attempt"], f"{r['rps']:.0f}", f"{r['p50_us'] / 1000:.2f}",
                         f"{r['p99_us'] / 1000:.2f}", r["errors"],
-                        r["gw_cpu_us_per_req"] if t == "gateway" else "-",
+                        r["gw_cpu_us_per_req"] if t != "direct" else "-",
                         r["up_cpu_us_per_req"] if r["up_cpu_us_per_req"] is not None else "-",
                         r["wrk_cpu_cores"],
                         f"{r['foreign_cores']}" + (" ⚠" if _interference(r) > limit else ""),

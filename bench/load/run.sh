@@ -8,13 +8,17 @@
 #                     [--java-opts "..."] [--heap 512m] [--log-level INFO]
 #                     [--max-foreign 0.15] [--gate-wait 120] [--retries 2]
 #                     [--upstream-port 18180] [--gateway-port 18190] [--rebuild] [--max-lifetime 7200]
+#                     [--limits "--rpm N --tpm N ..."] [--redis redis://127.0.0.1:6379]
 #
 # What it does: builds server/target/switchboard.jar if it is missing; starts nginx (1 worker) with
 # bench/load/upstream-nginx.conf; writes a gateway config whose two models, bench-json and bench-sse,
 # route to that nginx through an openai-type provider each; creates a user and an API key with the CLI
 # (`switchboard users create`, `keys create`); starts the gateway (-Xmx512m); checks every target and
 # mode answers correctly; warms the gateway up; then, per repeat (target order reversed on even
-# repeats), per mode and connection count, runs wrk against `direct` (nginx) and `gateway`.
+# repeats), per mode and connection count, runs wrk against `direct` (nginx) and `gateway`. With
+# --limits (arguments of `switchboard keys create`, e.g. "--rpm 100000000 --tpm 100000000000") a second key
+# with those limits is created and measured as the target `limited`, to see what counting limits costs;
+# --redis puts the limit counters in that Redis (under a key prefix of this run's own).
 #
 # Per run it records wrk's req/s and latency percentiles, and from /proc the CPU time (utime+stime) of
 # the gateway JVM, of nginx, of wrk, and of everything else on the machine. Before each run it waits
@@ -34,6 +38,7 @@ LIB="$HERE/loadlib.py"
 OUT=""; DUR=15; WARM=3; INIT_WARM=20; REPEATS=3; CONNS="1 32 128"; MODES="json sse"; THREADS=2
 CPU_GATEWAY=""; CPU_UPSTREAM=""; CPU_LOADGEN=""; JAVA_OPTS=""; HEAP=512m; LOG_LEVEL=INFO
 MAX_FOREIGN=0.15; GATE_WAIT=120; RETRIES=2; UP_PORT=18180; GW_PORT=18190; REBUILD=""; MAX_LIFETIME=7200
+LIMITS=""; REDIS=""
 
 while [ $# -gt 0 ]; do
   case "$1" in
@@ -58,7 +63,9 @@ while [ $# -gt 0 ]; do
     --gateway-port) GW_PORT="$2"; shift 2 ;;
     --rebuild) REBUILD=1; shift ;;
     --max-lifetime) MAX_LIFETIME="$2"; shift 2 ;;
-    -h|--help) sed -n '2,29p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    --limits) LIMITS="$2"; shift 2 ;;
+    --redis) REDIS="$2"; shift 2 ;;
+    -h|--help) sed -n '2,33p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "unknown argument: $1 (see --help)" >&2; exit 2 ;;
   esac
 done
@@ -172,6 +179,9 @@ models:
     pricing: {input: 0.15, output: 0.60}
     route: [{provider: bench-sse, model: gpt-4o-mini}]
 EOF
+if [ -n "$REDIS" ]; then
+  printf 'redis: %s\nlimits: {redis_prefix: "bench:%s:"}\n' "$REDIS" "$(date +%s%N)" >> "$GW_DIR/config.yaml"
+fi
 cp "$GW_DIR/config.yaml" "$OUT/config.yaml"
 cli() { (cd "$GW_DIR" && SWITCHBOARD_LOG_LEVEL=WARN timeout 120 "$JAVA" -jar "$JAR" --config "$GW_DIR/config.yaml" "$@"); }
 cli users create --name bench --balance-usd 1000000 > "$GW_DIR/user.json" || die "users create failed: $(cat "$GW_DIR/user.json")"
@@ -179,6 +189,14 @@ USER_ID="$(python3 "$LIB" cli-json "$GW_DIR/user.json" id)"
 cli keys create "$USER_ID" --name bench > "$GW_DIR/key.json" || die "keys create failed"
 KEY="$(python3 "$LIB" cli-json "$GW_DIR/key.json" key)"
 log "user $USER_ID, key $(python3 "$LIB" cli-json "$GW_DIR/key.json" prefix)…"
+TARGETS="direct gateway"
+if [ -n "$LIMITS" ]; then
+  # shellcheck disable=SC2086  # LIMITS is a list of CLI options
+  cli keys create "$USER_ID" --name bench-limited $LIMITS > "$GW_DIR/key-limited.json" || die "keys create $LIMITS failed"
+  LIMITED_KEY="$(python3 "$LIB" cli-json "$GW_DIR/key-limited.json" key)"
+  TARGETS="direct gateway limited"
+  log "key with limits ($LIMITS): $(python3 "$LIB" cli-json "$GW_DIR/key-limited.json" prefix)…"
+fi
 
 # ---- gateway ------------------------------------------------------------------------------------------
 gw_pin=(); [ -n "$CPU_GATEWAY" ] && gw_pin=(taskset -c "$CPU_GATEWAY")
@@ -211,11 +229,17 @@ body() {
     *) echo "$HERE/bodies/chat-stream.json" ;;
   esac
 }
-auth() { if [ "$1" = direct ]; then echo "Authorization: Bearer sk-bench-dummy"; else echo "Authorization: Bearer $KEY"; fi; }
+auth() {
+  case "$1" in
+    direct) echo "Authorization: Bearer sk-bench-dummy" ;;
+    limited) echo "Authorization: Bearer $LIMITED_KEY" ;;
+    *) echo "Authorization: Bearer $KEY" ;;
+  esac
+}
 # The messages format asks for its version header; any other request gets a harmless one.
 version() { echo "anthropic-version: 2023-06-01"; }
 
-for t in direct gateway; do
+for t in $TARGETS; do
   for m in $MODES; do
     f="$OUT/wrk/check-$t-$m.out"
     code="$(curl -s -o "$f" -w '%{http_code}' --max-time 10 -X POST -H 'Content-Type: application/json' \
@@ -242,6 +266,7 @@ done
   echo "nginx: $(nginx -v 2>&1 | sed 's/^nginx version: //'), 1 worker"
   echo "settings: repeats=$REPEATS duration=${DUR}s warmup=${WARM}s initial_warmup=${INIT_WARM}s conns='$CONNS' modes='$MODES' threads=$THREADS max_foreign=$MAX_FOREIGN gate_wait=${GATE_WAIT}s retries=$RETRIES"
   echo "pinning: gateway=${CPU_GATEWAY:-none} upstream=${CPU_UPSTREAM:-none} loadgen=${CPU_LOADGEN:-none}"
+  echo "limits: ${LIMITS:-none} (target limited), counters in ${REDIS:-memory}"
   echo "pids: gateway $GW_PID, nginx $UP_PIDS"
 } > "$OUT/env.txt"
 
@@ -281,7 +306,7 @@ measure() { # target mode conns rep
 }
 
 for rep in $(seq 1 "$REPEATS"); do
-  order="direct gateway"; [ $((rep % 2)) -eq 0 ] && order="gateway direct"
+  order="$TARGETS"; [ $((rep % 2)) -eq 0 ] && order="$(echo "$TARGETS" | tr ' ' '\n' | tac | tr '\n' ' ')"
   for m in $MODES; do
     for c in $CONNS; do
       for t in $order; do measure "$t" "$m" "$c" "$rep"; done

@@ -21,6 +21,13 @@ import dev.switchboard.engine.media.ImageInliner;
 import dev.switchboard.engine.metrics.GatewayMetrics;
 import dev.switchboard.engine.pipeline.Admission;
 import dev.switchboard.engine.pipeline.ChatPipeline;
+import dev.switchboard.engine.pipeline.PortStack;
+import dev.switchboard.engine.limits.GuardedLimitStore;
+import dev.switchboard.engine.limits.InMemoryLimitStore;
+import dev.switchboard.engine.limits.LimitAdmission;
+import dev.switchboard.engine.limits.LimitSettlement;
+import dev.switchboard.engine.limits.LimitStore;
+import dev.switchboard.engine.limits.PlanQuota;
 import dev.switchboard.engine.pipeline.Settlement;
 import dev.switchboard.engine.provider.AnthropicDialect;
 import dev.switchboard.engine.provider.GeminiDialect;
@@ -73,6 +80,7 @@ import dev.switchboard.store.JdbcBalanceStore;
 import dev.switchboard.store.JdbcCatalogStore;
 import dev.switchboard.store.JdbcIdempotencyStore;
 import dev.switchboard.store.JdbcResponseStore;
+import dev.switchboard.store.RedisLimitStore;
 import dev.switchboard.store.StoreException;
 import dev.switchboard.store.JdbcSkillStore;
 import dev.switchboard.wire.Json;
@@ -83,6 +91,8 @@ import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
+import java.util.function.Supplier;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
@@ -114,6 +124,8 @@ public final class GatewayApp implements AutoCloseable {
     private final SkillUses skillUses;
     private final JdbcBalanceStore balances;
     private final HoldSweeper sweeper;
+    /** The limit counters: in Redis when configured (shared by every instance), else in this process. */
+    private final LimitStore limitCounters;
     private final IdempotentRequests idempotent;
     /** How often the use counts of applied skills are written to the database. */
     static final Duration SKILL_USES_INTERVAL = Duration.ofSeconds(1);
@@ -126,9 +138,8 @@ public final class GatewayApp implements AutoCloseable {
         public static final PortDecorators NONE = new PortDecorators(UnaryOperator.identity(), UnaryOperator.identity());
     }
 
-    private GatewayApp(GatewayConfig config, int port, PortDecorators ports) {
+    private GatewayApp(GatewayConfig config, int port, PortDecorators ports, Clock clock) {
         this.config = config;
-        Clock clock = Clock.systemUTC();
         this.accounts = openAccounts(config, clock);
         Deque<AutoCloseable> opened = new ArrayDeque<>(List.of(accounts));
         try {
@@ -147,6 +158,10 @@ public final class GatewayApp implements AutoCloseable {
             this.idempotent = opened(opened, new IdempotentRequests(new JdbcIdempotencyStore(accounts.database()), clock,
                     new IdempotentRequests.Policy(config.edge().idempotencyTtl(), IdempotentRequests.Policy.DEFAULT.lease(),
                             IdempotentRequests.Policy.DEFAULT.maxWait())));
+            this.limitCounters = limitCounters(config, clock);
+            if (limitCounters instanceof AutoCloseable c) {
+                opened.push(c);
+            }
             this.edge = listen(config, port, routes(clock, registry, metrics, ports, catalogStore), metrics);
         } catch (RuntimeException | Error e) {
             opened.forEach(GatewayApp::closeQuietly);
@@ -188,10 +203,16 @@ public final class GatewayApp implements AutoCloseable {
                 config.catalog().plans().all().stream().map(dev.switchboard.engine.catalog.Plan::id).toList(),
                 Optional.of(ex -> OperatorAccess.requireAdminSession(sessionAuth, ex)));
         SavedDefaultsService defaults = new SavedDefaultsService(accounts.defaults(), accounts::userExists, config.catalog(), clock);
-        Admission money = new MoneyAdmission(config.catalog().plans(), balances, clock, config.billing().holdTimeout());
-        Settlement billing = new MoneySettlement(config.catalog().plans(), balances, clock);
+        // Limits first, then money: a request money refuses releases what the limits reserved for it.
+        LimitStore limitStore = new GuardedLimitStore(limitCounters, config.limits().onStoreFailure(), metrics);
+        PortStack limitsThenMoney = new PortStack(List.of(
+                new PortStack.Pair(new LimitAdmission(limitStore, PlanQuota.Lookup.NONE, metrics, clock),
+                        new LimitSettlement(limitStore)),
+                new PortStack.Pair(new MoneyAdmission(config.catalog().plans(), balances, clock, config.billing().holdTimeout()),
+                        new MoneySettlement(config.catalog().plans(), balances, clock))));
         ChatPipeline chat = new ChatPipeline(config.catalog(), defaults.lookup(), skills, skillUses,
-                ports.admission().apply(money), router, ports.settlement().apply(billing), metrics);
+                ports.admission().apply(limitsThenMoney.admission()), router, ports.settlement().apply(limitsThenMoney.settlement()),
+                metrics);
 
         IdempotencyKeys once = new IdempotencyKeys(idempotent, auth);
         ChatCompletionsApi completions = new ChatCompletionsApi(chat, auth, clock, heartbeats);
@@ -239,6 +260,7 @@ public final class GatewayApp implements AutoCloseable {
         routes.add(new Route("GET", "/v1/generation", KeyScope.USAGE, OPENAI_ERRORS, account::generation));
         routes.add(new Route("GET", "/v1/usage", KeyScope.USAGE, OPENAI_ERRORS, account::usage));
         routes.add(new Route("POST", "/admin/v1/users/{id}/keys", "admin", OPENAI_ERRORS, admin::createKey));
+        routes.add(new Route("PATCH", "/admin/v1/keys/{id}", "admin", OPENAI_ERRORS, admin::updateKey));
         routes.add(new Route("DELETE", "/admin/v1/keys/{id}", "admin", OPENAI_ERRORS, admin::revokeKey));
         routes.add(new Route("PUT", "/admin/v1/users/{id}/defaults/{model}", "admin", OPENAI_ERRORS, adminDefaults::put));
         routes.add(new Route("GET", "/admin/v1/users/{id}/defaults/{model}", "admin", OPENAI_ERRORS, adminDefaults::get));
@@ -275,6 +297,21 @@ public final class GatewayApp implements AutoCloseable {
         routes.add(new Route("GET", "/ready", "ready", OPENAI_ERRORS, ops::ready));
         routes.add(new Route("GET", "/metrics", "metrics", OPENAI_ERRORS, ops::metrics));
         return routes;
+    }
+
+    /**
+     * Redis when {@code redis:} is configured (an unreachable Redis is not a start-up error: the gateway serves under
+     * {@code limits.on_store_failure} until it answers), else memory. The counters' time is Redis's clock, moved by
+     * however far {@code clock} is from the system clock (only tests move it).
+     */
+    private static LimitStore limitCounters(GatewayConfig config, Clock clock) {
+        if (config.redis().isEmpty()) {
+            return new InMemoryLimitStore(clock);
+        }
+        Supplier<Duration> offset = clock.equals(Clock.systemUTC()) ? () -> Duration.ZERO
+                : () -> Duration.between(Instant.now(), clock.instant());
+        return new RedisLimitStore(config.redis().get(), config.limits().redisPrefix(), config.limits().storeTimeout(),
+                clock, offset);
     }
 
     private static Accounts openAccounts(GatewayConfig config, Clock clock) {
@@ -316,17 +353,22 @@ public final class GatewayApp implements AutoCloseable {
 
     /** Starts on the configured address. */
     public static GatewayApp start(GatewayConfig config) {
-        return new GatewayApp(config, config.listen().port(), PortDecorators.NONE);
+        return new GatewayApp(config, config.listen().port(), PortDecorators.NONE, Clock.systemUTC());
     }
 
     /** Starts on {@code port} instead of the configured one (0: any free port; tests). */
     public static GatewayApp start(GatewayConfig config, int port) {
-        return new GatewayApp(config, port, PortDecorators.NONE);
+        return new GatewayApp(config, port, PortDecorators.NONE, Clock.systemUTC());
     }
 
     /** Starts on {@code port} with the pipeline's ports wrapped by {@code ports} (tests). */
     public static GatewayApp start(GatewayConfig config, int port, PortDecorators ports) {
-        return new GatewayApp(config, port, ports);
+        return new GatewayApp(config, port, ports, Clock.systemUTC());
+    }
+
+    /** Starts on {@code port} with the pipeline's ports wrapped by {@code ports}, reading time from {@code clock} (tests). */
+    public static GatewayApp start(GatewayConfig config, int port, PortDecorators ports, Clock clock) {
+        return new GatewayApp(config, port, ports, clock);
     }
 
     public int port() {
@@ -386,6 +428,9 @@ public final class GatewayApp implements AutoCloseable {
         sweeper.close();
         idempotent.close();
         skillUses.close();
+        if (limitCounters instanceof AutoCloseable c) {
+            closeQuietly(c);
+        }
         heartbeats.close();
         upstream.close();
         watchdog.close();

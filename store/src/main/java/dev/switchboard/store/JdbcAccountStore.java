@@ -5,7 +5,10 @@ import dev.switchboard.engine.account.AccountStore;
 import dev.switchboard.engine.account.AdminKeyStore;
 import dev.switchboard.engine.account.ApiKey;
 import dev.switchboard.engine.account.Ids;
+import dev.switchboard.engine.account.BudgetPeriod;
+import dev.switchboard.engine.account.KeyBudget;
 import dev.switchboard.engine.account.KeyHash;
+import dev.switchboard.engine.account.KeyLimits;
 import dev.switchboard.engine.account.KeyScope;
 import dev.switchboard.engine.account.LedgerEntry;
 import dev.switchboard.engine.account.PasswordHash;
@@ -22,7 +25,6 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.OptionalInt;
 import java.util.OptionalLong;
 
 /**
@@ -35,7 +37,8 @@ public final class JdbcAccountStore implements AccountStore, AdminKeyStore {
 
     private static final String USER_COLUMNS = "id, name, email, plan, balance_nanos, created_at, plan_expires_at";
     private static final String KEY_COLUMNS =
-            "id, user_id, name, prefix, models, endpoints, rpm, daily_tokens, expires_at, revoked_at, created_at";
+            "id, user_id, name, prefix, models, endpoints, rpm, daily_tokens, expires_at, revoked_at, created_at, tpm,"
+                    + " max_parallel, budget_nanos, budget_period";
     private static final String LEDGER_COLUMNS =
             "id, user_id, kind, amount_nanos, balance_after_nanos, request_id, note, created_at";
     private static final String ADMIN_KEY_SETTING = "admin_key_sha256";
@@ -240,19 +243,24 @@ public final class JdbcAccountStore implements AccountStore, AdminKeyStore {
                 throw AccountException.notFound("no user with id " + key.userId());
             }
             try (PreparedStatement s = c.prepareStatement("INSERT INTO api_keys (" + KEY_COLUMNS
-                    + ", key_hash) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")) {
+                    + ", key_hash) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")) {
                 s.setString(1, key.id());
                 s.setString(2, key.userId());
                 s.setString(3, key.name());
                 s.setString(4, key.prefix());
                 s.setString(5, String.join(LIST_SEPARATOR, key.scope().models()));
                 s.setString(6, String.join(LIST_SEPARATOR, key.scope().endpoints()));
-                Sql.setOptionalLong(s, 7, key.rpm().isPresent() ? Optional.of((long) key.rpm().getAsInt()) : Optional.empty());
-                Sql.setOptionalLong(s, 8, key.dailyTokens().isPresent() ? Optional.of(key.dailyTokens().getAsLong()) : Optional.empty());
+                KeyLimits l = key.limits();
+                Sql.setOptionalLong(s, 7, boxed(l.rpm()));
+                Sql.setOptionalLong(s, 8, boxed(l.dailyTokens()));
                 Sql.setOptionalLong(s, 9, key.expiresAt().map(Instant::toEpochMilli));
                 Sql.setOptionalLong(s, 10, key.revokedAt().map(Instant::toEpochMilli));
                 s.setLong(11, key.createdAt().toEpochMilli());
-                s.setString(12, hash.hex());
+                Sql.setOptionalLong(s, 12, boxed(l.tpm()));
+                Sql.setOptionalLong(s, 13, boxed(l.maxParallel()));
+                Sql.setOptionalLong(s, 14, l.budget().map(KeyBudget::nanos));
+                Sql.setOptionalText(s, 15, l.budget().map(b -> b.period().wireName()));
+                s.setString(16, hash.hex());
                 s.executeUpdate();
             } catch (SQLException e) {
                 if (Sql.uniqueViolation(e).isPresent()) {
@@ -273,6 +281,41 @@ public final class JdbcAccountStore implements AccountStore, AdminKeyStore {
                     return rs.next() ? Optional.of(new StoredKey(apiKey(rs), new KeyHash(rs.getString("key_hash"))))
                             : Optional.empty();
                 }
+            }
+        });
+    }
+
+    @Override
+    public Optional<ApiKey> findKey(String keyId) {
+        return sql.read("find key", c -> {
+            try (PreparedStatement s = c.prepareStatement("SELECT " + KEY_COLUMNS + " FROM api_keys WHERE id = ?")) {
+                s.setString(1, keyId);
+                try (ResultSet rs = s.executeQuery()) {
+                    return rs.next() ? Optional.of(apiKey(rs)) : Optional.empty();
+                }
+            }
+        });
+    }
+
+    @Override
+    public boolean updateKey(ApiKey key) {
+        return sql.read("update key", c -> {
+            try (PreparedStatement s = c.prepareStatement("UPDATE api_keys SET name = ?, models = ?, endpoints = ?, rpm = ?,"
+                    + " daily_tokens = ?, tpm = ?, max_parallel = ?, budget_nanos = ?, budget_period = ?, expires_at = ?"
+                    + " WHERE id = ?")) {
+                KeyLimits l = key.limits();
+                s.setString(1, key.name());
+                s.setString(2, String.join(LIST_SEPARATOR, key.scope().models()));
+                s.setString(3, String.join(LIST_SEPARATOR, key.scope().endpoints()));
+                Sql.setOptionalLong(s, 4, boxed(l.rpm()));
+                Sql.setOptionalLong(s, 5, boxed(l.dailyTokens()));
+                Sql.setOptionalLong(s, 6, boxed(l.tpm()));
+                Sql.setOptionalLong(s, 7, boxed(l.maxParallel()));
+                Sql.setOptionalLong(s, 8, l.budget().map(KeyBudget::nanos));
+                Sql.setOptionalText(s, 9, l.budget().map(b -> b.period().wireName()));
+                Sql.setOptionalLong(s, 10, key.expiresAt().map(Instant::toEpochMilli));
+                s.setString(11, key.id());
+                return s.executeUpdate() > 0;
             }
         });
     }
@@ -396,14 +439,24 @@ public final class JdbcAccountStore implements AccountStore, AdminKeyStore {
 
     private static ApiKey apiKey(ResultSet rs) throws SQLException {
         KeyScope scope = new KeyScope(list(rs.getString("models")), list(rs.getString("endpoints")));
-        Optional<Long> rpm = Sql.optionalLong(rs, "rpm");
-        Optional<Long> dailyTokens = Sql.optionalLong(rs, "daily_tokens");
+        BudgetPeriod period = Optional.ofNullable(rs.getString("budget_period")).map(BudgetPeriod::parse)
+                .orElse(BudgetPeriod.TOTAL);
+        Optional<KeyBudget> budget = Sql.optionalLong(rs, "budget_nanos").map(nanos -> new KeyBudget(nanos, period));
+        KeyLimits limits = new KeyLimits(unboxed(Sql.optionalLong(rs, "rpm")), unboxed(Sql.optionalLong(rs, "tpm")),
+                unboxed(Sql.optionalLong(rs, "daily_tokens")), unboxed(Sql.optionalLong(rs, "max_parallel")), budget);
         return new ApiKey(rs.getString("id"), rs.getString("user_id"), rs.getString("name"), rs.getString("prefix"), scope,
-                rpm.map(v -> OptionalInt.of(v.intValue())).orElse(OptionalInt.empty()),
-                dailyTokens.map(OptionalLong::of).orElse(OptionalLong.empty()),
+                limits,
                 Sql.optionalLong(rs, "expires_at").map(Instant::ofEpochMilli),
                 Sql.optionalLong(rs, "revoked_at").map(Instant::ofEpochMilli),
                 Instant.ofEpochMilli(rs.getLong("created_at")));
+    }
+
+    private static Optional<Long> boxed(OptionalLong v) {
+        return v.isPresent() ? Optional.of(v.getAsLong()) : Optional.empty();
+    }
+
+    private static OptionalLong unboxed(Optional<Long> v) {
+        return v.map(OptionalLong::of).orElse(OptionalLong.empty());
     }
 
     private static List<String> list(String stored) {

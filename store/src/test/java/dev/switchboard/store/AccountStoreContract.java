@@ -13,6 +13,9 @@ import dev.switchboard.engine.account.Authentication;
 import dev.switchboard.engine.account.Authentication.Authenticated;
 import dev.switchboard.engine.account.IssuedKey;
 import dev.switchboard.engine.account.KeyHash;
+import dev.switchboard.engine.account.BudgetPeriod;
+import dev.switchboard.engine.account.KeyBudget;
+import dev.switchboard.engine.account.KeyLimits;
 import dev.switchboard.engine.account.KeyScope;
 import dev.switchboard.engine.account.LedgerEntry;
 import dev.switchboard.engine.account.PasswordHash;
@@ -26,7 +29,6 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
-import java.util.OptionalInt;
 import java.util.OptionalLong;
 import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutorService;
@@ -56,7 +58,7 @@ abstract class AccountStoreContract extends StoreContract {
     }
 
     private static ApiKey key(String id, String userId, Instant createdAt) {
-        return new ApiKey(id, userId, "k-" + id, "sk-sb-abcdef", KeyScope.ALL, OptionalInt.empty(), OptionalLong.empty(),
+        return new ApiKey(id, userId, "k-" + id, "sk-sb-abcdef", KeyScope.ALL, KeyLimits.NONE,
                 Optional.empty(), Optional.empty(), createdAt);
     }
 
@@ -220,7 +222,9 @@ abstract class AccountStoreContract extends StoreContract {
         store.createUser(user("usr_a", "alice", Optional.empty(), 0), Optional.empty());
         ApiKey full = new ApiKey("key_1", "usr_a", "ci", "sk-sb-abcdef",
                 new KeyScope(List.of("gpt-4o", "anthropic/claude-sonnet-4"), List.of("messages", "chat_completions")),
-                OptionalInt.of(60), OptionalLong.of(5_000_000_000L), Optional.of(T0.plusSeconds(3600)), Optional.empty(), T0);
+                new KeyLimits(OptionalLong.of(60), OptionalLong.of(40_000), OptionalLong.of(5_000_000_000L), OptionalLong.of(4),
+                        Optional.of(new KeyBudget(2_500_000_000L, BudgetPeriod.WEEKLY))),
+                Optional.of(T0.plusSeconds(3600)), Optional.empty(), T0);
         ApiKey bare = key("key_2", "usr_a", T0);
 
         store.createKey(full, hash("secret-1"));
@@ -232,6 +236,23 @@ abstract class AccountStoreContract extends StoreContract {
         });
         assertThat(store.findKeyByHash(hash("secret-2")).map(s -> s.key())).contains(bare);
         assertThat(store.findKeyByHash(hash("secret-3"))).isEmpty();
+    }
+
+    @Test
+    void aKeysSettingsAreUpdatedByIdAndTheRestStays() {
+        store.createUser(user("usr_a", "alice", Optional.empty(), 0), Optional.empty());
+        ApiKey key = key("key_1", "usr_a", T0);
+        store.createKey(key, hash("secret-1"));
+        ApiKey changed = key.withSettings("renamed", new KeyScope(List.of("m"), List.of("messages")),
+                new KeyLimits(OptionalLong.of(5), OptionalLong.empty(), OptionalLong.of(10), OptionalLong.of(2),
+                        Optional.of(new KeyBudget(1, BudgetPeriod.DAILY))), Optional.of(T0.plusSeconds(60)));
+
+        assertThat(store.updateKey(changed)).isTrue();
+
+        assertThat(store.findKey("key_1")).contains(changed);
+        assertThat(store.findKeyByHash(hash("secret-1")).map(s -> s.key())).contains(changed);
+        assertThat(store.updateKey(key("key_missing", "usr_a", T0))).isFalse();
+        assertThat(store.findKey("key_missing")).isEmpty();
     }
 
     @Test

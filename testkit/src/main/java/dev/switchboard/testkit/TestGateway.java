@@ -10,6 +10,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Clock;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
@@ -35,11 +36,11 @@ public final class TestGateway implements AutoCloseable {
     private final String userId;
 
     private TestGateway(String yaml, Map<String, String> extraEnv, GatewayApp.PortDecorators ports) {
-        this(extraEnv, env -> ConfigLoader.parse(yaml, "test config", env), ports);
+        this(extraEnv, env -> ConfigLoader.parse(yaml, "test config", env), ports, Clock.systemUTC());
     }
 
     private TestGateway(Map<String, String> extraEnv, Function<Map<String, String>, GatewayConfig> config,
-                        GatewayApp.PortDecorators ports) {
+                        GatewayApp.PortDecorators ports, Clock clock) {
         this.upstream = FakeUpstream.start();
         try {
             this.dir = Files.createTempDirectory("switchboard-it");
@@ -53,7 +54,7 @@ public final class TestGateway implements AutoCloseable {
         env.put("ADMIN_KEY", ADMIN_KEY);
         env.put("SWITCHBOARD_DATABASE", env.get("DATABASE"));
         env.put("SWITCHBOARD_ADMIN_KEY", ADMIN_KEY);
-        this.app = GatewayApp.start(config.apply(env), 0, ports);
+        this.app = GatewayApp.start(config.apply(env), 0, ports, clock);
         User user = app.accounts().admin().createUser(new AdminService.CreateUser(Optional.of("it-user"),
                 Optional.empty(), Optional.empty(), Optional.empty(), Optional.of("100")));
         IssuedKey key = app.accounts().admin().createKey(user.id(), AdminService.CreateKey.defaults());
@@ -79,12 +80,17 @@ public final class TestGateway implements AutoCloseable {
      * catalog. Nothing is called upstream unless a test sends a request.
      */
     public static TestGateway startEmbeddedDefault(Map<String, String> env) {
-        return new TestGateway(env, ConfigLoader::embeddedDefault, GatewayApp.PortDecorators.NONE);
+        return new TestGateway(env, ConfigLoader::embeddedDefault, GatewayApp.PortDecorators.NONE, Clock.systemUTC());
     }
 
     /** A gateway whose pipeline ports (admission, settlement) are wrapped by {@code ports}, e.g. to count calls. */
     public static TestGateway start(String yaml, GatewayApp.PortDecorators ports) {
         return new TestGateway(yaml, Map.of(), ports);
+    }
+
+    /** A gateway with wrapped pipeline ports that reads time from {@code clock} (e.g. a {@link ShiftedClock}). */
+    public static TestGateway start(String yaml, GatewayApp.PortDecorators ports, Clock clock) {
+        return new TestGateway(Map.of(), env -> ConfigLoader.parse(yaml, "test config", env), ports, clock);
     }
 
     /** The first lines every test config needs. */
@@ -127,7 +133,7 @@ public final class TestGateway implements AutoCloseable {
     /** Another key for the test user, with a scope. */
     public String newKey(List<String> models, List<String> endpoints) {
         return app.accounts().admin().createKey(userId, new AdminService.CreateKey(Optional.empty(), models, endpoints,
-                java.util.OptionalLong.empty(), java.util.OptionalLong.empty(), Optional.empty())).secret();
+                AdminService.LimitsInput.NONE, Optional.empty())).secret();
     }
 
     @Override

@@ -90,6 +90,17 @@ public interface AccountStore {
      */
     Optional<StoredKey> findKeyByHash(KeyHash hash);
 
+    /** The key with this id, revoked and expired ones included. */
+    Optional<ApiKey> findKey(String keyId);
+
+    /**
+     * Stores the name, scope, limits and expiry of {@code key} over those of the stored key with its id (the
+     * rest of a key never changes).
+     *
+     * @return whether a key with this id exists
+     */
+    boolean updateKey(ApiKey key);
+
     /** Every key of the user, revoked ones included, oldest first; empty for an unknown user. */
     List<ApiKey> keysOf(String userId);
 

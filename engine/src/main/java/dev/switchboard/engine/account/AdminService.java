@@ -7,7 +7,6 @@ import java.time.temporal.ChronoUnit;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.OptionalInt;
 import java.util.OptionalLong;
 
 /**
@@ -95,23 +94,82 @@ public final class AdminService {
     /**
      * {@code POST /admin/v1/users/{id}/keys}. Absent fields are empty; empty lists mean "all".
      *
+     * @param limits    the key's limits as they arrive
      * @param expiresAt an ISO-8601 instant such as {@code 2027-01-01T00:00:00Z}
      */
-    public record CreateKey(Optional<String> name, List<String> models, List<String> endpoints, OptionalLong rpm,
-                            OptionalLong dailyTokens, Optional<String> expiresAt) {
+    public record CreateKey(Optional<String> name, List<String> models, List<String> endpoints, LimitsInput limits,
+                            Optional<String> expiresAt) {
         public CreateKey {
             Objects.requireNonNull(name, "name");
             models = List.copyOf(models);
             endpoints = List.copyOf(endpoints);
-            Objects.requireNonNull(rpm, "rpm");
-            Objects.requireNonNull(dailyTokens, "dailyTokens");
+            Objects.requireNonNull(limits, "limits");
             Objects.requireNonNull(expiresAt, "expiresAt");
         }
 
         /** A key with every field defaulted. */
         public static CreateKey defaults() {
-            return new CreateKey(Optional.empty(), List.of(), List.of(), OptionalLong.empty(), OptionalLong.empty(),
-                    Optional.empty());
+            return new CreateKey(Optional.empty(), List.of(), List.of(), LimitsInput.NONE, Optional.empty());
+        }
+    }
+
+    /**
+     * A key's limits as they arrive on creation; absent fields are no limit.
+     *
+     * @param budgetUsd    decimal dollars, e.g. {@code "5"} or {@code "0.25"}
+     * @param budgetPeriod {@code daily}, {@code weekly}, {@code monthly} or {@code total} (the default)
+     */
+    public record LimitsInput(OptionalLong rpm, OptionalLong tpm, OptionalLong dailyTokens, OptionalLong maxParallel,
+                              Optional<String> budgetUsd, Optional<String> budgetPeriod) {
+        public static final LimitsInput NONE = new LimitsInput(OptionalLong.empty(), OptionalLong.empty(),
+                OptionalLong.empty(), OptionalLong.empty(), Optional.empty(), Optional.empty());
+
+        public LimitsInput {
+            Objects.requireNonNull(rpm, "rpm");
+            Objects.requireNonNull(tpm, "tpm");
+            Objects.requireNonNull(dailyTokens, "dailyTokens");
+            Objects.requireNonNull(maxParallel, "maxParallel");
+            Objects.requireNonNull(budgetUsd, "budgetUsd");
+            Objects.requireNonNull(budgetPeriod, "budgetPeriod");
+        }
+
+        /** As a change of every field it names (absent fields are kept). */
+        UpdateKey asUpdate() {
+            return new UpdateKey(Change.keep(), Change.keep(), Change.keep(), change(rpm), change(tpm),
+                    change(dailyTokens), change(maxParallel), budgetUsd.<Change<String>>map(Change::set).orElse(Change.keep()),
+                    budgetPeriod.<Change<String>>map(Change::set).orElse(Change.keep()), Change.keep());
+        }
+
+        private static Change<Long> change(OptionalLong v) {
+            return v.isPresent() ? Change.set(v.getAsLong()) : Change.keep();
+        }
+    }
+
+    /**
+     * {@code PATCH /admin/v1/keys/{id}}: each field is kept, set, or cleared (JSON {@code null}). Clearing a
+     * limit removes it; clearing {@code budget_usd} removes the budget; {@code budget_period} alone changes the
+     * period of an existing budget.
+     */
+    public record UpdateKey(Change<String> name, Change<List<String>> models, Change<List<String>> endpoints,
+                            Change<Long> rpm, Change<Long> tpm, Change<Long> dailyTokens, Change<Long> maxParallel,
+                            Change<String> budgetUsd, Change<String> budgetPeriod, Change<String> expiresAt) {
+        public UpdateKey {
+            Objects.requireNonNull(name, "name");
+            Objects.requireNonNull(models, "models");
+            Objects.requireNonNull(endpoints, "endpoints");
+            Objects.requireNonNull(rpm, "rpm");
+            Objects.requireNonNull(tpm, "tpm");
+            Objects.requireNonNull(dailyTokens, "dailyTokens");
+            Objects.requireNonNull(maxParallel, "maxParallel");
+            Objects.requireNonNull(budgetUsd, "budgetUsd");
+            Objects.requireNonNull(budgetPeriod, "budgetPeriod");
+            Objects.requireNonNull(expiresAt, "expiresAt");
+        }
+
+        /** Changes nothing. */
+        public static UpdateKey none() {
+            return new UpdateKey(Change.keep(), Change.keep(), Change.keep(), Change.keep(), Change.keep(), Change.keep(),
+                    Change.keep(), Change.keep(), Change.keep(), Change.keep());
         }
     }
 
@@ -262,23 +320,94 @@ public final class AdminService {
     /**
      * Issues a key for the user; the secret in the result is shown once.
      *
-     * @throws AccountException INVALID naming {@code name}, {@code models}, {@code endpoints},
-     *         {@code rpm}, {@code daily_tokens} or {@code expires_at}; NOT_FOUND
+     * @throws AccountException INVALID naming {@code name}, {@code models}, {@code endpoints}, {@code rpm},
+     *         {@code tpm}, {@code daily_tokens}, {@code max_parallel}, {@code budget_usd}, {@code budget_period}
+     *         or {@code expires_at}; NOT_FOUND
      */
     public IssuedKey createKey(String userId, CreateKey request) {
         users.get(userId); // a missing user is a 404 even when the request is also invalid
         KeyScope scope = new KeyScope(request.models(), request.endpoints());
-        OptionalInt rpm = OptionalInt.empty();
-        if (request.rpm().isPresent()) {
-            long v = AccountFields.positive("rpm", request.rpm().getAsLong());
-            if (v > Integer.MAX_VALUE) {
-                throw AccountException.invalid("rpm", "rpm: expected at most " + Integer.MAX_VALUE + ", got " + v);
-            }
-            rpm = OptionalInt.of((int) v);
-        }
+        KeyLimits limits = limits(KeyLimits.NONE, request.limits().asUpdate());
         Optional<Instant> expiresAt = request.expiresAt().map(AdminService::instant);
-        NewKey spec = new NewKey(request.name().orElse(NewKey.DEFAULT_NAME), scope, rpm, request.dailyTokens(), expiresAt);
+        NewKey spec = new NewKey(request.name().orElse(NewKey.DEFAULT_NAME), scope, limits, expiresAt);
         return keys.issue(userId, spec);
+    }
+
+    /**
+     * Changes a key's name, scope, limits or expiry ({@code PATCH /admin/v1/keys/{id}}); takes effect on this
+     * instance at once and on the others within {@link ApiKeys#CACHE_TTL}. A revoked key can still be changed
+     * (its record), but stays revoked.
+     *
+     * @return the key as it is now
+     * @throws AccountException NOT_FOUND when no key has this id; INVALID naming the field at fault
+     */
+    public ApiKey updateKey(String keyId, UpdateKey update) {
+        ApiKey key = store.findKey(keyId).orElseThrow(() -> AccountException.notFound("no key with id " + keyId));
+        String name = update.name().applyTo(key.name(), n -> AccountFields.name("name", n), NewKey.DEFAULT_NAME);
+        KeyScope scope = new KeyScope(update.models().applyTo(key.scope().models(), m -> m, List.of()),
+                update.endpoints().applyTo(key.scope().endpoints(), e -> e, List.of()));
+        KeyLimits limits = limits(key.limits(), update);
+        Optional<Instant> expiresAt = update.expiresAt().applyTo(key.expiresAt(), t -> Optional.of(future(instant(t))),
+                Optional.empty());
+        ApiKey changed = key.withSettings(name, scope, limits, expiresAt.map(t -> t.truncatedTo(ChronoUnit.MILLIS)));
+        if (!store.updateKey(changed)) {
+            throw AccountException.notFound("no key with id " + keyId);
+        }
+        keys.forget(keyId);
+        return changed;
+    }
+
+    /** {@code before} with the limit fields of {@code update} applied and checked. */
+    private static KeyLimits limits(KeyLimits before, UpdateKey update) {
+        KeyLimits l = before
+                .withRpm(count(update.rpm(), before.rpm(), "rpm"))
+                .withTpm(count(update.tpm(), before.tpm(), "tpm"))
+                .withDailyTokens(count(update.dailyTokens(), before.dailyTokens(), "daily_tokens"))
+                .withMaxParallel(count(update.maxParallel(), before.maxParallel(), "max_parallel"));
+        Optional<KeyBudget> budget = before.budget();
+        if (update.budgetUsd() instanceof Change.Clear<String>) {
+            if (update.budgetPeriod() instanceof Change.Set<String>) {
+                throw AccountException.invalid("budget_period", "budget_period: cannot be set while budget_usd is removed");
+            }
+            return l.withBudget(Optional.empty());
+        }
+        Optional<Long> nanos = update.budgetUsd() instanceof Change.Set<String> s
+                ? Optional.of(Usd.toNanos(s.value(), "budget_usd")) : budget.map(KeyBudget::nanos);
+        Optional<BudgetPeriod> period = update.budgetPeriod() instanceof Change.Set<String> s
+                ? Optional.of(BudgetPeriod.parse(s.value())) : budget.map(KeyBudget::period);
+        if (update.budgetPeriod() instanceof Change.Clear<String>) {
+            period = Optional.empty();
+        }
+        if (nanos.isEmpty()) {
+            if (update.budgetPeriod() instanceof Change.Set<String>) {
+                throw AccountException.invalid("budget_period", "budget_period: needs budget_usd (the key has no budget)");
+            }
+            return l;
+        }
+        if (nanos.get() <= 0) {
+            throw AccountException.invalid("budget_usd", "budget_usd: expected a positive amount, got " + Usd.format(nanos.get()));
+        }
+        return l.withBudget(Optional.of(new KeyBudget(nanos.get(), period.orElse(BudgetPeriod.TOTAL))));
+    }
+
+    /** The largest request-rate limit (stored as a 32-bit integer). */
+    static final long MAX_RPM = Integer.MAX_VALUE;
+
+    private static OptionalLong count(Change<Long> change, OptionalLong before, String field) {
+        return change.applyTo(before, v -> {
+            AccountFields.positive(field, v);
+            if (field.equals("rpm") && v > MAX_RPM) {
+                throw AccountException.invalid(field, field + ": expected at most " + MAX_RPM + ", got " + v);
+            }
+            return OptionalLong.of(v);
+        }, OptionalLong.empty());
+    }
+
+    private Instant future(Instant expiresAt) {
+        if (!expiresAt.isAfter(clock.instant())) {
+            throw AccountException.invalid("expires_at", "expires_at: expected an instant in the future, got " + expiresAt);
+        }
+        return expiresAt;
     }
 
     /**

@@ -71,7 +71,7 @@ public final class ApiKeys {
         }
         String secret = secrets.next(PREFIX);
         ApiKey key = new ApiKey(Ids.next("key", now), userId, spec.name(), secret.substring(0, DISPLAY_PREFIX_LENGTH),
-                spec.scope(), spec.rpm(), spec.dailyTokens(), spec.expiresAt().map(t -> t.truncatedTo(ChronoUnit.MILLIS)),
+                spec.scope(), spec.limits(), spec.expiresAt().map(t -> t.truncatedTo(ChronoUnit.MILLIS)),
                 Optional.empty(), now);
         store.createKey(key, KeyHash.of(secret));
         LOG.info("issued API key {} ({}) for user {}", key.id(), key.prefix(), userId);

@@ -3,8 +3,6 @@ package dev.switchboard.engine.account;
 import java.time.Instant;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.OptionalInt;
-import java.util.OptionalLong;
 
 /**
  * What it takes to issue an API key; validated on construction (that the expiry lies in the future
@@ -12,12 +10,11 @@ import java.util.OptionalLong;
  *
  * @param name        trimmed, 1..100 characters
  * @param scope       what the key may call
- * @param rpm         positive when present
- * @param dailyTokens positive when present
+ * @param limits      the key's limits
  * @param expiresAt   when the key stops working, if ever
- * @throws AccountException INVALID naming {@code name}, {@code rpm} or {@code daily_tokens}
+ * @throws AccountException INVALID naming {@code name}
  */
-public record NewKey(String name, KeyScope scope, OptionalInt rpm, OptionalLong dailyTokens, Optional<Instant> expiresAt) {
+public record NewKey(String name, KeyScope scope, KeyLimits limits, Optional<Instant> expiresAt) {
 
     /** The name used when none is given. */
     public static final String DEFAULT_NAME = "default";
@@ -25,15 +22,12 @@ public record NewKey(String name, KeyScope scope, OptionalInt rpm, OptionalLong 
     public NewKey {
         name = AccountFields.name("name", Objects.requireNonNull(name, "name"));
         Objects.requireNonNull(scope, "scope");
-        Objects.requireNonNull(rpm, "rpm");
-        rpm.ifPresent(v -> AccountFields.positive("rpm", v));
-        Objects.requireNonNull(dailyTokens, "dailyTokens");
-        dailyTokens.ifPresent(v -> AccountFields.positive("daily_tokens", v));
+        Objects.requireNonNull(limits, "limits");
         Objects.requireNonNull(expiresAt, "expiresAt");
     }
 
     /** An unrestricted key that never expires. */
     public static NewKey unrestricted(String name) {
-        return new NewKey(name, KeyScope.ALL, OptionalInt.empty(), OptionalLong.empty(), Optional.empty());
+        return new NewKey(name, KeyScope.ALL, KeyLimits.NONE, Optional.empty());
     }
 }

@@ -127,6 +127,23 @@ public final class GatewayMetrics {
                 .tag("model", model).tag("kind", "cache_write").register(registry)).increment(written);
     }
 
+    /** A request refused by a limit; {@code limit} is the kind's label ({@code rpm}, {@code tpm}...), never whose. */
+    public void limitRefusal(String limit) {
+        counter(List.of("limit_refusals", limit), k -> Counter.builder("switchboard_limit_refusals")
+                .description("Requests refused (429) by a rate limit, token cap or parallel limit, by limit.")
+                .tag("limit", limit).register(registry)).increment();
+    }
+
+    /**
+     * One operation the limit store could not do (Redis unreachable or too slow); {@code policy} says what the
+     * gateway did instead ({@code allow}: served unmetered; {@code deny}: refused).
+     */
+    public void limitStoreFailure(String policy) {
+        counter(List.of("limit_store_failures", policy), k -> Counter.builder("switchboard_limit_store_failures")
+                .description("Limit store operations that failed (Redis unreachable or too slow), by the policy applied.")
+                .tag("policy", policy).register(registry)).increment();
+    }
+
     public void streamOpened() {
         openStreams.incrementAndGet();
     }

@@ -1,6 +1,7 @@
 package dev.switchboard.engine.pipeline;
 
 import dev.switchboard.engine.route.CandidateGate;
+import dev.switchboard.model.RateLimitStatus;
 import java.util.Optional;
 
 /**
@@ -13,4 +14,16 @@ import java.util.Optional;
 public interface Admitted extends CandidateGate {
     /** Nothing held, every candidate may be tried. */
     Admitted NOTHING_HELD = candidate -> Optional.empty();
+
+    /** Where the caller stands against its rate limits after this admission, for the response headers. */
+    default Optional<RateLimitStatus> rateLimits() {
+        return Optional.empty();
+    }
+
+    /**
+     * Undoes everything this admission holds, as if the request had never come: called instead of the settlement
+     * when a later admission refused the request (money after limits), so a refused request consumes nothing.
+     */
+    default void release() {
+    }
 }

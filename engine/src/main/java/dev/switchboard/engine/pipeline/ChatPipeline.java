@@ -15,6 +15,7 @@ import dev.switchboard.engine.skills.StackedSkill;
 import dev.switchboard.engine.tokens.TokenEstimator;
 import dev.switchboard.model.ChatRequest;
 import dev.switchboard.model.ChatResponse;
+import dev.switchboard.model.GatewayException;
 import dev.switchboard.model.Usage;
 import java.util.List;
 
@@ -90,7 +91,7 @@ public final class ChatPipeline {
     public ChatResponse complete(Caller caller, ChatRequest request, RequestTrace trace) {
         List<Candidate> candidates = candidates(caller, request, trace);
         AdmissionRequest admitting = admissionRequest(caller, trace, AdmissionRequest.Purpose.GENERATE, false, candidates);
-        Admitted admitted = admission.admit(admitting);
+        Admitted admitted = admit(admitting, trace);
         try (SettleOnce settle = new SettleOnce(settlement, metrics, admitting, admitted, trace, skillUses)) {
             Answer<ChatResponse> answer = router.complete(candidates, admitted, trace.attempts());
             settle.answeredBy(answer);
@@ -108,7 +109,7 @@ public final class ChatPipeline {
     public void stream(Caller caller, ChatRequest request, RequestTrace trace, StreamSink sink) {
         List<Candidate> candidates = candidates(caller, request, trace);
         AdmissionRequest admitting = admissionRequest(caller, trace, AdmissionRequest.Purpose.GENERATE, true, candidates);
-        Admitted admitted = admission.admit(admitting);
+        Admitted admitted = admit(admitting, trace);
         try (SettleOnce settle = new SettleOnce(settlement, metrics, admitting, admitted, trace, skillUses)) {
             Answer<OpenStream> answer = router.stream(candidates, admitted, trace.attempts());
             settle.answeredBy(answer);
@@ -134,7 +135,7 @@ public final class ChatPipeline {
         Candidate counted = new Candidate(model, stack.applyTo(request, model), stack.ids());
         AdmissionRequest admitting = admissionRequest(caller, trace, AdmissionRequest.Purpose.COUNT_TOKENS, false,
                 List.of(counted));
-        Admitted admitted = admission.admit(admitting);
+        Admitted admitted = admit(admitting, trace);
         try (SettleOnce settle = new SettleOnce(settlement, metrics, admitting, admitted, trace, skillUses)) {
             long tokens = TokenEstimator.ofPrompt(counted.request());
             settle.ended(RequestOutcome.Ending.COUNTED, Usage.EMPTY);
@@ -147,6 +148,18 @@ public final class ChatPipeline {
         java.util.Set<String> names = new java.util.LinkedHashSet<>(RefusedParams.named(request, answer.model()));
         names.addAll(router.notCarried(answer));
         return List.copyOf(names);
+    }
+
+    /** The admit stage: the port's verdict, and where the caller stands against its rate limits, noted in the trace. */
+    private Admitted admit(AdmissionRequest admitting, RequestTrace trace) {
+        try {
+            Admitted admitted = admission.admit(admitting);
+            trace.rateLimits(admitted.rateLimits());
+            return admitted;
+        } catch (GatewayException refused) {
+            trace.rateLimits(refused.rateLimits());
+            throw refused;
+        }
     }
 
     /** The skills, resolve and prepare stages: the request as each candidate model gets it. */

@@ -1,6 +1,7 @@
 package dev.switchboard.engine.pipeline;
 
 import dev.switchboard.engine.route.AttemptLog;
+import dev.switchboard.model.RateLimitStatus;
 import dev.switchboard.model.Usage;
 import java.util.List;
 import java.util.Objects;
@@ -23,6 +24,7 @@ public final class RequestTrace {
     private String userId = "";
     private long costNanos;
     private List<String> notCarried = List.of();
+    private Optional<RateLimitStatus> rateLimits = Optional.empty();
 
     public RequestTrace(String requestId, String endpoint) {
         this.requestId = Objects.requireNonNull(requestId);
@@ -118,5 +120,14 @@ public final class RequestTrace {
 
     void streamEnd(String how) {
         streamEnd = Optional.of(how);
+    }
+
+    /** Where the caller stands against its rate limits, as admission (granting or refusing) said; for the headers. */
+    public Optional<RateLimitStatus> rateLimits() {
+        return rateLimits;
+    }
+
+    void rateLimits(Optional<RateLimitStatus> status) {
+        rateLimits = status;
     }
 }

@@ -31,7 +31,14 @@ class AdminServiceTest {
 
     private static CreateKey key(List<String> models, List<String> endpoints, OptionalLong rpm, OptionalLong dailyTokens,
                                  Optional<String> expiresAt) {
-        return new CreateKey(Optional.empty(), models, endpoints, rpm, dailyTokens, expiresAt);
+        return new CreateKey(Optional.empty(), models, endpoints, limits(rpm, OptionalLong.empty(), dailyTokens,
+                OptionalLong.empty(), Optional.empty(), Optional.empty()), expiresAt);
+    }
+
+    private static AdminService.LimitsInput limits(OptionalLong rpm, OptionalLong tpm, OptionalLong dailyTokens,
+                                                   OptionalLong maxParallel, Optional<String> budgetUsd,
+                                                   Optional<String> budgetPeriod) {
+        return new AdminService.LimitsInput(rpm, tpm, dailyTokens, maxParallel, budgetUsd, budgetPeriod);
     }
 
     @Test
@@ -120,14 +127,14 @@ class AdminServiceTest {
         User u = admin.createUser(user("alice"));
 
         IssuedKey issued = admin.createKey(u.id(), new CreateKey(Optional.of("ci"), List.of("gpt-4o"),
-                List.of("chat_completions"), OptionalLong.of(60), OptionalLong.of(100_000),
-                Optional.of("2027-01-01T00:00:00Z")));
+                List.of("chat_completions"), limits(OptionalLong.of(60), OptionalLong.empty(), OptionalLong.of(100_000),
+                OptionalLong.empty(), Optional.empty(), Optional.empty()), Optional.of("2027-01-01T00:00:00Z")));
 
         ApiKey k = issued.key();
         assertThat(k.name()).isEqualTo("ci");
         assertThat(k.scope()).isEqualTo(new KeyScope(List.of("gpt-4o"), List.of("chat_completions")));
-        assertThat(k.rpm()).hasValue(60);
-        assertThat(k.dailyTokens()).hasValue(100_000);
+        assertThat(k.limits().rpm()).hasValue(60);
+        assertThat(k.limits().dailyTokens()).hasValue(100_000);
         assertThat(k.expiresAt()).contains(Instant.parse("2027-01-01T00:00:00Z"));
         assertThat(admin.getUser(u.id()).keys()).containsExactly(k);
     }
@@ -139,8 +146,7 @@ class AdminServiceTest {
 
         assertThat(k.name()).isEqualTo("default");
         assertThat(k.scope()).isEqualTo(KeyScope.ALL);
-        assertThat(k.rpm()).isEmpty();
-        assertThat(k.dailyTokens()).isEmpty();
+        assertThat(k.limits()).isEqualTo(KeyLimits.NONE);
         assertThat(k.expiresAt()).isEmpty();
     }
 
@@ -149,7 +155,7 @@ class AdminServiceTest {
         User u = admin.createUser(user("alice"));
         String id = u.id();
         assertInvalid("name", () -> admin.createKey(id, new CreateKey(Optional.of(" "), List.of(), List.of(),
-                OptionalLong.empty(), OptionalLong.empty(), Optional.empty())));
+                AdminService.LimitsInput.NONE, Optional.empty())));
         assertInvalid("models", () -> admin.createKey(id, key(List.of(""), List.of(), OptionalLong.empty(),
                 OptionalLong.empty(), Optional.empty())));
         assertInvalid("endpoints", () -> admin.createKey(id, key(List.of(), List.of("everything"), OptionalLong.empty(),
@@ -205,5 +211,86 @@ class AdminServiceTest {
     private static void assertNotFound(ThrowingCallable call) {
         assertThatThrownBy(call).isInstanceOfSatisfying(AccountException.class,
                 e -> assertThat(e.kind()).isEqualTo(Kind.NOT_FOUND));
+    }
+
+    @Test
+    void aKeyIsCreatedWithEveryLimit() {
+        User u = admin.createUser(user("alice"));
+        ApiKey k = admin.createKey(u.id(), new CreateKey(Optional.empty(), List.of(), List.of(),
+                limits(OptionalLong.of(10), OptionalLong.of(20_000), OptionalLong.of(1_000_000), OptionalLong.of(3),
+                        Optional.of("12.5"), Optional.of("Monthly")), Optional.empty())).key();
+
+        assertThat(k.limits()).isEqualTo(new KeyLimits(OptionalLong.of(10), OptionalLong.of(20_000), OptionalLong.of(1_000_000),
+                OptionalLong.of(3), Optional.of(new KeyBudget(12_500_000_000L, BudgetPeriod.MONTHLY))));
+        ApiKey totalBudget = admin.createKey(u.id(), new CreateKey(Optional.empty(), List.of(), List.of(),
+                limits(OptionalLong.empty(), OptionalLong.empty(), OptionalLong.empty(), OptionalLong.empty(),
+                        Optional.of("1"), Optional.empty()), Optional.empty())).key();
+        assertThat(totalBudget.limits().budget()).contains(new KeyBudget(1_000_000_000L, BudgetPeriod.TOTAL));
+    }
+
+    @Test
+    void limitValidationNamesTheField() {
+        String id = admin.createUser(user("alice")).id();
+        assertInvalid("tpm", () -> admin.createKey(id, new CreateKey(Optional.empty(), List.of(), List.of(),
+                limits(OptionalLong.empty(), OptionalLong.of(0), OptionalLong.empty(), OptionalLong.empty(), Optional.empty(),
+                        Optional.empty()), Optional.empty())));
+        assertInvalid("max_parallel", () -> admin.createKey(id, new CreateKey(Optional.empty(), List.of(), List.of(),
+                limits(OptionalLong.empty(), OptionalLong.empty(), OptionalLong.empty(), OptionalLong.of(-2), Optional.empty(),
+                        Optional.empty()), Optional.empty())));
+        assertInvalid("budget_usd", () -> admin.createKey(id, new CreateKey(Optional.empty(), List.of(), List.of(),
+                limits(OptionalLong.empty(), OptionalLong.empty(), OptionalLong.empty(), OptionalLong.empty(), Optional.of("0"),
+                        Optional.empty()), Optional.empty())));
+        assertInvalid("budget_usd", () -> admin.createKey(id, new CreateKey(Optional.empty(), List.of(), List.of(),
+                limits(OptionalLong.empty(), OptionalLong.empty(), OptionalLong.empty(), OptionalLong.empty(), Optional.of("lots"),
+                        Optional.empty()), Optional.empty())));
+        assertInvalid("budget_period", () -> admin.createKey(id, new CreateKey(Optional.empty(), List.of(), List.of(),
+                limits(OptionalLong.empty(), OptionalLong.empty(), OptionalLong.empty(), OptionalLong.empty(), Optional.of("5"),
+                        Optional.of("yearly")), Optional.empty())));
+        assertInvalid("budget_period", () -> admin.createKey(id, new CreateKey(Optional.empty(), List.of(), List.of(),
+                limits(OptionalLong.empty(), OptionalLong.empty(), OptionalLong.empty(), OptionalLong.empty(), Optional.empty(),
+                        Optional.of("daily")), Optional.empty())));
+    }
+
+    @Test
+    void aKeysLimitsAreChangedSetAndClearedByAPatch() {
+        User u = admin.createUser(user("alice"));
+        ApiKey k = admin.createKey(u.id(), key(List.of("gpt-4o"), List.of(), OptionalLong.of(60), OptionalLong.of(1000),
+                Optional.empty())).key();
+
+        ApiKey changed = admin.updateKey(k.id(), new AdminService.UpdateKey(new Change.Set<>("renamed"), new Change.Clear<>(),
+                new Change.Keep<>(), new Change.Set<>(5L), new Change.Set<>(700L), new Change.Clear<>(), new Change.Keep<>(),
+                new Change.Set<>("2"), new Change.Set<>("daily"), new Change.Keep<>()));
+
+        assertThat(changed.name()).isEqualTo("renamed");
+        assertThat(changed.scope()).isEqualTo(KeyScope.ALL);
+        assertThat(changed.limits()).isEqualTo(new KeyLimits(OptionalLong.of(5), OptionalLong.of(700), OptionalLong.empty(),
+                OptionalLong.empty(), Optional.of(new KeyBudget(2_000_000_000L, BudgetPeriod.DAILY))));
+        assertThat(admin.keysOf(u.id())).containsExactly(changed);
+
+        ApiKey periodOnly = admin.updateKey(k.id(), new AdminService.UpdateKey(new Change.Keep<>(), new Change.Keep<>(),
+                new Change.Keep<>(), new Change.Keep<>(), new Change.Keep<>(), new Change.Keep<>(), new Change.Keep<>(),
+                new Change.Keep<>(), new Change.Set<>("weekly"), new Change.Keep<>()));
+        assertThat(periodOnly.limits().budget()).contains(new KeyBudget(2_000_000_000L, BudgetPeriod.WEEKLY));
+        ApiKey noBudget = admin.updateKey(k.id(), new AdminService.UpdateKey(new Change.Keep<>(), new Change.Keep<>(),
+                new Change.Keep<>(), new Change.Keep<>(), new Change.Keep<>(), new Change.Keep<>(), new Change.Keep<>(),
+                new Change.Clear<>(), new Change.Keep<>(), new Change.Keep<>()));
+        assertThat(noBudget.limits().budget()).isEmpty();
+        assertThat(noBudget.limits().rpm()).hasValue(5);
+        assertThat(admin.updateKey(k.id(), AdminService.UpdateKey.none())).isEqualTo(noBudget);
+    }
+
+    @Test
+    void aPatchOfAMissingKeyIsNotFoundAndABadFieldIsNamed() {
+        assertNotFound(() -> admin.updateKey("key_missing", AdminService.UpdateKey.none()));
+        String id = admin.createKey(admin.createUser(user("alice")).id(), CreateKey.defaults()).key().id();
+        assertInvalid("rpm", () -> admin.updateKey(id, new AdminService.UpdateKey(new Change.Keep<>(), new Change.Keep<>(),
+                new Change.Keep<>(), new Change.Set<>(0L), new Change.Keep<>(), new Change.Keep<>(), new Change.Keep<>(),
+                new Change.Keep<>(), new Change.Keep<>(), new Change.Keep<>())));
+        assertInvalid("budget_period", () -> admin.updateKey(id, new AdminService.UpdateKey(new Change.Keep<>(),
+                new Change.Keep<>(), new Change.Keep<>(), new Change.Keep<>(), new Change.Keep<>(), new Change.Keep<>(),
+                new Change.Keep<>(), new Change.Keep<>(), new Change.Set<>("daily"), new Change.Keep<>())));
+        assertInvalid("expires_at", () -> admin.updateKey(id, new AdminService.UpdateKey(new Change.Keep<>(),
+                new Change.Keep<>(), new Change.Keep<>(), new Change.Keep<>(), new Change.Keep<>(), new Change.Keep<>(),
+                new Change.Keep<>(), new Change.Keep<>(), new Change.Keep<>(), new Change.Set<>("2001-01-01T00:00:00Z"))));
     }
 }

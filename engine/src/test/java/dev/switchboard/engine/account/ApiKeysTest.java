@@ -11,8 +11,6 @@ import java.time.Instant;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Optional;
-import java.util.OptionalInt;
-import java.util.OptionalLong;
 import java.util.Set;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -120,8 +118,8 @@ class ApiKeysTest {
     @Test
     void aKeyExpiresAtItsExpiryInstant() {
         Instant expiry = clock.instant().plus(Duration.ofHours(1)).truncatedTo(java.time.temporal.ChronoUnit.MILLIS);
-        IssuedKey issued = keys.issue(alice.id(), new NewKey("short", KeyScope.ALL, OptionalInt.empty(),
-                OptionalLong.empty(), Optional.of(expiry)));
+        IssuedKey issued = keys.issue(alice.id(), new NewKey("short", KeyScope.ALL, KeyLimits.NONE,
+                Optional.of(expiry)));
 
         clock.advance(Duration.ofMinutes(59));
         assertThat(keys.authenticate(issued.secret())).isInstanceOf(Authenticated.class);
@@ -132,7 +130,7 @@ class ApiKeysTest {
 
     @Test
     void anExpiryInThePastIsRefused() {
-        NewKey spec = new NewKey("late", KeyScope.ALL, OptionalInt.empty(), OptionalLong.empty(),
+        NewKey spec = new NewKey("late", KeyScope.ALL, KeyLimits.NONE,
                 Optional.of(clock.instant().minusSeconds(1)));
 
         assertThatThrownBy(() -> keys.issue(alice.id(), spec))

@@ -121,6 +121,22 @@ final class InMemoryAccountStore implements AccountStore, AdminKeyStore {
     }
 
     @Override
+    public synchronized Optional<ApiKey> findKey(String keyId) {
+        return Optional.ofNullable(keysById.get(keyId)).map(StoredKey::key);
+    }
+
+    @Override
+    public synchronized boolean updateKey(ApiKey key) {
+        StoredKey s = keysById.get(key.id());
+        if (s == null) {
+            return false;
+        }
+        ApiKey k = s.key();
+        keysById.put(key.id(), new StoredKey(k.withSettings(key.name(), key.scope(), key.limits(), key.expiresAt()), s.hash()));
+        return true;
+    }
+
+    @Override
     public synchronized List<ApiKey> keysOf(String userId) {
         return keysById.values().stream().map(StoredKey::key).filter(k -> k.userId().equals(userId)).toList();
     }
@@ -133,8 +149,8 @@ final class InMemoryAccountStore implements AccountStore, AdminKeyStore {
         }
         ApiKey k = s.key();
         if (!k.revoked()) {
-            keysById.put(keyId, new StoredKey(new ApiKey(k.id(), k.userId(), k.name(), k.prefix(), k.scope(), k.rpm(),
-                    k.dailyTokens(), k.expiresAt(), Optional.of(at), k.createdAt()), s.hash()));
+            keysById.put(keyId, new StoredKey(new ApiKey(k.id(), k.userId(), k.name(), k.prefix(), k.scope(), k.limits(),
+                    k.expiresAt(), Optional.of(at), k.createdAt()), s.hash()));
         }
         return true;
     }

@@ -7,6 +7,7 @@ import dev.switchboard.engine.account.AccountException;
 import dev.switchboard.engine.account.AdminKeys;
 import dev.switchboard.engine.account.AdminService;
 import dev.switchboard.engine.account.ApiKey;
+import dev.switchboard.engine.account.Change;
 import dev.switchboard.engine.account.IssuedKey;
 import dev.switchboard.engine.account.LedgerEntry;
 import dev.switchboard.engine.account.Usd;
@@ -149,6 +150,10 @@ public final class AdminApi {
         ex.respond(200, "application/json", Json.writeBytes(AdminJson.ledger(entries)));
     }
 
+    /** The limit fields of a key, as the key routes take them. */
+    private static final Set<String> LIMIT_FIELDS = Set.of("rpm", "tpm", "daily_tokens", "max_parallel", "budget_usd",
+            "budget_period");
+
     public void createKey(Exchange ex) {
         authorize(ex);
         issueKey(ex, ex.pathParam("id"));
@@ -159,14 +164,60 @@ public final class AdminApi {
      * time it is shown); shared by the admin route and the dashboard's own {@code POST /v1/keys}.
      */
     public void issueKey(Exchange ex, String userId) {
-        JsonNode body = object(ex, Set.of("name", "models", "endpoints", "rpm", "daily_tokens", "expires_at"));
+        JsonNode body = object(ex, union(Set.of("name", "models", "endpoints", "expires_at"), LIMIT_FIELDS));
+        AdminService.LimitsInput limits = new AdminService.LimitsInput(integer(body, "rpm"), integer(body, "tpm"),
+                integer(body, "daily_tokens"), integer(body, "max_parallel"), decimal(body, "budget_usd"),
+                text(body, "budget_period"));
         IssuedKey issued = call(() -> admin.createKey(userId, new AdminService.CreateKey(text(body, "name"),
-                strings(body, "models"), strings(body, "endpoints"), integer(body, "rpm"), integer(body, "daily_tokens"),
-                text(body, "expires_at"))));
+                strings(body, "models"), strings(body, "endpoints"), limits, text(body, "expires_at"))));
         ObjectNode o = AdminJson.key(issued.key());
         o.put("key", issued.secret());
         ex.header("cache-control", "no-store");
         ex.respond(201, "application/json", Json.writeBytes(o));
+    }
+
+    /**
+     * {@code PATCH /admin/v1/keys/{id}}: changes the fields the body names (name, scope, limits, expiry); a field
+     * given as {@code null} is removed (no limit, no expiry, every model). Answers the key as it is now.
+     */
+    public void updateKey(Exchange ex) {
+        authorize(ex);
+        JsonNode body = object(ex, union(Set.of("name", "models", "endpoints", "expires_at"), LIMIT_FIELDS));
+        AdminService.UpdateKey update = new AdminService.UpdateKey(change(body, "name", AdminApi::text),
+                change(body, "models", AdminApi::stringList), change(body, "endpoints", AdminApi::stringList),
+                change(body, "rpm", AdminApi::wholeNumber), change(body, "tpm", AdminApi::wholeNumber),
+                change(body, "daily_tokens", AdminApi::wholeNumber), change(body, "max_parallel", AdminApi::wholeNumber),
+                change(body, "budget_usd", AdminApi::decimal), change(body, "budget_period", AdminApi::text),
+                change(body, "expires_at", AdminApi::text));
+        ApiKey key = call(() -> admin.updateKey(ex.pathParam("id"), update));
+        ex.respond(200, "application/json", Json.writeBytes(AdminJson.key(key)));
+    }
+
+    /** A field of a partial update: absent is kept, {@code null} is cleared, anything else read by {@code read}. */
+    private static <T> Change<T> change(JsonNode body, String field,
+                                        java.util.function.BiFunction<JsonNode, String, Optional<T>> read) {
+        if (!body.has(field)) {
+            return new Change.Keep<>();
+        }
+        if (body.get(field).isNull()) {
+            return new Change.Clear<>();
+        }
+        return new Change.Set<>(read.apply(body, field).orElseThrow());
+    }
+
+    private static Optional<Long> wholeNumber(JsonNode body, String field) {
+        OptionalLong v = integer(body, field);
+        return v.isPresent() ? Optional.of(v.getAsLong()) : Optional.empty();
+    }
+
+    private static Optional<List<String>> stringList(JsonNode body, String field) {
+        return Optional.of(strings(body, field));
+    }
+
+    private static Set<String> union(Set<String> a, Set<String> b) {
+        Set<String> all = new java.util.HashSet<>(a);
+        all.addAll(b);
+        return all;
     }
 
     public void revokeKey(Exchange ex) {

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.switchboard.engine.account.AdminService;
 import dev.switchboard.engine.account.ApiKey;
+import dev.switchboard.engine.account.KeyLimits;
 import dev.switchboard.engine.account.LedgerEntry;
 import dev.switchboard.engine.account.Usd;
 import dev.switchboard.engine.account.User;
@@ -37,12 +38,37 @@ public final class AdminJson {
         k.scope().models().forEach(models::add);
         ArrayNode endpoints = o.putArray("endpoints");
         k.scope().endpoints().forEach(endpoints::add);
-        k.rpm().ifPresent(r -> o.put("rpm", r));
-        k.dailyTokens().ifPresent(t -> o.put("daily_tokens", t));
+        limits(o, k.limits());
         k.expiresAt().ifPresent(t -> o.put("expires_at", t.toString()));
         k.revokedAt().ifPresent(t -> o.put("revoked_at", t.toString()));
         o.put("created_at", k.createdAt().toString());
         return o;
+    }
+
+    /**
+     * A key's limits, each always present ({@code null}: no such limit), so a reader sees every limit a key can
+     * have: {@code rpm, tpm, daily_tokens, max_parallel, budget_usd, budget_period}.
+     */
+    private static void limits(ObjectNode o, KeyLimits l) {
+        putCount(o, "rpm", l.rpm());
+        putCount(o, "tpm", l.tpm());
+        putCount(o, "daily_tokens", l.dailyTokens());
+        putCount(o, "max_parallel", l.maxParallel());
+        if (l.budget().isPresent()) {
+            o.put("budget_usd", Usd.format(l.budget().get().nanos()));
+            o.put("budget_period", l.budget().get().period().wireName());
+        } else {
+            o.putNull("budget_usd");
+            o.putNull("budget_period");
+        }
+    }
+
+    private static void putCount(ObjectNode o, String field, java.util.OptionalLong v) {
+        if (v.isPresent()) {
+            o.put(field, v.getAsLong());
+        } else {
+            o.putNull(field);
+        }
     }
 
     /** A page of users as {@code GET /admin/v1/users} answers it. */

@@ -18,7 +18,8 @@ import org.slf4j.LoggerFactory;
  * unusable (the reason goes to the log, not to the caller), 403 when the key's scope excludes the endpoint. The
  * caller's plan is the one in force now: a plan past its expiry is pay-as-you-go. A request without a key to an
  * endpoint that is not a chat endpoint may instead be the dashboard's, served under the signed-in user's session
- * ({@link SessionCallers}); chat endpoints take API keys only.
+ * ({@link SessionCallers}); chat endpoints take API keys only. An exchange authenticated by a key gets the
+ * rate-limit headers ({@link RateLimitHeaders}) of what admission says, whatever the answer.
  */
 public final class Authenticator {
     private static final Logger LOG = LoggerFactory.getLogger(Authenticator.class);
@@ -44,11 +45,21 @@ public final class Authenticator {
         this(keys, Clock.systemUTC(), sessions);
     }
 
+    /** As {@link #Authenticator(ApiKeys, Clock, SessionCallers)}. */
+    public Authenticator(ApiKeys keys, SessionCallers sessions, Clock clock) {
+        this(keys, clock, sessions);
+    }
+
     /** Both: plans judged by {@code clock}, and the dashboard's session for requests without a key. */
     public Authenticator(ApiKeys keys, Clock clock, SessionCallers sessions) {
         this.keys = keys;
         this.clock = clock;
         this.sessions = sessions;
+    }
+
+    /** The endpoints whose callers read Anthropic's rate-limit headers. */
+    private static boolean anthropic(String endpoint) {
+        return endpoint.equals(MessagesApi.ENDPOINT) || endpoint.equals(MessagesApi.COUNT_TOKENS_ENDPOINT);
     }
 
     /** Whether the request presents an API key where {@code where} looks, or the dashboard's session token (reads only). */
@@ -77,8 +88,9 @@ public final class Authenticator {
                     throw GatewayError.forbidden("insufficient_scope",
                             "This API key may not call the " + endpoint + " endpoint.").toException();
                 }
+                ex.beforeCommit(RateLimitHeaders.hook(ex, clock, anthropic(endpoint)));
                 yield new Caller(p.user().id(), p.key().id(), p.user().activePlan(clock.instant()), p.key().scope().models(),
-                        p.key().scope().endpoints());
+                        p.key().scope().endpoints(), p.key().limits());
             }
             case Authentication.Rejected r -> {
                 LOG.atInfo().addKeyValue("request_id", ex.requestId()).addKeyValue("reason", r.reason().name())

@@ -82,8 +82,10 @@ final class RecordingExchange implements Exchange {
     @Override
     public void header(String name, String value) {
         String lower = name.toLowerCase(Locale.ROOT);
-        // the edge's own per-request headers belong to each request, not to the answer
-        if (!lower.equals("x-request-id") && !lower.startsWith("access-control-") && !lower.equals("vary")) {
+        // the edge's own per-request headers belong to each request, not to the answer; so does where the caller
+        // stood against its rate limits at the time
+        if (!lower.equals("x-request-id") && !lower.startsWith("access-control-") && !lower.equals("vary")
+                && !lower.startsWith("x-ratelimit-") && !lower.startsWith("anthropic-ratelimit-")) {
             headers.add(new StoredAnswer.Header(name, value));
         }
         delegate.header(name, value);
@@ -149,6 +151,11 @@ final class RecordingExchange implements Exchange {
     @Override
     public boolean committed() {
         return delegate.committed();
+    }
+
+    @Override
+    public void beforeCommit(Runnable hook) {
+        delegate.beforeCommit(hook);
     }
 
     @Override

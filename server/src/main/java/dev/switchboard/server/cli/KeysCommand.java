@@ -1,7 +1,9 @@
 package dev.switchboard.server.cli;
 
 import com.fasterxml.jackson.databind.node.TextNode;
+import dev.switchboard.engine.account.AccountException;
 import dev.switchboard.engine.account.AdminService;
+import dev.switchboard.engine.account.Change;
 import dev.switchboard.engine.account.IssuedKey;
 import dev.switchboard.server.admin.AdminJson;
 import dev.switchboard.server.cli.UsersCommand.Access;
@@ -19,7 +21,8 @@ import picocli.CommandLine.ParentCommand;
 /** {@code switchboard keys ...}: the CLI twins of the admin API's key operations. */
 @Command(name = "keys", mixinStandardHelpOptions = true,
         description = "List, issue and revoke API keys (works on the configured database, no server needed).",
-        subcommands = {KeysCommand.ListKeys.class, KeysCommand.Create.class, KeysCommand.Revoke.class})
+        subcommands = {KeysCommand.ListKeys.class, KeysCommand.Create.class, KeysCommand.Update.class,
+                KeysCommand.Revoke.class})
 final class KeysCommand {
     @ParentCommand
     Cli cli;
@@ -53,19 +56,28 @@ final class KeysCommand {
         List<String> models = new ArrayList<>();
         @Option(names = "--endpoint", description = "Allowed endpoint group (repeatable; default: all).")
         List<String> endpoints = new ArrayList<>();
-        @Option(names = "--rpm")
+        @Option(names = "--rpm", description = "Requests per minute (a sliding window).")
         Optional<Long> rpm = Optional.empty();
-        @Option(names = "--daily-tokens")
+        @Option(names = "--tpm", description = "Tokens (input + output) per minute.")
+        Optional<Long> tpm = Optional.empty();
+        @Option(names = "--daily-tokens", description = "Tokens (input + output) per UTC day.")
         Optional<Long> dailyTokens = Optional.empty();
+        @Option(names = "--max-parallel", description = "Requests in flight at once.")
+        Optional<Long> maxParallel = Optional.empty();
+        @Option(names = "--budget-usd", description = "Spend budget in USD, e.g. 5 or 0.25.")
+        Optional<String> budgetUsd = Optional.empty();
+        @Option(names = "--budget-period", description = "daily, weekly, monthly or total (default total).")
+        Optional<String> budgetPeriod = Optional.empty();
         @Option(names = "--expires-at", description = "ISO-8601 instant, e.g. 2027-01-01T00:00:00Z.")
         Optional<String> expiresAt = Optional.empty();
 
         @Override
         public Integer call() {
             return UsersCommand.run(keys.cli, Access.EXISTING, a -> {
+                AdminService.LimitsInput limits = new AdminService.LimitsInput(whole(rpm), whole(tpm), whole(dailyTokens),
+                        whole(maxParallel), budgetUsd, budgetPeriod);
                 IssuedKey issued = a.admin().createKey(a.admin().userIdOf(user), new AdminService.CreateKey(name, models, endpoints,
-                        rpm.map(OptionalLong::of).orElse(OptionalLong.empty()),
-                        dailyTokens.map(OptionalLong::of).orElse(OptionalLong.empty()), expiresAt));
+                        limits, expiresAt));
                 if (keyOnly) {
                     return TextNode.valueOf(issued.secret());
                 }
@@ -73,6 +85,77 @@ final class KeysCommand {
                 o.put("key", issued.secret());
                 return o;
             });
+        }
+    }
+
+    private static OptionalLong whole(Optional<Long> v) {
+        return v.map(OptionalLong::of).orElse(OptionalLong.empty());
+    }
+
+    /** The word that removes a limit or an expiry in {@code keys update}. */
+    static final String NONE = "none";
+
+    @Command(name = "update", mixinStandardHelpOptions = true,
+            description = "Change a key's name, scope, limits or expiry (PATCH /admin/v1/keys/{id}); "
+                    + "options not given are kept, and 'none' removes a limit, the budget or the expiry.")
+    static final class Update implements Callable<Integer> {
+        @ParentCommand
+        KeysCommand keys;
+        @Parameters(paramLabel = "KEY_ID")
+        String keyId;
+        @Option(names = "--name")
+        Optional<String> name = Optional.empty();
+        @Option(names = "--model", description = "Allowed model (repeatable; replaces the list).")
+        List<String> models = new ArrayList<>();
+        @Option(names = "--all-models", description = "Allow every model.")
+        boolean allModels;
+        @Option(names = "--endpoint", description = "Allowed endpoint group (repeatable; replaces the list).")
+        List<String> endpoints = new ArrayList<>();
+        @Option(names = "--all-endpoints", description = "Allow every endpoint group.")
+        boolean allEndpoints;
+        @Option(names = "--rpm", paramLabel = "N|none")
+        Optional<String> rpm = Optional.empty();
+        @Option(names = "--tpm", paramLabel = "N|none")
+        Optional<String> tpm = Optional.empty();
+        @Option(names = "--daily-tokens", paramLabel = "N|none")
+        Optional<String> dailyTokens = Optional.empty();
+        @Option(names = "--max-parallel", paramLabel = "N|none")
+        Optional<String> maxParallel = Optional.empty();
+        @Option(names = "--budget-usd", paramLabel = "USD|none")
+        Optional<String> budgetUsd = Optional.empty();
+        @Option(names = "--budget-period", paramLabel = "daily|weekly|monthly|total")
+        Optional<String> budgetPeriod = Optional.empty();
+        @Option(names = "--expires-at", paramLabel = "INSTANT|none")
+        Optional<String> expiresAt = Optional.empty();
+
+        @Override
+        public Integer call() {
+            return UsersCommand.run(keys.cli, Access.EXISTING, a -> {
+                AdminService.UpdateKey update = new AdminService.UpdateKey(text(name), list(models, allModels),
+                        list(endpoints, allEndpoints), count("rpm", rpm), count("tpm", tpm),
+                        count("daily_tokens", dailyTokens), count("max_parallel", maxParallel), text(budgetUsd),
+                        text(budgetPeriod), text(expiresAt));
+                return AdminJson.key(a.admin().updateKey(keyId, update));
+            });
+        }
+
+        private static Change<String> text(Optional<String> v) {
+            return v.<Change<String>>map(t -> t.strip().equalsIgnoreCase(NONE) ? new Change.Clear<>() : new Change.Set<>(t))
+                    .orElse(new Change.Keep<>());
+        }
+
+        private static Change<List<String>> list(List<String> values, boolean all) {
+            return all ? new Change.Clear<>() : values.isEmpty() ? new Change.Keep<>() : new Change.Set<>(values);
+        }
+
+        private static Change<Long> count(String field, Optional<String> v) {
+            return text(v).applyTo(new Change.Keep<>(), t -> {
+                try {
+                    return new Change.Set<>(Long.parseLong(t.strip()));
+                } catch (NumberFormatException e) {
+                    throw AccountException.invalid(field, field + ": expected a whole number or 'none', got \"" + t + "\"");
+                }
+            }, new Change.Clear<>());
         }
     }
 

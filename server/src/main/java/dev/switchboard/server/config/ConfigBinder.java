@@ -25,7 +25,7 @@ import java.util.Set;
  */
 final class ConfigBinder {
     static final List<String> TOP_KEYS = List.of("listen", "database", "redis", "admin_key", "http", "cors", "metrics",
-            "include", "providers", "models", "dashboard", "extend", "plans", "billing");
+            "include", "providers", "models", "dashboard", "extend", "plans", "billing", "limits");
     /** The largest {@code http.max_body}: bodies are held in memory whole. */
     static final long MAX_BODY_LIMIT = 1L << 30;
     static final List<String> INCLUDES = List.of(BuiltinCatalog.INCLUDE_NAME);
@@ -56,6 +56,7 @@ final class ConfigBinder {
         Optional<Pos> includeCatalog = includes(top);
         DashboardConfig dashboard = DashboardBinder.dashboard(top);
         boolean starterCatalog = DashboardBinder.starterCatalog(top);
+        LimitsConfig limits = LimitsBinder.limits(top);
 
         List<ProviderConfig> providers = new ArrayList<>();
         Set<String> providerIds = new LinkedHashSet<>();
@@ -84,7 +85,7 @@ final class ConfigBinder {
         BillingSettings billing = PlansBinder.billing(top);
         problems.throwIfAny();
         return new GatewayConfig(listen, database, redis, adminKey, edge, new Catalog(providers, models, plans), source, dashboard,
-                starterCatalog, billing);
+                starterCatalog, billing, limits);
     }
 
     private List<ModelEntry> ownModels(YamlFields top, Set<String> providerIds, Namespace names) {

@@ -21,10 +21,11 @@ import java.util.Optional;
  * @param starterCatalog whether the starter catalog of skills, MCP servers, characters, marketplaces and plugins
  *                 is loaded on first start ({@code extend: {starter_catalog: false}} to start empty)
  * @param billing  how long credit holds outlive a gateway that died, and how often they are swept
+ * @param limits   what happens when the limit store (Redis) cannot be reached
  */
 public record GatewayConfig(ListenAddress listen, String database, Optional<URI> redis, Optional<String> adminKey,
                             EdgeSettings edge, Catalog catalog, String source, DashboardConfig dashboard,
-                            boolean starterCatalog, BillingSettings billing) {
+                            boolean starterCatalog, BillingSettings billing, LimitsConfig limits) {
     /** The {@link #source()} of {@link ConfigLoader#embeddedDefault}. */
     public static final String EMBEDDED_DEFAULT = "embedded default";
     public static final String DEFAULT_DATABASE = "sqlite:data/switchboard.db";
@@ -40,6 +41,7 @@ public record GatewayConfig(ListenAddress listen, String database, Optional<URI>
         Objects.requireNonNull(source, "source");
         Objects.requireNonNull(dashboard, "dashboard");
         Objects.requireNonNull(billing, "billing");
+        Objects.requireNonNull(limits, "limits");
     }
 
     /**
@@ -52,7 +54,7 @@ public record GatewayConfig(ListenAddress listen, String database, Optional<URI>
             String options = path.substring(path.indexOf('?') < 0 ? path.length() : path.indexOf('?'));
             String resolved = SQLITE + home.toAbsolutePath().resolve(f).normalize() + options;
             return new GatewayConfig(listen, resolved, redis, adminKey, edge, catalog, source, dashboard, starterCatalog,
-                    billing);
+                    billing, limits);
         }).orElse(this);
     }
 

@@ -104,7 +104,7 @@ public final class SessionAccountApi {
             }
         }
         IssuedKey issued = AdminApi.call(() -> accounts.createKey(userId, new AdminService.CreateKey(Optional.of(PLAYGROUND_KEY),
-                List.of(), List.of(), OptionalLong.empty(), OptionalLong.empty(),
+                List.of(), List.of(), AdminService.LimitsInput.NONE,
                 Optional.of(now.plus(PLAYGROUND_LIFETIME).truncatedTo(ChronoUnit.SECONDS).toString()))));
         ObjectNode o = AdminJson.key(issued.key());
         o.put("key", issued.secret());

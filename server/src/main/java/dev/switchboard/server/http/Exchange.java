@@ -49,6 +49,13 @@ public interface Exchange {
 
     boolean committed();
 
+    /**
+     * Runs {@code hook} just before the response is committed (status and headers sent), whichever way: a whole
+     * answer, a stream, or an error. For headers that depend on how the request went; hooks run in the order
+     * added, once.
+     */
+    void beforeCommit(Runnable hook);
+
     /** The chat pipeline's record of this request, when it reached the pipeline (for the request log). */
     Optional<RequestTrace> trace();
 

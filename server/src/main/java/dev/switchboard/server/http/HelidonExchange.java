@@ -31,6 +31,7 @@ final class HelidonExchange implements Exchange {
     private Optional<RequestTrace> trace = Optional.empty();
     private byte[] body;
     private final java.time.Duration readTimeout;
+    private final java.util.List<Runnable> beforeCommit = new java.util.ArrayList<>(1);
 
     HelidonExchange(ServerRequest req, ServerResponse res, String requestId, java.time.Duration readTimeout) {
         this.req = req;
@@ -139,9 +140,22 @@ final class HelidonExchange implements Exchange {
     }
 
     @Override
+    public void beforeCommit(Runnable hook) {
+        beforeCommit.add(hook);
+    }
+
+    private void commit() {
+        committed = true;
+        for (Runnable hook : beforeCommit) {
+            hook.run();
+        }
+        beforeCommit.clear();
+    }
+
+    @Override
     public void respond(int status, String contentType, byte[] body) {
         this.status = status;
-        committed = true;
+        commit();
         firstByteNanos = OptionalLong.of(System.nanoTime());
         res.status(status);
         res.header(HeaderNames.CONTENT_TYPE, contentType);
@@ -152,7 +166,7 @@ final class HelidonExchange implements Exchange {
     @Override
     public OutputStream openStream(int status, String contentType) {
         this.status = status;
-        committed = true;
+        commit();
         firstByteNanos = OptionalLong.of(System.nanoTime());
         res.status(status);
         res.header(HeaderNames.CONTENT_TYPE, contentType);

@@ -264,7 +264,12 @@ public final class HttpEdge implements AutoCloseable {
             // a streamed response already started; the stream writer reported the error in-band
             return ex.status();
         }
-        retryAfter.ifPresent(d -> ex.header("retry-after", Long.toString(Math.max(1, d.toSeconds()))));
+        // whole seconds, rounded up (a client retrying on the dot must not come early), and the exact wait in
+        // milliseconds, which the OpenAI and Anthropic SDKs prefer when present
+        retryAfter.ifPresent(d -> {
+            ex.header("retry-after", Long.toString(Math.max(1, (d.toMillis() + 999) / 1000)));
+            ex.header("retry-after-ms", Long.toString(Math.max(0, d.toMillis())));
+        });
         ex.respond(error.status(), "application/json", route.errors().render(error));
         return error.status();
     }

@@ -32,6 +32,7 @@ abstract class StreamedExchangeSupport implements Exchange {
     @Override public void header(String name, String value) { }
     @Override public void respond(int status, String contentType, byte[] body) { throw new AssertionError("the answer was to be streamed"); }
     @Override public boolean committed() { return opened; }
+    @Override public void beforeCommit(Runnable hook) { throw new UnsupportedOperationException("no hooks in this test"); }
     @Override public Optional<RequestTrace> trace() { return Optional.empty(); }
     @Override public void trace(RequestTrace trace) { }
 }

@@ -29,7 +29,7 @@ class CliCommandsTest {
         collect(Cli.commandLine(Map.of()), new ArrayList<>(), paths);
         assertThat(paths).extracting(p -> String.join(" ", p))
                 .contains("", "serve", "users", "users list", "users create", "users show", "users credit",
-                        "keys", "keys list", "keys create", "keys revoke");
+                        "keys", "keys list", "keys create", "keys update", "keys revoke");
 
         for (List<String> path : paths) {
             List<String> args = new ArrayList<>(path);

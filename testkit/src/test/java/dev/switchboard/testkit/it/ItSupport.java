@@ -219,6 +219,14 @@ final class ItSupport {
         return send(b.build());
     }
 
+    static HttpResponse<String> patch(TestGateway gateway, String path, Map<String, String> headers, String body) {
+        HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(gateway.baseUrl() + path))
+                .timeout(Duration.ofSeconds(15))
+                .method("PATCH", HttpRequest.BodyPublishers.ofString(body));
+        headers.forEach(b::header);
+        return send(b.build());
+    }
+
     static HttpResponse<String> delete(TestGateway gateway, String path, Map<String, String> headers) {
         HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(gateway.baseUrl() + path))
                 .timeout(Duration.ofSeconds(15)).DELETE();
@@ -239,6 +247,16 @@ final class ItSupport {
             Thread.currentThread().interrupt();
             throw new IllegalStateException(e);
         }
+    }
+
+    /** A new key of the test user with {@code limits} (JSON members such as {@code "rpm": 5}), through the admin API. */
+    static String keyWith(TestGateway gateway, String limits) {
+        HttpResponse<String> r = post(gateway, "/admin/v1/users/" + gateway.userId() + "/keys", bearer(gateway.adminKey()),
+                "{" + limits + "}");
+        if (r.statusCode() != 201) {
+            throw new AssertionError("creating a key with " + limits + " answered " + r.statusCode() + ": " + r.body());
+        }
+        return json(r.body()).path("key").asText();
     }
 
     static JsonNode json(String text) {
