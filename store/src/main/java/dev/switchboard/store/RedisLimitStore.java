@@ -1,6 +1,6 @@
 package dev.switchboard.store;
 
-import dev.switchboard.engine.limits.Hold;
+import dev.switchboard.engine.limits.LimitHold;
 import dev.switchboard.engine.limits.Limit;
 import dev.switchboard.engine.limits.LimitCheck;
 import dev.switchboard.engine.limits.LimitKind;
@@ -158,20 +158,20 @@ public final class RedisLimitStore implements LimitStore, AutoCloseable {
                     : Optional.of(fits == -2 ? Instant.MAX : Instant.ofEpochMilli(fits));
             tallies.add(new Tally(limits.get(i), remaining, Instant.ofEpochMilli(reset), refusedUntil));
         }
-        return new LimitCheck(tallies, granted ? Optional.of(new Hold(requestId, limits, tokens, day)) : Optional.empty());
+        return new LimitCheck(tallies, granted ? Optional.of(new LimitHold(requestId, limits, tokens, day)) : Optional.empty());
     }
 
     @Override
-    public void settle(Hold hold, long actualTokens) {
+    public void settle(LimitHold hold, long actualTokens) {
         close("settle", hold, actualTokens);
     }
 
     @Override
-    public void release(Hold hold) {
+    public void release(LimitHold hold) {
         close("release", hold, 0);
     }
 
-    private void close(String mode, Hold hold, long actualTokens) {
+    private void close(String mode, LimitHold hold, long actualTokens) {
         List<String> args = new ArrayList<>(6 + hold.limits().size());
         args.add(mode);
         args.add(hold.requestId());

@@ -2,7 +2,7 @@ package dev.switchboard.store;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.switchboard.engine.limits.Hold;
+import dev.switchboard.engine.limits.LimitHold;
 import dev.switchboard.engine.limits.Limit;
 import dev.switchboard.engine.limits.LimitCheck;
 import dev.switchboard.engine.limits.LimitKind;
@@ -129,7 +129,7 @@ public abstract class LimitStoreContract {
         LimitStore store = store();
         Limit day = new Limit(LimitKind.TOKENS_PER_DAY, "key:k:day", 1000, Limit.KEY);
         Limit tpm = new Limit(LimitKind.TOKENS_PER_MINUTE, "key:k:tpm", 1000, Limit.KEY);
-        Hold hold = store.reserve("r1", List.of(tpm, day), 900).hold().orElseThrow();
+        LimitHold hold = store.reserve("r1", List.of(tpm, day), 900).hold().orElseThrow();
         assertThat(store.reserve("r2", List.of(tpm, day), 200).granted()).isFalse();
 
         store.settle(hold, 120);
@@ -144,7 +144,7 @@ public abstract class LimitStoreContract {
         LimitStore store = store();
         Limit rpm = rpm(2);
         Limit day = new Limit(LimitKind.TOKENS_PER_DAY, "key:k:day", 100, Limit.KEY);
-        Hold hold = store.reserve("r1", List.of(rpm, day), 100).hold().orElseThrow();
+        LimitHold hold = store.reserve("r1", List.of(rpm, day), 100).hold().orElseThrow();
 
         store.settle(hold, 0);
 
@@ -160,7 +160,7 @@ public abstract class LimitStoreContract {
         Limit tpm = new Limit(LimitKind.TOKENS_PER_MINUTE, "key:k:tpm", 100, Limit.KEY);
         Limit day = new Limit(LimitKind.TOKENS_PER_DAY, "key:k:day", 100, Limit.KEY);
         Limit parallel = new Limit(LimitKind.PARALLEL_REQUESTS, "key:k:parallel", 1, Limit.KEY);
-        Hold hold = store.reserve("r1", List.of(rpm, parallel, tpm, day), 100).hold().orElseThrow();
+        LimitHold hold = store.reserve("r1", List.of(rpm, parallel, tpm, day), 100).hold().orElseThrow();
 
         store.release(hold);
 
@@ -191,7 +191,7 @@ public abstract class LimitStoreContract {
     void theDailyCapStartsAgainAtUtcMidnight() {
         LimitStore store = store();
         Limit day = new Limit(LimitKind.TOKENS_PER_DAY, "key:k:day", 100, Limit.KEY);
-        Hold late = store.reserve("r1", List.of(day), 100).hold().orElseThrow();
+        LimitHold late = store.reserve("r1", List.of(day), 100).hold().orElseThrow();
         LimitCheck refused = store.reserve("r2", List.of(day), 1);
         assertThat(refused.tallies().getFirst().refusedUntil()).contains(Instant.parse("2026-03-03T00:00:00Z"));
         assertThat(refused.tallies().getFirst().resetAt()).isEqualTo(Instant.parse("2026-03-03T00:00:00Z"));
@@ -207,7 +207,7 @@ public abstract class LimitStoreContract {
     void parallelRequestsCountUntilSettled() {
         LimitStore store = store();
         Limit parallel = new Limit(LimitKind.PARALLEL_REQUESTS, "key:k:parallel", 2, Limit.KEY);
-        Hold a = store.reserve("r1", List.of(parallel), 0).hold().orElseThrow();
+        LimitHold a = store.reserve("r1", List.of(parallel), 0).hold().orElseThrow();
         store.reserve("r2", List.of(parallel), 0);
         LimitCheck refused = store.reserve("r3", List.of(parallel), 0);
         assertThat(refused.granted()).isFalse();

@@ -43,12 +43,12 @@ public final class GuardedLimitStore implements LimitStore {
             if (policy == OnStoreFailure.DENY) {
                 throw e;
             }
-            return new LimitCheck(List.of(), Optional.of(new Hold(requestId, List.of(), 0, 0)));
+            return new LimitCheck(List.of(), Optional.of(new LimitHold(requestId, List.of(), 0, 0)));
         }
     }
 
     @Override
-    public void settle(Hold hold, long actualTokens) {
+    public void settle(LimitHold hold, long actualTokens) {
         if (hold.limits().isEmpty()) {
             return;
         }
@@ -61,7 +61,7 @@ public final class GuardedLimitStore implements LimitStore {
     }
 
     @Override
-    public void release(Hold hold) {
+    public void release(LimitHold hold) {
         if (hold.limits().isEmpty()) {
             return;
         }

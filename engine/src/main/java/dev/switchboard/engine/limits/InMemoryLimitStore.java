@@ -80,7 +80,7 @@ public final class InMemoryLimitStore implements LimitStore {
             for (Tally t : tallies) {
                 after.add(take(t, requestId, now, day, tokens));
             }
-            return new LimitCheck(after, Optional.of(new Hold(requestId, limits, tokens, day)));
+            return new LimitCheck(after, Optional.of(new LimitHold(requestId, limits, tokens, day)));
         } finally {
             lock.unlock();
         }
@@ -164,7 +164,7 @@ public final class InMemoryLimitStore implements LimitStore {
     }
 
     @Override
-    public void settle(Hold hold, long actualTokens) {
+    public void settle(LimitHold hold, long actualTokens) {
         lock.lock();
         try {
             for (Limit l : hold.limits()) {
@@ -188,7 +188,7 @@ public final class InMemoryLimitStore implements LimitStore {
     }
 
     @Override
-    public void release(Hold hold) {
+    public void release(LimitHold hold) {
         lock.lock();
         try {
             for (Limit l : hold.limits()) {
@@ -202,7 +202,7 @@ public final class InMemoryLimitStore implements LimitStore {
         }
     }
 
-    private void correctDay(Limit l, Hold hold, long delta) {
+    private void correctDay(Limit l, LimitHold hold, long delta) {
         Map<Long, Long> perDay = days.get(l.counter());
         if (perDay != null && perDay.containsKey(hold.epochDay())) {
             perDay.merge(hold.epochDay(), delta, Long::sum);

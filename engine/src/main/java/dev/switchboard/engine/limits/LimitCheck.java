@@ -8,7 +8,7 @@ import java.util.Optional;
  * The result of one check-and-reserve: one tally per limit (in the order asked), and the hold when every limit
  * had room (then all were reserved); empty when any refused (then nothing was).
  */
-public record LimitCheck(List<Tally> tallies, Optional<Hold> hold) {
+public record LimitCheck(List<Tally> tallies, Optional<LimitHold> hold) {
     public LimitCheck {
         tallies = List.copyOf(tallies);
         Objects.requireNonNull(hold, "hold");

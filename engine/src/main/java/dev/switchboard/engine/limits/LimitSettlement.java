@@ -25,7 +25,7 @@ public final class LimitSettlement implements Settlement {
     }
 
     /** A request counted only in request windows has nothing to settle (it stays a request): no store round trip. */
-    private static boolean onlyRequestWindows(Hold hold) {
+    private static boolean onlyRequestWindows(LimitHold hold) {
         return hold.limits().stream().allMatch(l -> l.kind() == LimitKind.REQUESTS_PER_MINUTE);
     }
 }

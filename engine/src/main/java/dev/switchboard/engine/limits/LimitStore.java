@@ -25,8 +25,8 @@ public interface LimitStore {
      * Closes a granted request: its tokens in each token limit become {@code actualTokens} (0 for a request that
      * failed), and it leaves the parallel sets. Its entry in the request windows stays: it was a request.
      */
-    void settle(Hold hold, long actualTokens);
+    void settle(LimitHold hold, long actualTokens);
 
     /** Undoes a granted request entirely, request windows included, as if it had never been checked. */
-    void release(Hold hold);
+    void release(LimitHold hold);
 }

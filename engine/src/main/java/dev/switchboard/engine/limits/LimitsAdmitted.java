@@ -11,7 +11,7 @@ import java.util.Optional;
  * the caller stands, for the response headers. Limits never skip a candidate: every fallback was counted in the
  * estimate already.
  */
-public record LimitsAdmitted(Hold hold, Optional<RateLimitStatus> status, LimitStore store) implements Admitted {
+public record LimitsAdmitted(LimitHold hold, Optional<RateLimitStatus> status, LimitStore store) implements Admitted {
     public LimitsAdmitted {
         Objects.requireNonNull(hold, "hold");
         Objects.requireNonNull(status, "status");

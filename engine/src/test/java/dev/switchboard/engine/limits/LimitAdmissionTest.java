@@ -187,12 +187,12 @@ class LimitAdmissionTest {
             }
 
             @Override
-            public void settle(Hold hold, long actualTokens) {
+            public void settle(LimitHold hold, long actualTokens) {
                 throw new LimitStoreException("connection refused", null);
             }
 
             @Override
-            public void release(Hold hold) {
+            public void release(LimitHold hold) {
                 throw new LimitStoreException("connection refused", null);
             }
         };

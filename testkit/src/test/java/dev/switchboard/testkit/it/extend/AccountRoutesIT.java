@@ -43,7 +43,8 @@ class AccountRoutesIT {
     static void users() {
         gateway = GATEWAY.gateway();
         for (String name : new String[] {"ann", "ben"}) {
-            Answer a = admin("POST", "/admin/v1/users", "{\"name\":\"" + name + "\",\"password\":\"" + PASSWORD + "\"}");
+            Answer a = admin("POST", "/admin/v1/users", "{\"name\":\"" + name + "\",\"password\":\"" + PASSWORD
+                    + "\",\"balance_usd\":\"10\"}");
             assertThat(a.status()).as(a.body()).isEqualTo(201);
         }
         ann = signedIn("ann");

@@ -9,8 +9,8 @@ import java.util.Objects;
  * UTC day (days since the epoch) its daily tokens were counted in, so a request that runs past midnight is
  * corrected in the day it was admitted in.
  */
-public record Hold(String requestId, List<Limit> limits, long tokens, long epochDay) {
-    public Hold {
+public record LimitHold(String requestId, List<Limit> limits, long tokens, long epochDay) {
+    public LimitHold {
         Objects.requireNonNull(requestId, "requestId");
         limits = List.copyOf(limits);
         if (tokens < 0) {
