@@ -44,11 +44,13 @@ public final class Database implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(Database.class);
 
     private final HikariDataSource pool;
+    private final DataSource connections;
     private final Kind kind;
     private final String description;
 
     private Database(HikariDataSource pool, Kind kind, String description) {
         this.pool = pool;
+        this.connections = kind == Kind.SQLITE ? new OneWriterDataSource(pool, CONNECTION_TIMEOUT_MILLIS) : pool;
         this.kind = kind;
         this.description = description;
     }
@@ -117,9 +119,9 @@ public final class Database implements AutoCloseable {
         return new Database(pool, parsed.kind(), parsed.redacted());
     }
 
-    /** The pooled data source, for store implementations in this module. */
+    /** The pooled data source, for store implementations in this module (SQLite's: one caller at a time, in arrival order). */
     public DataSource dataSource() {
-        return pool;
+        return connections;
     }
 
     public Kind kind() {
@@ -131,7 +133,7 @@ public final class Database implements AutoCloseable {
      * pool's connection timeout when every connection is busy.
      */
     public boolean ping() {
-        try (Connection c = pool.getConnection()) {
+        try (Connection c = connections.getConnection()) {
             return c.isValid(2);
         } catch (SQLException | RuntimeException e) {
             LOG.warn("database {} did not answer: {}", description, rootMessage(e));

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.switchboard.engine.account.LedgerEntry;
 import dev.switchboard.engine.account.User;
 import dev.switchboard.engine.billing.Balance;
+import dev.switchboard.engine.billing.BalanceStore;
 import dev.switchboard.engine.billing.MoneyAdmission;
 import dev.switchboard.engine.billing.MoneyHold;
 import dev.switchboard.engine.billing.MoneySettlement;
@@ -235,6 +236,57 @@ class MoneyBillingTest extends StoreContract {
         });
         assertThat(store.balance("u1")).contains(new Balance(USD - Cost.of(pricey.pricing(), delivered), 0));
         assertThat(accounts.ledger("u1", 5)).filteredOn(e -> e.kind() == LedgerEntry.Kind.CHARGE).hasSize(1);
+    }
+
+    @Test
+    void aSettlementTheStoreFailsIsTriedAgainAndChargedOnce() {
+        credit(USD);
+        Candidate c = candidate(pricey, 1000);
+        AdmissionRequest r = request("r1", "payg", c);
+        Admitted admitted = admission.admit(r);
+        int[] settles = {0};
+        BalanceStore failingTwice = failing(store, "settle", 2, settles);
+        MoneySettlement retrying = new MoneySettlement(plans, failingTwice, CLOCK, Duration.ofSeconds(30));
+        Usage used = Usage.of(120, 30);
+
+        retrying.settle(admitted, answered(r, c, RequestOutcome.Ending.COMPLETED, used));
+
+        assertThat(settles[0]).isEqualTo(3);
+        assertThat(store.balance("u1")).contains(new Balance(USD - Cost.of(pricey.pricing(), used), 0));
+        assertThat(accounts.ledger("u1", 5)).filteredOn(e -> e.kind() == LedgerEntry.Kind.CHARGE).hasSize(1);
+    }
+
+    @Test
+    void aSettlementTheStoreKeepsFailingGivesUpAfterItsBudgetAndLeavesTheHoldForTheSweeper() {
+        credit(USD);
+        Candidate c = candidate(pricey, 1000);
+        AdmissionRequest r = request("r1", "payg", c);
+        Admitted admitted = admission.admit(r);
+        int[] settles = {0};
+        MoneySettlement retrying = new MoneySettlement(plans, failing(store, "settle", Integer.MAX_VALUE, settles), CLOCK,
+                Duration.ofMillis(200));
+
+        assertThatThrownBy(() -> retrying.settle(admitted, answered(r, c, RequestOutcome.Ending.COMPLETED, Usage.of(120, 30))))
+                .isInstanceOf(StoreException.class);
+
+        assertThat(settles[0]).isGreaterThan(1);
+        assertThat(store.openHolds()).isEqualTo(1);
+    }
+
+    /** {@code store}, whose first {@code failures} calls of {@code method} throw as a busy database does. */
+    private static BalanceStore failing(BalanceStore store, String method, int failures, int[] calls) {
+        return (BalanceStore) java.lang.reflect.Proxy.newProxyInstance(BalanceStore.class.getClassLoader(),
+                new Class<?>[] {BalanceStore.class}, (proxy, m, args) -> {
+                    if (m.getName().equals(method) && calls[0]++ < failures) {
+                        throw new StoreException("settle request failed: the SQLite database is busy",
+                                new java.sql.SQLTransientConnectionException("busy"));
+                    }
+                    try {
+                        return m.invoke(store, args);
+                    } catch (java.lang.reflect.InvocationTargetException e) {
+                        throw e.getCause();
+                    }
+                });
     }
 
     @Test

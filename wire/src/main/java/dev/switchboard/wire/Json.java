@@ -1,8 +1,10 @@
 package dev.switchboard.wire;
 
+import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.StreamReadFeature;
 import com.fasterxml.jackson.core.json.JsonReadFeature;
+import com.fasterxml.jackson.core.util.JsonRecyclerPools;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -28,7 +30,12 @@ public final class Json {
      * Shared mapper. Source excerpts are kept out of parse-error locations so an error message never
      * echoes the caller's (possibly secret) body back.
      */
-    public static final ObjectMapper MAPPER = JsonMapper.builder()
+    public static final ObjectMapper MAPPER = JsonMapper.builder(JsonFactory.builder()
+                    // Jackson's default keeps one set of buffers (about 32 KiB) per thread for as long as the thread
+                    // lives; with a virtual thread per request that is 32 KiB held by every open stream. A shared
+                    // bounded pool lends them for the length of one parse or one write instead.
+                    .recyclerPool(JsonRecyclerPools.sharedBoundedPool())
+                    .build())
             .disable(StreamReadFeature.INCLUDE_SOURCE_IN_LOCATION)
             .disable(JsonReadFeature.ALLOW_NON_NUMERIC_NUMBERS)
             .build();

@@ -5,6 +5,7 @@ import dev.switchboard.engine.pipeline.RequestTrace;
 import dev.switchboard.model.GatewayError;
 import dev.switchboard.model.GatewayException;
 import dev.switchboard.model.Usage;
+import dev.switchboard.store.StoreException;
 import io.helidon.http.DirectHandler;
 import io.helidon.http.HeaderNames;
 import io.helidon.http.Method;
@@ -245,10 +246,11 @@ public final class HttpEdge implements AutoCloseable {
             ex.header("connection", "close");
             refusal = Optional.of(GatewayError.invalidRequest("The request body could not be read: " + e.getMessage()));
             status = fail(route, ex, refusal.get(), Optional.empty());
+        } catch (StoreException e) {
+            refusal = Optional.of(e.busyOrUnreachable() ? databaseBusy(ex, e) : unexpected(ex, e));
+            status = fail(route, ex, refusal.get(), refusal.get().retryable() ? Optional.of(Duration.ofSeconds(1)) : Optional.empty());
         } catch (Exception | Error e) {
-            LOG.atError().addKeyValue("request_id", ex.requestId()).setCause(e).log("unexpected failure");
-            refusal = Optional.of(GatewayError.internal(
-                    "Internal error; quote request id " + ex.requestId() + " when reporting it."));
+            refusal = Optional.of(unexpected(ex, e));
             status = fail(route, ex, refusal.get(), Optional.empty());
         }
         Duration took = Duration.ofNanos(System.nanoTime() - ex.startNanos());
@@ -257,6 +259,19 @@ public final class HttpEdge implements AutoCloseable {
                 .or(() -> ex.trace().map(RequestTrace::modelAsked)).orElse("");
         metrics.request(route.endpoint(), model, status, took);
         ex.firstByteNanos().ifPresent(t -> metrics.timeToFirstByte(route.endpoint(), Duration.ofNanos(t - ex.startNanos())));
+    }
+
+    /** The database queue is full or the database is down: the caller may retry; admission wrote nothing. */
+    private static GatewayError databaseBusy(HelidonExchange ex, StoreException e) {
+        LOG.atWarn().addKeyValue("request_id", ex.requestId()).addKeyValue("error", e.getMessage())
+                .log("database busy or unreachable");
+        return new GatewayError(503, "api_error", "The gateway's database is busy or out of reach; try again shortly"
+                + " (request id " + ex.requestId() + ").", Optional.empty(), true);
+    }
+
+    private static GatewayError unexpected(HelidonExchange ex, Throwable e) {
+        LOG.atError().addKeyValue("request_id", ex.requestId()).setCause(e).log("unexpected failure");
+        return GatewayError.internal("Internal error; quote request id " + ex.requestId() + " when reporting it.");
     }
 
     private static int fail(Route route, HelidonExchange ex, GatewayError error, Optional<Duration> retryAfter) {

@@ -5,6 +5,7 @@ import ch.qos.logback.classic.spi.IThrowableProxy;
 import ch.qos.logback.classic.spi.ThrowableProxyUtil;
 import ch.qos.logback.core.encoder.EncoderBase;
 import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.util.JsonRecyclerPools;
 import com.fasterxml.jackson.core.JsonGenerator;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -19,7 +20,7 @@ import org.slf4j.event.KeyValuePair;
  * configuration; logback's own JSON encoder nests key/value pairs in an array of one-field objects.
  */
 public final class JsonLineEncoder extends EncoderBase<ILoggingEvent> {
-    private static final JsonFactory JSON = new JsonFactory();
+    private static final JsonFactory JSON = JsonFactory.builder().recyclerPool(JsonRecyclerPools.sharedBoundedPool()).build();
     private static final byte[] NONE = new byte[0];
 
     @Override
