@@ -163,7 +163,7 @@ class LimitAdmissionTest {
         admission.admit(request(keyB));
 
         assertThatThrownBy(() -> admission.admit(request(keyA))).isInstanceOfSatisfying(GatewayException.class, e ->
-                assertThat(e.error().message()).contains("the plan's rpm (2 requests per minute)"));
+                assertThat(e.error().message()).contains("the pro plan's rpm (2 requests per minute)"));
         admission.admit(request(otherUser));
     }
 
