@@ -46,6 +46,7 @@ import dev.switchboard.server.admin.DefaultsAdminApi;
 import dev.switchboard.server.admin.UsageAdminApi;
 import dev.switchboard.server.api.AccountApi;
 import dev.switchboard.engine.account.KeyScope;
+import dev.switchboard.server.admin.PlansAdminApi;
 import dev.switchboard.server.admin.ProvidersAdminApi;
 import dev.switchboard.server.dashboard.SessionAccountApi;
 import dev.switchboard.server.dashboard.DashboardAssets;
@@ -206,7 +207,7 @@ public final class GatewayApp implements AutoCloseable {
         // Limits first, then money: a request money refuses releases what the limits reserved for it.
         LimitStore limitStore = new GuardedLimitStore(limitCounters, config.limits().onStoreFailure(), metrics);
         PortStack limitsThenMoney = new PortStack(List.of(
-                new PortStack.Pair(new LimitAdmission(limitStore, PlanQuota.Lookup.NONE, metrics, clock),
+                new PortStack.Pair(new LimitAdmission(limitStore, PlanQuota.Lookup.of(config.catalog().plans()), metrics, clock),
                         new LimitSettlement(limitStore)),
                 new PortStack.Pair(new MoneyAdmission(config.catalog().plans(), balances, clock, config.billing().holdTimeout()),
                         new MoneySettlement(config.catalog().plans(), balances, clock))));
@@ -256,6 +257,8 @@ public final class GatewayApp implements AutoCloseable {
         routes.add(new Route("PUT", "/admin/v1/users/{id}/plan", "admin", OPENAI_ERRORS, admin::setPlan));
         routes.add(new Route("GET", "/admin/v1/users/{id}/ledger", "admin", OPENAI_ERRORS, admin::ledger));
         routes.add(new Route("GET", "/admin/v1/usage", "admin", OPENAI_ERRORS, usageAdmin::usage));
+        routes.add(new Route("GET", "/admin/v1/plans", "admin", OPENAI_ERRORS,
+                new PlansAdminApi(admin, config.catalog().plans())::list));
         routes.add(new Route("GET", "/v1/credits", KeyScope.USAGE, OPENAI_ERRORS, account::credits));
         routes.add(new Route("GET", "/v1/generation", KeyScope.USAGE, OPENAI_ERRORS, account::generation));
         routes.add(new Route("GET", "/v1/usage", KeyScope.USAGE, OPENAI_ERRORS, account::usage));

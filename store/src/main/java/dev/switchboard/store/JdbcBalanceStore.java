@@ -5,6 +5,8 @@ import dev.switchboard.engine.account.LedgerEntry;
 import dev.switchboard.engine.billing.Balance;
 import dev.switchboard.engine.billing.BalanceStore;
 import dev.switchboard.engine.billing.Hold;
+import dev.switchboard.engine.billing.Reservation;
+import dev.switchboard.engine.billing.SpendCap;
 import dev.switchboard.engine.billing.Settled;
 import dev.switchboard.engine.billing.UsageQuery;
 import dev.switchboard.engine.billing.UsageRecord;
@@ -43,51 +45,105 @@ public final class JdbcBalanceStore implements BalanceStore {
     }
 
     @Override
-    public boolean reserve(Hold hold) {
-        return sql.transaction("reserve credit", c -> {
-            if (!holdMore(c, hold.userId(), hold.amountNanos())) {
-                return false;
-            }
-            try {
-                insertHold(c, hold);
-            } catch (SQLException e) {
-                if (Sql.uniqueViolation(e).isPresent()) {
-                    throw new IllegalStateException("request " + hold.requestId() + " already holds credit");
+    public Reservation reserve(Hold hold) {
+        try {
+            return sql.transaction("reserve credit", c -> {
+                if (!holdMore(c, hold.userId(), hold.amountNanos())) {
+                    return Reservation.SHORT_OF_BALANCE;
                 }
-                throw e;
-            }
-            return true;
-        });
+                // holdMore took the user's row lock (SQLite: the write lock): every hold of the key is ordered behind it.
+                checkBudget(c, hold, hold.amountNanos());
+                try {
+                    insertHold(c, hold);
+                } catch (SQLException e) {
+                    if (Sql.uniqueViolation(e).isPresent()) {
+                        throw new IllegalStateException("request " + hold.requestId() + " already holds credit");
+                    }
+                    throw e;
+                }
+                return Reservation.HELD;
+            });
+        } catch (OverBudget e) {
+            return Reservation.OVER_KEY_BUDGET;
+        }
     }
 
     @Override
-    public boolean raise(Hold hold) {
-        return sql.transaction("raise credit hold", c -> {
-            Optional<Long> current = heldFor(c, hold.requestId());
-            long already = current.orElse(0L);
-            if (already >= hold.amountNanos()) {
-                return true;
-            }
-            if (!holdMore(c, hold.userId(), hold.amountNanos() - already)) {
-                return false;
-            }
-            if (current.isPresent()) {
-                // Guarded by the amount read: if the sweeper released the hold meanwhile, undo everything.
-                try (PreparedStatement s = c.prepareStatement("UPDATE holds SET amount_nanos = ?, expires_at = ?"
-                        + " WHERE request_id = ? AND amount_nanos = ?")) {
-                    s.setLong(1, hold.amountNanos());
-                    s.setLong(2, hold.expiresAt().toEpochMilli());
-                    s.setString(3, hold.requestId());
-                    s.setLong(4, already);
-                    if (s.executeUpdate() != 1) {
-                        throw new SQLException("the hold of " + hold.requestId() + " changed while it was raised");
-                    }
+    public Reservation raise(Hold hold) {
+        try {
+            return sql.transaction("raise credit hold", c -> {
+                Optional<Long> current = heldFor(c, hold.requestId());
+                long already = current.orElse(0L);
+                if (already >= hold.amountNanos()) {
+                    return Reservation.HELD;
                 }
-            } else {
-                insertHold(c, hold);
+                if (!holdMore(c, hold.userId(), hold.amountNanos() - already)) {
+                    return Reservation.SHORT_OF_BALANCE;
+                }
+                checkBudget(c, hold, hold.amountNanos() - already);
+                if (current.isPresent()) {
+                    // Guarded by the amount read: if the sweeper released the hold meanwhile, undo everything.
+                    try (PreparedStatement s = c.prepareStatement("UPDATE holds SET amount_nanos = ?, expires_at = ?"
+                            + " WHERE request_id = ? AND amount_nanos = ?")) {
+                        s.setLong(1, hold.amountNanos());
+                        s.setLong(2, hold.expiresAt().toEpochMilli());
+                        s.setString(3, hold.requestId());
+                        s.setLong(4, already);
+                        if (s.executeUpdate() != 1) {
+                            throw new SQLException("the hold of " + hold.requestId() + " changed while it was raised");
+                        }
+                    }
+                } else {
+                    insertHold(c, hold);
+                }
+                return Reservation.HELD;
+            });
+        } catch (OverBudget e) {
+            return Reservation.OVER_KEY_BUDGET;
+        }
+    }
+
+    /** Thrown inside a reservation's transaction to roll it back whole when the key's budget refuses it. */
+    private static final class OverBudget extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+
+        OverBudget() {
+            super("over the key's budget", null, false, false);
+        }
+    }
+
+    /**
+     * Refuses ({@link OverBudget}) when the hold's key has a budget and its spend in the period plus its open holds
+     * plus {@code more} would exceed it. Runs after the user's row was locked by this transaction, so it sees every
+     * hold and charge of the key committed before and none can be added until this one ends.
+     */
+    private static void checkBudget(Connection c, Hold hold, long more) throws SQLException {
+        if (hold.keyBudget().isEmpty()) {
+            return;
+        }
+        SpendCap cap = hold.keyBudget().get();
+        if (keySpend(c, hold.keyId(), cap.periodStart()) + more > cap.capNanos()) {
+            throw new OverBudget();
+        }
+    }
+
+    @Override
+    public long keySpend(String keyId, Instant since) {
+        return sql.read("read key spend", c -> keySpend(c, keyId, since));
+    }
+
+    private static long keySpend(Connection c, String keyId, Instant since) throws SQLException {
+        try (PreparedStatement s = c.prepareStatement("SELECT"
+                + " (SELECT COALESCE(SUM(charged_nanos), 0) FROM usage_records WHERE key_id = ? AND created_at >= ?),"
+                + " (SELECT COALESCE(SUM(amount_nanos), 0) FROM holds WHERE key_id = ?)")) {
+            s.setString(1, keyId);
+            s.setLong(2, since.toEpochMilli());
+            s.setString(3, keyId);
+            try (ResultSet rs = s.executeQuery()) {
+                rs.next();
+                return rs.getLong(1) + rs.getLong(2);
             }
-            return true;
-        });
+        }
     }
 
     @Override

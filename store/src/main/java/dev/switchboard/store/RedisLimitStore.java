@@ -29,6 +29,9 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.CompletionStage;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Supplier;
@@ -36,8 +39,8 @@ import java.util.function.Supplier;
 /**
  * The limit counters in Redis, shared by every gateway instance that uses the same Redis and key prefix (the
  * rules of {@link LimitKind}, the same as {@code InMemoryLimitStore}). Each check-and-reserve is one server-side
- * script (one round trip, atomic, timed by Redis's own clock), and so is each settlement or release, so several
- * instances enforce one limit exactly.
+ * script (one round trip, atomic, timed by Redis's own clock), and so is each settlement or release, sent without
+ * waiting for its answer, so several instances enforce one limit exactly and a request blocks on Redis once.
  *
  * <p>Keys: {@code <prefix>lim:<counter>} (a sorted set of request ids by time for request and token windows and
  * parallel sets; a hash of UTC day to tokens for daily caps) and {@code <prefix>lim:<counter>:tokens} (the tokens
@@ -146,7 +149,7 @@ public final class RedisLimitStore implements LimitStore, AutoCloseable {
             args.add(code(l.kind()));
             args.add(Long.toString(l.ceiling()));
         }
-        List<Object> out = run(true, keys(limits), args);
+        List<Object> out = check(keys(limits), args);
         boolean granted = number(out, 0) == 1;
         long day = number(out, 2);
         List<Tally> tallies = new ArrayList<>(limits.size());
@@ -162,16 +165,21 @@ public final class RedisLimitStore implements LimitStore, AutoCloseable {
     }
 
     @Override
-    public void settle(LimitHold hold, long actualTokens) {
-        close("settle", hold, actualTokens);
+    public CompletionStage<Void> settle(LimitHold hold, long actualTokens) {
+        return close("settle", hold, actualTokens);
     }
 
     @Override
-    public void release(LimitHold hold) {
-        close("release", hold, 0);
+    public CompletionStage<Void> release(LimitHold hold) {
+        return close("release", hold, 0);
     }
 
-    private void close(String mode, LimitHold hold, long actualTokens) {
+    /**
+     * Sends the settle script without waiting for its answer: nobody needs it, so the request's thread does not
+     * block on a second round trip. Commands on one connection run in the order they were sent, so any check this
+     * instance sends afterwards sees the settlement applied.
+     */
+    private CompletionStage<Void> close(String mode, LimitHold hold, long actualTokens) {
         List<String> args = new ArrayList<>(6 + hold.limits().size());
         args.add(mode);
         args.add(hold.requestId());
@@ -180,7 +188,36 @@ public final class RedisLimitStore implements LimitStore, AutoCloseable {
         args.add(Long.toString(hold.epochDay()));
         args.add(Integer.toString(hold.limits().size()));
         hold.limits().forEach(l -> args.add(code(l.kind())));
-        run(false, keys(hold.limits()), args);
+        String[] keys = keys(hold.limits());
+        String[] values = args.toArray(String[]::new);
+        try {
+            StatefulRedisConnection<String, String> c = connection();
+            String sha = settleSha;
+            if (sha == null) {
+                sha = load(c, false);
+            }
+            return c.async().evalsha(sha, ScriptOutputType.MULTI, keys, values)
+                    .exceptionallyCompose(e -> unwrap(e) instanceof RedisNoScriptException
+                            // Redis restarted (or flushed its scripts) since the script was loaded
+                            ? c.async().scriptLoad(SETTLE).thenCompose(fresh -> {
+                                settleSha = fresh;
+                                return c.async().evalsha(fresh, ScriptOutputType.MULTI, keys, values);
+                            })
+                            : CompletableFuture.failedStage(e))
+                    .handle((out, e) -> {
+                        if (e != null) {
+                            throw new CompletionException(new LimitStoreException("Redis settlement failed: "
+                                    + reason(unwrap(e)), unwrap(e)));
+                        }
+                        return null;
+                    });
+        } catch (RedisException e) {
+            throw new LimitStoreException("Redis settlement failed: " + reason(e), e);
+        }
+    }
+
+    private static Throwable unwrap(Throwable e) {
+        return e instanceof CompletionException && e.getCause() != null ? e.getCause() : e;
     }
 
     private String[] keys(List<Limit> limits) {
@@ -202,23 +239,23 @@ public final class RedisLimitStore implements LimitStore, AutoCloseable {
         };
     }
 
-    /** Runs the reserve or the settle script by its digest, loading it first when Redis does not know it (yet, or any more). */
-    private List<Object> run(boolean reserve, String[] keys, List<String> args) {
+    /** Runs the reserve script by its digest, loading it first when Redis does not know it (yet, or any more). */
+    private List<Object> check(String[] keys, List<String> args) {
         String[] values = args.toArray(String[]::new);
         try {
             StatefulRedisConnection<String, String> c = connection();
-            String sha = reserve ? reserveSha : settleSha;
+            String sha = reserveSha;
             if (sha == null) {
-                sha = load(c, reserve);
+                sha = load(c, true);
             }
             try {
                 return c.sync().evalsha(sha, ScriptOutputType.MULTI, keys, values);
             } catch (RedisNoScriptException e) {
                 // Redis restarted (or flushed its scripts) since the script was loaded
-                return c.sync().evalsha(load(c, reserve), ScriptOutputType.MULTI, keys, values);
+                return c.sync().evalsha(load(c, true), ScriptOutputType.MULTI, keys, values);
             }
         } catch (RedisException e) {
-            throw new LimitStoreException("Redis " + (reserve ? "check" : "settlement") + " failed: " + reason(e), e);
+            throw new LimitStoreException("Redis check failed: " + reason(e), e);
         }
     }
 

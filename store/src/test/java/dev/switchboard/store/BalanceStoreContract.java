@@ -8,6 +8,8 @@ import dev.switchboard.engine.account.LedgerEntry;
 import dev.switchboard.engine.account.User;
 import dev.switchboard.engine.billing.Balance;
 import dev.switchboard.engine.billing.Hold;
+import dev.switchboard.engine.billing.Reservation;
+import dev.switchboard.engine.billing.SpendCap;
 import dev.switchboard.engine.billing.Settled;
 import dev.switchboard.engine.billing.UsageQuery;
 import dev.switchboard.engine.billing.UsageRecord;
@@ -62,11 +64,11 @@ abstract class BalanceStoreContract extends StoreContract {
     void aHoldIsTakenOnlyWhenTheBalanceNotYetHeldCoversIt() {
         user("u1", 5 * USD);
 
-        assertThat(store.reserve(hold("r1", "u1", 3 * USD))).isTrue();
-        assertThat(store.reserve(hold("r2", "u1", 3 * USD))).as("only 2 USD left unheld").isFalse();
-        assertThat(store.reserve(hold("r3", "u1", 2 * USD))).isTrue();
+        assertThat(store.reserve(hold("r1", "u1", 3 * USD)).held()).isTrue();
+        assertThat(store.reserve(hold("r2", "u1", 3 * USD)).held()).as("only 2 USD left unheld").isFalse();
+        assertThat(store.reserve(hold("r3", "u1", 2 * USD)).held()).isTrue();
         assertThat(store.balance("u1")).contains(new Balance(5 * USD, 5 * USD));
-        assertThat(store.reserve(hold("r4", "nobody", 1))).isFalse();
+        assertThat(store.reserve(hold("r4", "nobody", 1)).held()).isFalse();
         assertThatThrownBy(() -> store.reserve(hold("r1", "u1", 0))).isInstanceOf(IllegalStateException.class);
         assertThat(store.balance("u1")).contains(new Balance(5 * USD, 5 * USD));
     }
@@ -82,7 +84,7 @@ abstract class BalanceStoreContract extends StoreContract {
                 String id = "r" + i;
                 Callable<Boolean> reserve = () -> {
                     start.await();
-                    return store.reserve(hold(id, "u1", USD));
+                    return store.reserve(hold(id, "u1", USD)).held();
                 };
                 results.add(pool.submit(reserve));
             }
@@ -166,20 +168,87 @@ abstract class BalanceStoreContract extends StoreContract {
         assertThat(store.usage("r1").orElseThrow().plan()).contains("pro");
     }
 
+    private static Hold budgeted(String requestId, String keyId, long amount, SpendCap cap) {
+        return new Hold(requestId, "u1", keyId, amount, LATER, T0, Optional.of(cap));
+    }
+
+    @Test
+    void fiftyConcurrentReservationsOfOneDollarAgainstAKeyBudgetOfFiveTakeExactlyFive() throws Exception {
+        user("u1", 100 * USD);
+        SpendCap cap = new SpendCap(5 * USD, Instant.EPOCH);
+        ExecutorService pool = Executors.newFixedThreadPool(16);
+        CountDownLatch start = new CountDownLatch(1);
+        try {
+            List<Future<Reservation>> results = new ArrayList<>();
+            for (int i = 0; i < 50; i++) {
+                String id = "r" + i;
+                Callable<Reservation> reserve = () -> {
+                    start.await();
+                    return store.reserve(budgeted(id, "key_b", USD, cap));
+                };
+                results.add(pool.submit(reserve));
+            }
+            start.countDown();
+            int taken = 0;
+            for (Future<Reservation> f : results) {
+                Reservation r = f.get();
+                assertThat(r).isIn(Reservation.HELD, Reservation.OVER_KEY_BUDGET);
+                taken += r.held() ? 1 : 0;
+            }
+            assertThat(taken).isEqualTo(5);
+            assertThat(store.balance("u1")).contains(new Balance(100 * USD, 5 * USD));
+            assertThat(store.keySpend("key_b", Instant.EPOCH)).isEqualTo(5 * USD);
+            // another key of the same user has a budget of its own
+            assertThat(store.reserve(budgeted("other", "key_c", USD, cap))).isEqualTo(Reservation.HELD);
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
+    @Test
+    void aKeyBudgetCountsTheKeysChargesInThePeriodAndItsOpenHolds() {
+        user("u1", 100 * USD);
+        store.reserve(budgeted("old", "key_b", 4 * USD, new SpendCap(10 * USD, Instant.EPOCH)));
+        store.settle(new UsageRecord("old", "u1", "key_b", "chat_completions", "m1", "m1", "fake", false,
+                Usage.of(10, 20), 3 * USD, 3 * USD, Optional.empty(), "COMPLETED", Duration.ZERO, T0));
+        store.reserve(budgeted("open", "key_b", USD, new SpendCap(10 * USD, Instant.EPOCH)));
+
+        SpendCap sinceBefore = new SpendCap(5 * USD, T0);
+        assertThat(store.keySpend("key_b", T0)).isEqualTo(4 * USD);
+        assertThat(store.reserve(budgeted("r1", "key_b", USD + 1, sinceBefore))).isEqualTo(Reservation.OVER_KEY_BUDGET);
+        assertThat(store.balance("u1")).as("a refused reservation changes nothing").contains(new Balance(97 * USD, USD));
+        assertThat(store.reserve(budgeted("r1", "key_b", USD, sinceBefore))).isEqualTo(Reservation.HELD);
+
+        // a new period: the charge before it no longer counts, the open holds still do
+        SpendCap nextPeriod = new SpendCap(5 * USD, T0.plusSeconds(1));
+        assertThat(store.keySpend("key_b", T0.plusSeconds(1))).isEqualTo(2 * USD);
+        assertThat(store.reserve(budgeted("r2", "key_b", 3 * USD, nextPeriod))).isEqualTo(Reservation.HELD);
+        assertThat(store.reserve(budgeted("r3", "key_b", 1, nextPeriod))).isEqualTo(Reservation.OVER_KEY_BUDGET);
+
+        // raising a hold checks only the difference against the budget
+        assertThat(store.raise(budgeted("r2", "key_b", 3 * USD + 1, nextPeriod))).isEqualTo(Reservation.OVER_KEY_BUDGET);
+        store.release("open");
+        assertThat(store.raise(budgeted("r2", "key_b", 4 * USD, nextPeriod))).isEqualTo(Reservation.HELD);
+        assertThat(store.keySpend("key_b", T0.plusSeconds(1))).isEqualTo(5 * USD);
+        // the balance refuses first when it is what is short
+        assertThat(store.reserve(budgeted("r4", "key_c", 1000 * USD, new SpendCap(1, Instant.EPOCH))))
+                .isEqualTo(Reservation.SHORT_OF_BALANCE);
+    }
+
     @Test
     void raisingAHoldTakesOnlyTheDifferenceAndOnlyWhenItIsCovered() {
         user("u1", 5 * USD);
         store.reserve(hold("r1", "u1", USD));
         store.reserve(hold("r2", "u1", 2 * USD));
 
-        assertThat(store.raise(hold("r1", "u1", 3 * USD))).isTrue();
+        assertThat(store.raise(hold("r1", "u1", 3 * USD)).held()).isTrue();
         assertThat(store.balance("u1")).contains(new Balance(5 * USD, 5 * USD));
-        assertThat(store.raise(hold("r1", "u1", 3 * USD + 1))).isFalse();
-        assertThat(store.raise(hold("r1", "u1", 2 * USD))).as("already holds more").isTrue();
+        assertThat(store.raise(hold("r1", "u1", 3 * USD + 1)).held()).isFalse();
+        assertThat(store.raise(hold("r1", "u1", 2 * USD)).held()).as("already holds more").isTrue();
         assertThat(store.balance("u1")).contains(new Balance(5 * USD, 5 * USD));
         // A request holding nothing yet gets a hold the same way.
         store.release("r2");
-        assertThat(store.raise(hold("r9", "u1", 2 * USD))).isTrue();
+        assertThat(store.raise(hold("r9", "u1", 2 * USD)).held()).isTrue();
         assertThat(store.balance("u1")).contains(new Balance(5 * USD, 5 * USD));
     }
 

@@ -18,21 +18,31 @@ public interface BalanceStore {
 
     /**
      * Reserves {@code hold.amountNanos()} of the user's balance for the request, if what is not yet held
-     * covers it; otherwise changes nothing.
+     * covers it and, when the hold carries its key's budget, the key's charges in the budget period plus its
+     * open holds plus this amount stay within it; otherwise changes nothing. Both are checked in one transaction
+     * ordered by the user's row, so concurrent reservations of one key never exceed its budget together.
      *
-     * @return whether the hold was taken (false also when the user does not exist)
+     * @return {@link Reservation#HELD}, or why not ({@link Reservation#SHORT_OF_BALANCE} also when the user does not
+     *         exist)
      * @throws IllegalStateException when the request already holds something
      */
-    boolean reserve(Hold hold);
+    Reservation reserve(Hold hold);
 
     /**
      * Raises the request's hold to {@code amountNanos} when the balance not yet held covers the difference
-     * (a pricier fallback is about to be tried); a hold already that large is left as it is. A request
-     * without a hold (released by the sweeper, or covered by a plan so far) gets a new one the same way.
+     * and the key's budget (if the hold carries it) covers it too (a pricier fallback is about to be tried);
+     * a hold already that large is left as it is. A request without a hold (released by the sweeper, or covered
+     * by a plan so far) gets a new one the same way.
      *
-     * @return whether the request now holds at least {@code amountNanos}
+     * @return {@link Reservation#HELD} when the request now holds at least {@code amountNanos}, else why not
      */
-    boolean raise(Hold hold);
+    Reservation raise(Hold hold);
+
+    /**
+     * What key {@code keyId} has spent since {@code since} (its usage records' charges) plus what its open holds
+     * reserve now: the figure a {@link SpendCap} is checked against, for messages and views.
+     */
+    long keySpend(String keyId, Instant since);
 
     /**
      * Settles a billed request in one transaction: releases its hold (if any is left), charges the balance

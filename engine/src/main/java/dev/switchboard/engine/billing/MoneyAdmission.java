@@ -1,5 +1,7 @@
 package dev.switchboard.engine.billing;
 
+import dev.switchboard.engine.account.BudgetPeriod;
+import dev.switchboard.engine.account.KeyBudget;
 import dev.switchboard.engine.account.Usd;
 import dev.switchboard.engine.catalog.ModelEntry;
 import dev.switchboard.engine.catalog.Plans;
@@ -11,7 +13,9 @@ import dev.switchboard.engine.route.Candidate;
 import dev.switchboard.model.GatewayError;
 import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.Objects;
+import java.util.Optional;
 
 /**
  * Money's admission (docs/contracts.md, Money): before any upstream call, decides whether the caller may pay
@@ -21,6 +25,9 @@ import java.util.Objects;
  *   <li>a model offered pay-as-you-go is admitted when the balance not yet held covers its worst case
  *       ({@link WorstCase}), which is then held; otherwise 402 {@code insufficient_quota} saying what the request
  *       needs and what the balance affords;</li>
+ *   <li>for a key with a spend budget ({@code budget_usd}, {@code budget_period}), the same reservation also
+ *       checks the key's charges in the current period plus its open holds ({@link SpendCap}); over it is 402
+ *       {@code insufficient_quota} naming the key's budget and when it starts again;</li>
  *   <li>a model only plans may use: 402 {@code insufficient_quota} when the caller has no active plan (403
  *       {@code model_access_denied} for one whose plan excludes it is refused earlier, when models are resolved);</li>
  *   <li>{@code count_tokens} is never billed and holds nothing.</li>
@@ -62,11 +69,16 @@ public final class MoneyAdmission implements Admission {
                     + "); it is not offered pay-as-you-go.").toException();
             case PAY_AS_YOU_GO -> {
                 WorstCase worst = WorstCase.of(requested);
-                if (!store.reserve(hold(request, worst.nanos()))) {
-                    throw GatewayError.insufficientQuota(shortfall(caller.userId(), model, worst)).toException();
+                switch (store.reserve(hold(request, worst.nanos()))) {
+                    case HELD -> {
+                        hold.held(worst.nanos());
+                        return hold;
+                    }
+                    case SHORT_OF_BALANCE -> throw GatewayError.insufficientQuota(shortfall(caller.userId(), model, worst))
+                            .toException();
+                    case OVER_KEY_BUDGET -> throw GatewayError.insufficientQuota(
+                            overBudget(caller, caller.keyLimits().budget().orElseThrow(), worst.nanos())).toException();
                 }
-                hold.held(worst.nanos());
-                return hold;
             }
         }
         throw new IllegalStateException("unreachable");
@@ -80,9 +92,38 @@ public final class MoneyAdmission implements Admission {
         return store;
     }
 
+    /** The hold of {@code amountNanos} for the request, carrying its key's budget for the current period, if any. */
     Hold hold(AdmissionRequest request, long amountNanos) {
-        return new Hold(request.requestId(), request.caller().userId(), request.caller().keyId(), amountNanos,
-                clock.instant().plus(holdTimeout), clock.instant());
+        Instant now = clock.instant();
+        Caller caller = request.caller();
+        Optional<SpendCap> budget = caller.keyLimits().budget()
+                .map(b -> new SpendCap(b.nanos(), b.period().start(now)));
+        return new Hold(request.requestId(), caller.userId(), caller.keyId(), amountNanos, now.plus(holdTimeout), now,
+                budget);
+    }
+
+    /**
+     * The 402's words when the key's budget is the limit: the budget and its period, what the key has spent or holds
+     * in it, what this request may cost, and when the budget starts again (the next period's start, UTC).
+     */
+    String overBudget(Caller caller, KeyBudget budget, long worstNanos) {
+        Instant now = clock.instant();
+        Instant since = budget.period().start(now);
+        long spent = store.keySpend(caller.keyId(), since);
+        String per = switch (budget.period()) {
+            case DAILY -> " per UTC day";
+            case WEEKLY -> " per week";
+            case MONTHLY -> " per month";
+            case TOTAL -> " in total";
+        };
+        String used = budget.period() == BudgetPeriod.TOTAL ? "" : " since " + since;
+        String reset = budget.period().end(now)
+                .map(end -> "; it starts again at " + end + " (UTC)")
+                .orElse("; it does not start again (budget_period total): raise the key's budget_usd");
+        return "Key budget reached: the key's budget of " + Usd.format(budget.nanos()) + " USD" + per + " has "
+                + Usd.format(Math.max(0, budget.nanos() - spent)) + " USD left (" + Usd.format(spent) + " USD spent or held"
+                + used + ") and this request can cost up to " + Usd.format(worstNanos) + " USD" + reset
+                + ". Lower max_tokens to fit what is left, or raise the key's budget.";
     }
 
     /**

@@ -44,23 +44,27 @@ public final class MoneyHold implements Admitted {
                 if (worst.nanos() <= heldNanos) {
                     yield Optional.empty();
                 }
-                if (raised(worst.nanos())) {
-                    heldNanos = worst.nanos();
-                    yield Optional.empty();
-                }
-                yield Optional.of("unaffordable: its worst case is " + Usd.format(worst.nanos())
-                        + " USD and the balance cannot cover it");
+                yield switch (raised(worst.nanos())) {
+                    case HELD -> {
+                        heldNanos = worst.nanos();
+                        yield Optional.empty();
+                    }
+                    case SHORT_OF_BALANCE -> Optional.of("unaffordable: its worst case is " + Usd.format(worst.nanos())
+                            + " USD and the balance cannot cover it");
+                    case OVER_KEY_BUDGET -> Optional.of("over the key's budget: its worst case is "
+                            + Usd.format(worst.nanos()) + " USD and the key's budget cannot cover it");
+                };
             }
         };
     }
 
-    private boolean raised(long toNanos) {
+    private Reservation raised(long toNanos) {
         try {
             return admission.store().raise(admission.hold(request, toNanos));
         } catch (RuntimeException e) {
             // The database failed: this fallback is skipped like an unaffordable one; the request keeps its hold.
             LOG.atWarn().addKeyValue("request_id", request.requestId()).setCause(e).log("could not raise the hold");
-            return false;
+            return Reservation.SHORT_OF_BALANCE;
         }
     }
 }

@@ -20,12 +20,13 @@ final class CallerLimits {
         List<Limit> limits = new ArrayList<>(6);
         String k = "key:" + caller.keyId() + ":";
         String u = "user:" + caller.userId() + ":plan:";
+        String planOwner = Limit.plan(caller.plan());
         add(limits, LimitKind.REQUESTS_PER_MINUTE, k + "rpm", key.rpm(), Limit.KEY);
-        add(limits, LimitKind.REQUESTS_PER_MINUTE, u + "rpm", plan.rpm(), Limit.PLAN);
+        add(limits, LimitKind.REQUESTS_PER_MINUTE, u + "rpm", plan.rpm(), planOwner);
         add(limits, LimitKind.PARALLEL_REQUESTS, k + "parallel", key.maxParallel(), Limit.KEY);
         add(limits, LimitKind.TOKENS_PER_MINUTE, k + "tpm", key.tpm(), Limit.KEY);
         add(limits, LimitKind.TOKENS_PER_DAY, k + "day", key.dailyTokens(), Limit.KEY);
-        add(limits, LimitKind.TOKENS_PER_DAY, u + "day", plan.dailyTokens(), Limit.PLAN);
+        add(limits, LimitKind.TOKENS_PER_DAY, u + "day", plan.dailyTokens(), planOwner);
         return limits;
     }
 

@@ -3,6 +3,8 @@ package dev.switchboard.engine.limits;
 import dev.switchboard.engine.metrics.GatewayMetrics;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.CompletionStage;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -12,7 +14,8 @@ import org.slf4j.LoggerFactory;
  * operation is counted in a metric, an outage is logged once when it starts and once when the store answers again,
  * and a check that failed is either granted uncounted ({@link OnStoreFailure#ALLOW}: its hold holds nothing, so
  * its settlement touches nothing) or passed on as {@link LimitStoreException} ({@link OnStoreFailure#DENY}).
- * Settlements that fail are dropped: what they would have corrected is lost with the outage.
+ * Settlements that fail, at once or later (a store may send them without waiting), are dropped: what they would
+ * have corrected is lost with the outage.
  */
 public final class GuardedLimitStore implements LimitStore {
     private static final Logger LOG = LoggerFactory.getLogger(GuardedLimitStore.class);
@@ -48,29 +51,47 @@ public final class GuardedLimitStore implements LimitStore {
     }
 
     @Override
-    public void settle(LimitHold hold, long actualTokens) {
+    public CompletionStage<Void> settle(LimitHold hold, long actualTokens) {
         if (hold.limits().isEmpty()) {
-            return;
+            return DONE;
         }
         try {
-            store.settle(hold, actualTokens);
-            up();
+            return watched(store.settle(hold, actualTokens));
         } catch (LimitStoreException e) {
             failed(e);
+            return DONE;
         }
     }
 
     @Override
-    public void release(LimitHold hold) {
+    public CompletionStage<Void> release(LimitHold hold) {
         if (hold.limits().isEmpty()) {
-            return;
+            return DONE;
         }
         try {
-            store.release(hold);
-            up();
+            return watched(store.release(hold));
         } catch (LimitStoreException e) {
             failed(e);
+            return DONE;
         }
+    }
+
+    /** The stage of a settlement, its failure counted and logged like any other and then dropped. */
+    private CompletionStage<Void> watched(CompletionStage<Void> sent) {
+        return sent.handle((done, e) -> {
+            if (e == null) {
+                up();
+            } else if (unwrap(e) instanceof LimitStoreException f) {
+                failed(f);
+            } else {
+                failed(new LimitStoreException("settlement failed: " + unwrap(e), unwrap(e)));
+            }
+            return null;
+        });
+    }
+
+    private static Throwable unwrap(Throwable e) {
+        return e instanceof CompletionException && e.getCause() != null ? e.getCause() : e;
     }
 
     private void failed(LimitStoreException e) {

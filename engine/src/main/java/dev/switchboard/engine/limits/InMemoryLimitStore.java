@@ -12,6 +12,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.CompletionStage;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
@@ -164,7 +165,7 @@ public final class InMemoryLimitStore implements LimitStore {
     }
 
     @Override
-    public void settle(LimitHold hold, long actualTokens) {
+    public CompletionStage<Void> settle(LimitHold hold, long actualTokens) {
         lock.lock();
         try {
             for (Limit l : hold.limits()) {
@@ -185,10 +186,11 @@ public final class InMemoryLimitStore implements LimitStore {
         } finally {
             lock.unlock();
         }
+        return DONE;
     }
 
     @Override
-    public void release(LimitHold hold) {
+    public CompletionStage<Void> release(LimitHold hold) {
         lock.lock();
         try {
             for (Limit l : hold.limits()) {
@@ -200,6 +202,7 @@ public final class InMemoryLimitStore implements LimitStore {
         } finally {
             lock.unlock();
         }
+        return DONE;
     }
 
     private void correctDay(Limit l, LimitHold hold, long delta) {

@@ -8,13 +8,16 @@ import java.util.Objects;
  *
  * @param counter a stable name of the counter, e.g. {@code key:key_123:rpm}; stores derive their keys from it
  * @param ceiling positive
- * @param owner   whose limit it is, as a message says it: {@code the key's}, {@code the plan's}
+ * @param owner   whose limit it is, as a message says it: {@code the key's}, {@code the pro plan's}
  */
 public record Limit(LimitKind kind, String counter, long ceiling, String owner) {
     /** The owner word of a key's own limits. */
     public static final String KEY = "the key's";
-    /** The owner word of the limits of the caller's plan. */
-    public static final String PLAN = "the plan's";
+
+    /** The owner words of the limits of plan {@code planId}: {@code the pro plan's}. */
+    public static String plan(String planId) {
+        return "the " + planId + " plan's";
+    }
 
     public Limit {
         Objects.requireNonNull(kind, "kind");

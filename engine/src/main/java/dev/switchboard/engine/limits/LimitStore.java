@@ -1,6 +1,8 @@
 package dev.switchboard.engine.limits;
 
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
 
 /**
  * Where limit counters live: in this process ({@link InMemoryLimitStore}) or in Redis, shared by every gateway
@@ -24,9 +26,19 @@ public interface LimitStore {
     /**
      * Closes a granted request: its tokens in each token limit become {@code actualTokens} (0 for a request that
      * failed), and it leaves the parallel sets. Its entry in the request windows stays: it was a request.
+     *
+     * <p>A shared store may send the settlement without waiting for it (nobody waits for its answer, so it costs
+     * the request no round trip): the returned stage completes when it is applied, or exceptionally with
+     * {@link LimitStoreException}. It is applied before any check this instance sends after it returns.
      */
-    void settle(LimitHold hold, long actualTokens);
+    CompletionStage<Void> settle(LimitHold hold, long actualTokens);
 
-    /** Undoes a granted request entirely, request windows included, as if it had never been checked. */
-    void release(LimitHold hold);
+    /**
+     * Undoes a granted request entirely, request windows included, as if it had never been checked; like
+     * {@link #settle}, possibly without waiting.
+     */
+    CompletionStage<Void> release(LimitHold hold);
+
+    /** A stage that is already complete: what a store that applies settlements at once returns. */
+    CompletionStage<Void> DONE = CompletableFuture.completedFuture(null);
 }

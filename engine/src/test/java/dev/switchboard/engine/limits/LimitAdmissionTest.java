@@ -163,7 +163,7 @@ class LimitAdmissionTest {
         admission.admit(request(keyB));
 
         assertThatThrownBy(() -> admission.admit(request(keyA))).isInstanceOfSatisfying(GatewayException.class, e ->
-                assertThat(e.error().message()).contains("the plan's rpm (2 requests per minute)"));
+                assertThat(e.error().message()).contains("the pro plan's rpm (2 requests per minute)"));
         admission.admit(request(otherUser));
     }
 
@@ -187,12 +187,12 @@ class LimitAdmissionTest {
             }
 
             @Override
-            public void settle(LimitHold hold, long actualTokens) {
+            public java.util.concurrent.CompletionStage<Void> settle(LimitHold hold, long actualTokens) {
                 throw new LimitStoreException("connection refused", null);
             }
 
             @Override
-            public void release(LimitHold hold) {
+            public java.util.concurrent.CompletionStage<Void> release(LimitHold hold) {
                 throw new LimitStoreException("connection refused", null);
             }
         };
@@ -211,5 +211,35 @@ class LimitAdmissionTest {
         new LimitSettlement(allowing).settle(a, outcome(r, true, Usage.of(1, 1)));
         assertThat(registry.get("switchboard_limit_store_failures").tag("policy", "allow").counter().count()).isEqualTo(1);
         assertThat(registry.get("switchboard_limit_store_failures").tag("policy", "deny").counter().count()).isEqualTo(1);
+    }
+
+    @Test
+    void aSettlementThatFailsAfterItWasSentIsCountedLikeAnyOtherStoreFailure() {
+        InMemoryLimitStore counters = new InMemoryLimitStore(clock);
+        LimitStore late = new LimitStore() {
+            @Override
+            public LimitCheck reserve(String requestId, List<Limit> limits, long tokens) {
+                return counters.reserve(requestId, limits, tokens);
+            }
+
+            @Override
+            public java.util.concurrent.CompletionStage<Void> settle(LimitHold hold, long actualTokens) {
+                return java.util.concurrent.CompletableFuture.failedFuture(new LimitStoreException("reset by peer", null));
+            }
+
+            @Override
+            public java.util.concurrent.CompletionStage<Void> release(LimitHold hold) {
+                return java.util.concurrent.CompletableFuture.failedFuture(new IllegalStateException("closed"));
+            }
+        };
+        GuardedLimitStore guarded = new GuardedLimitStore(late, OnStoreFailure.ALLOW, metrics);
+        LimitAdmission limits = new LimitAdmission(guarded, PlanQuota.Lookup.NONE, metrics, clock);
+        AdmissionRequest r = request(caller(KeyLimits.NONE.withMaxParallel(OptionalLong.of(2))));
+        Admitted a = limits.admit(r);
+
+        new LimitSettlement(guarded).settle(a, outcome(r, true, Usage.of(1, 1)));
+        a.release();
+
+        assertThat(registry.get("switchboard_limit_store_failures").tag("policy", "allow").counter().count()).isEqualTo(2);
     }
 }

@@ -50,9 +50,16 @@ final class RateLimitHeaders {
         return m > 0 ? m + "m" + seconds : seconds;
     }
 
+    /** {@code 500} as {@code 5}, {@code 50} as {@code 05}, {@code 125} as {@code 125}: the digits after the point. */
     private static String trimmed(long millis) {
-        String f = String.format("%03d", millis);
-        return f.replaceAll("0+$", "");
+        long digits = millis;
+        int width = 3;
+        while (digits % 10 == 0) {
+            digits /= 10;
+            width--;
+        }
+        String d = Long.toString(digits);
+        return "0".repeat(width - d.length()) + d;
     }
 
     /** The exchange's hook: writes the headers the pipeline's trace holds, if the request got that far. */

@@ -27,7 +27,7 @@ import picocli.CommandLine.Spec;
  */
 @Command(name = "switchboard", mixinStandardHelpOptions = true, version = "switchboard 0.1.0",
         description = "Multi-format LLM chat gateway.",
-        subcommands = {ServeCommand.class, UsersCommand.class, KeysCommand.class, ExtendCommand.class, UsageCommand.class},
+        subcommands = {ServeCommand.class, UsersCommand.class, KeysCommand.class, ExtendCommand.class, UsageCommand.class, PlansCommand.class},
         footer = {"", "Exit status: 0 ok, 1 unexpected failure, 2 config or usage problem, 3 cannot listen, "
                 + "4 database unreachable or not writable (or, for commands that only read, not created yet)."})
 public final class Cli implements Callable<Integer> {
