@@ -75,7 +75,9 @@ import dev.switchboard.server.extend.OperatorAccess;
 import dev.switchboard.server.extend.SkillsApi;
 import dev.switchboard.server.extend.StarterCatalog;
 import dev.switchboard.server.http.ErrorRenderer;
+import dev.switchboard.server.http.Drain;
 import dev.switchboard.server.http.HttpEdge;
+import dev.switchboard.server.ops.Readiness;
 import dev.switchboard.server.http.Route;
 import dev.switchboard.store.JdbcBalanceStore;
 import dev.switchboard.store.JdbcCatalogStore;
@@ -101,7 +103,10 @@ import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.UnaryOperator;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The running gateway: wires config, database, accounts, providers, the pipeline and the routes, and
@@ -128,6 +133,19 @@ public final class GatewayApp implements AutoCloseable {
     /** The limit counters: in Redis when configured (shared by every instance), else in this process. */
     private final LimitStore limitCounters;
     private final IdempotentRequests idempotent;
+    /** Counts the requests being served; begun on SIGTERM ({@link #drain}). */
+    private final Drain drain = new Drain();
+    private final AtomicBoolean closed = new AtomicBoolean();
+    private static final Logger LOG = LoggerFactory.getLogger(GatewayApp.class);
+    /** The longest one round of readiness checks waits for the database's and Redis's answers. */
+    static final Duration READY_TIMEOUT = Duration.ofSeconds(1);
+    /** How long one round of readiness checks is reused: a probe storm costs one check per period. */
+    static final Duration READY_REUSE = Duration.ofMillis(500);
+    /**
+     * After the grace period, how long the streams ended then (and requests still waiting for a first upstream
+     * byte) get to write their last frame and settle before the process stops regardless.
+     */
+    static final Duration AFTER_GRACE = Duration.ofSeconds(10);
     /** How often the use counts of applied skills are written to the database. */
     static final Duration SKILL_USES_INTERVAL = Duration.ofSeconds(1);
 
@@ -163,7 +181,7 @@ public final class GatewayApp implements AutoCloseable {
             if (limitCounters instanceof AutoCloseable c) {
                 opened.push(c);
             }
-            this.edge = listen(config, port, routes(clock, registry, metrics, ports, catalogStore), metrics);
+            this.edge = listen(config, port, routes(clock, registry, metrics, ports, catalogStore), metrics, drain);
         } catch (RuntimeException | Error e) {
             opened.forEach(GatewayApp::closeQuietly);
             throw e;
@@ -225,7 +243,7 @@ public final class GatewayApp implements AutoCloseable {
         UsageAdminApi usageAdmin = new UsageAdminApi(admin, balances);
         AccountApi account = new AccountApi(auth, accounts.admin(), balances, clock);
         DefaultsAdminApi adminDefaults = new DefaultsAdminApi(admin, defaults);
-        OpsApi ops = new OpsApi(accounts.database(), registry, config.edge().metricsToken());
+        OpsApi ops = new OpsApi(readiness(), registry, config.edge().metricsToken());
 
         // The public catalog (Extend) and the dashboard sign-in it is written through.
         CatalogService catalogService = new CatalogService(catalogStore, clock);
@@ -317,6 +335,16 @@ public final class GatewayApp implements AutoCloseable {
                 clock, offset);
     }
 
+    /** The database always, Redis when configured (the limit counters live there), and the drain. */
+    private Readiness readiness() {
+        List<Readiness.Check> checks = new ArrayList<>();
+        checks.add(new Readiness.Check("database", accounts.database()::ping));
+        if (limitCounters instanceof RedisLimitStore redis) {
+            checks.add(new Readiness.Check("redis", redis::ping));
+        }
+        return new Readiness(checks, drain::draining, READY_TIMEOUT, READY_REUSE, System::nanoTime);
+    }
+
     private static Accounts openAccounts(GatewayConfig config, Clock clock) {
         try {
             return new Accounts(config.database(), config.adminKey(), clock);
@@ -327,11 +355,11 @@ public final class GatewayApp implements AutoCloseable {
         }
     }
 
-    private static HttpEdge listen(GatewayConfig config, int port, List<Route> routes, GatewayMetrics metrics) {
+    private static HttpEdge listen(GatewayConfig config, int port, List<Route> routes, GatewayMetrics metrics, Drain drain) {
         String address = new ListenAddress(config.listen().host(), port).toString();
         try {
             return HttpEdge.start(config.listen().host(), port, routes, OPENAI_ERRORS, metrics,
-                    new CorsPolicy(config.edge().corsOrigins()), config.edge().maxBodyBytes(), config.edge().readTimeout());
+                    new CorsPolicy(config.edge().corsOrigins()), config.edge().maxBodyBytes(), config.edge().readTimeout(), drain);
         } catch (HttpEdge.CannotListen e) {
             String fix = config.isEmbeddedDefault()
                     ? "set SWITCHBOARD_LISTEN, e.g. SWITCHBOARD_LISTEN=127.0.0.1:8081, or give --config FILE with another `listen`"
@@ -425,8 +453,39 @@ public final class GatewayApp implements AutoCloseable {
         return baseUrl() + "/";
     }
 
+    /** What a drain found: requests running when it began, and whether the grace period had to end streams. */
+    public record DrainResult(int inFlightAtStart, int streamsEnded, int leftRunning) {
+    }
+
+    /**
+     * The graceful stop, before {@link #close()}: new requests are refused (503) and {@code /ready} answers 503 at
+     * once; requests and streams already running get {@code grace} to finish; streams still open then are ended
+     * with an in-band error (and settled like any stream cut short), and whatever still runs gets
+     * {@link #AFTER_GRACE} to write its last frame and settle. Returns what happened; never throws.
+     */
+    public DrainResult drain(Duration grace) {
+        drain.begin();
+        int atStart = drain.inFlight();
+        LOG.atInfo().addKeyValue("in_flight", atStart).addKeyValue("grace_ms", grace.toMillis())
+                .log("shutting down: refusing new requests, letting running ones finish");
+        int ended = 0;
+        if (!drain.awaitIdle(grace)) {
+            ended = heartbeats.endOpenStreams("The gateway is shutting down and this request's grace period is over;"
+                    + " the answer above is incomplete. Retry the request.");
+            drain.awaitIdle(AFTER_GRACE);
+        }
+        int left = drain.inFlight();
+        LOG.atInfo().addKeyValue("in_flight_at_start", atStart).addKeyValue("streams_ended", ended)
+                .addKeyValue("left_running", left).log("drained");
+        return new DrainResult(atStart, ended, left);
+    }
+
+    /** Stops everything: the listener, then the background writers (flushed: skill uses), then the database. Idempotent. */
     @Override
     public void close() {
+        if (!closed.compareAndSet(false, true)) {
+            return;
+        }
         edge.close();
         sweeper.close();
         idempotent.close();
