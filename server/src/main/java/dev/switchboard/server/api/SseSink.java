@@ -42,6 +42,12 @@ public final class SseSink implements StreamSink, AutoCloseable {
     private volatile Runnable onGone = () -> { };
     private volatile boolean gone;
     private volatile Optional<String> endedByGateway = Optional.empty();
+    /**
+     * The stream's last event (its end, or an in-band error) was handed over: no heartbeat may follow it. Between
+     * that event and {@link #close()} the request settles, which can take a while under load, and a heartbeat
+     * there would be an event after the format's end (Anthropic's {@code ping} after {@code message_stop}).
+     */
+    private volatile boolean ended;
 
     /** {@code writer} renders one canonical event as the bytes of zero or more SSE frames. */
     public SseSink(Exchange exchange, Function<StreamEvent, byte[]> writer) {
@@ -79,6 +85,9 @@ public final class SseSink implements StreamSink, AutoCloseable {
     @Override
     public void send(StreamEvent event, boolean moreReady) throws ClientGoneException {
         byte[] bytes = writer.apply(event);
+        if (event instanceof StreamEvent.MessageStop || event instanceof StreamEvent.StreamError) {
+            ended = true;
+        }
         try {
             synchronized (this) {
                 if (gone) {
@@ -142,12 +151,12 @@ public final class SseSink implements StreamSink, AutoCloseable {
      * write marks the client gone and cancels the upstream request.
      */
     void heartbeatIfQuiet(long now, long quietNanos, long probeDelayNanos) {
-        if (gone) {
+        if (gone || ended) {
             return;
         }
         try {
             synchronized (this) {
-                if (out == null || gone) {
+                if (out == null || gone || ended) {
                     return;
                 }
                 boolean probe = probeDueNanos != 0 && now - probeDueNanos >= 0;

@@ -104,6 +104,24 @@ class SseSinkTest {
     }
 
     @Test
+    void noHeartbeatFollowsTheStreamsLastEventWhileTheRequestSettles() throws Exception {
+        RecordingExchange ex = new RecordingExchange();
+        try (Heartbeats heartbeats = new Heartbeats(Duration.ofHours(1));
+             SseSink sink = new SseSink(ex, e -> (e.getClass().getSimpleName() + ";").getBytes(StandardCharsets.UTF_8),
+                     Optional.of(heartbeats), "ping;".getBytes(StandardCharsets.UTF_8))) {
+            sink.send(new StreamEvent.MessageStart("r1", "m", Usage.EMPTY));
+            // quiet: a heartbeat, and its probe due at once
+            sink.heartbeatIfQuiet(System.nanoTime() + 1, 0, 1);
+            sink.send(new StreamEvent.MessageStop());
+            // the probe, and any later quiet tick, come after the end: nothing may be written
+            sink.heartbeatIfQuiet(System.nanoTime() + 10, 0, 1);
+            sink.heartbeatIfQuiet(System.nanoTime() + 20, 0, 1);
+        }
+
+        assertThat(ex.body.toString(StandardCharsets.UTF_8)).isEqualTo("MessageStart;ping;MessageStop;");
+    }
+
+    @Test
     void eventsAtHandGoOutInOneWriteAndTheLastOneIsNeverHeld() {
         CountingStream out = new CountingStream();
         RecordingExchange ex = new RecordingExchange() {
