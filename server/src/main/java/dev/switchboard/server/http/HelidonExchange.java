@@ -62,6 +62,12 @@ final class HelidonExchange implements Exchange {
     }
 
     @Override
+    public java.util.List<String> headers(String name) {
+        io.helidon.http.HeaderName h = HeaderNames.create(name);
+        return req.headers().contains(h) ? req.headers().get(h).allValues() : java.util.List.of();
+    }
+
+    @Override
     public Optional<String> query(String name) {
         return req.query().first(name).asOptional();
     }

@@ -93,6 +93,7 @@ class BadInputCorpusIT {
         }
         List<RequestMutator.Case> cases = CorpusGenerator.corpus(seeds, CASES, MAX_BODY, SEED + format.ordinal());
         long rssBefore = rssKb();
+        long heapBefore = heapAfterGcMb();
         int upstreamBefore = gateway.upstream().received().size();
         ConcurrentLinkedQueue<String> problems = new ConcurrentLinkedQueue<>();
         ConcurrentLinkedQueue<Long> rejections = new ConcurrentLinkedQueue<>();
@@ -118,11 +119,12 @@ class BadInputCorpusIT {
             }
         }
         long rssAfter = rssKb();
+        long heapAfter = heapAfterGcMb();
         List<Long> sorted = rejections.stream().sorted().toList();
         System.out.printf("%s: %d cases (%d from the grammar, seed %d), answers by status %s; rejections p50 %d ms, p99 %d ms; "
-                        + "RSS %d -> %d MB; upstream calls %d%n", format, cases.size(), CorpusGenerator.grammarSize(seeds, MAX_BODY),
+                        + "RSS %d -> %d MB, heap after GC %d -> %d MB; upstream calls %d%n", format, cases.size(), CorpusGenerator.grammarSize(seeds, MAX_BODY),
                 SEED, statuses, percentile(sorted, 50), percentile(sorted, 99), rssBefore / 1024, rssAfter / 1024,
-                gateway.upstream().received().size() - upstreamBefore);
+                heapBefore, heapAfter, gateway.upstream().received().size() - upstreamBefore);
         Map<String, String> kinds = new LinkedHashMap<>();
         problems.forEach(p -> kinds.putIfAbsent(p.substring(0, Math.min(60, p.indexOf('\n') < 0 ? p.length() : p.indexOf('\n'))), p));
         assertThat(kinds.values()).as("%d of %d %s cases, one of each kind", problems.size(), cases.size(), format).isEmpty();
@@ -186,6 +188,12 @@ class BadInputCorpusIT {
             return -1;
         }
         return -1;
+    }
+
+    /** Heap in use after a full collection (the gateway runs in this process), in MB. */
+    private static long heapAfterGcMb() {
+        System.gc();
+        return java.lang.management.ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed() / (1024 * 1024);
     }
 
     private static String shorten(String s) {
