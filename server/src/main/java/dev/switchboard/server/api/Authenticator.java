@@ -8,6 +8,7 @@ import dev.switchboard.model.GatewayError;
 import dev.switchboard.server.http.Exchange;
 import dev.switchboard.engine.account.KeyScope;
 import java.time.Clock;
+import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 import org.slf4j.Logger;
@@ -68,6 +69,14 @@ public final class Authenticator {
     }
 
     public Caller authenticate(Exchange ex, Credentials where, String endpoint) {
+        // A credential header sent twice is refused, not resolved: a proxy in front may check one copy and this
+        // gateway use the other, so whichever it picked, the two could disagree on who is calling.
+        for (String name : List.of("authorization", "x-api-key", "x-goog-api-key")) {
+            if (ex.headers(name).size() > 1) {
+                throw new GatewayError(400, "invalid_request_error", "The " + name + " header was sent "
+                        + ex.headers(name).size() + " times; send one API key, once.", Optional.of(name), false).toException();
+            }
+        }
         Optional<String> key = where.presented(ex);
         if (key.isEmpty() && !CHAT_ENDPOINTS.contains(endpoint)) {
             Optional<Caller> dashboard = sessions.caller(ex);

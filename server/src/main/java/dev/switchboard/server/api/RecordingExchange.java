@@ -55,6 +55,11 @@ final class RecordingExchange implements Exchange {
     }
 
     @Override
+    public java.util.List<String> headers(String name) {
+        return delegate.headers(name);
+    }
+
+    @Override
     public Optional<String> query(String name) {
         return delegate.query(name);
     }

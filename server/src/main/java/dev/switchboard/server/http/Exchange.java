@@ -20,6 +20,11 @@ public interface Exchange {
 
     Optional<String> header(String name);
 
+    /** Every value of a request header, in the order sent (a header sent twice has two); empty when absent. */
+    default java.util.List<String> headers(String name) {
+        return header(name).map(java.util.List::of).orElse(java.util.List.of());
+    }
+
     Optional<String> query(String name);
 
     /** A named parameter of the route pattern ({@code /admin/v1/users/{id}}). */

@@ -31,13 +31,18 @@ final class HelidonExchange implements Exchange {
     private Optional<RequestTrace> trace = Optional.empty();
     private byte[] body;
     private final java.time.Duration readTimeout;
+    private final long maxBodyBytes;
     private final java.util.List<Runnable> beforeCommit = new java.util.ArrayList<>(1);
+    /** The request body's stream once opened; kept open after a refusal so that the rest can be drained. */
+    private java.io.InputStream bodyStream;
 
-    HelidonExchange(ServerRequest req, ServerResponse res, String requestId, java.time.Duration readTimeout) {
+    HelidonExchange(ServerRequest req, ServerResponse res, String requestId, java.time.Duration readTimeout,
+                    long maxBodyBytes) {
         this.req = req;
         this.res = res;
         this.requestId = requestId;
         this.readTimeout = readTimeout;
+        this.maxBodyBytes = maxBodyBytes;
         res.header("x-request-id", requestId);
     }
 
@@ -57,6 +62,12 @@ final class HelidonExchange implements Exchange {
     }
 
     @Override
+    public java.util.List<String> headers(String name) {
+        io.helidon.http.HeaderName h = HeaderNames.create(name);
+        return req.headers().contains(h) ? req.headers().get(h).allValues() : java.util.List.of();
+    }
+
+    @Override
     public Optional<String> query(String name) {
         return req.query().first(name).asOptional();
     }
@@ -70,8 +81,12 @@ final class HelidonExchange implements Exchange {
     public byte[] body() {
         if (body == null) {
             try {
+                if (req.content().hasEntity() && req.headers().contentLength().orElse(0) > maxBodyBytes) {
+                    // refused before a byte of it is read; the edge drains what the client still sends, then closes
+                    throw new HttpEdge.PayloadTooLarge(null);
+                }
                 body = req.content().hasEntity() ? readBody() : new byte[0];
-            } catch (HttpEdge.SlowBody e) {
+            } catch (HttpEdge.SlowBody | HttpEdge.PayloadTooLarge e) {
                 throw e;
             } catch (RequestException e) {
                 if (e.status().code() == 413) {
@@ -111,16 +126,67 @@ final class HelidonExchange implements Exchange {
         long deadline = startNanos + readTimeout.toNanos();
         java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
         byte[] buffer = new byte[64 * 1024];
-        try (java.io.InputStream in = req.content().inputStream()) {
-            int n;
-            while ((n = in.read(buffer)) >= 0) {
-                out.write(buffer, 0, n);
-                if (System.nanoTime() - deadline > 0) {
-                    throw new HttpEdge.SlowBody();
-                }
+        java.io.InputStream in = bodyStream();
+        int n;
+        while ((n = in.read(buffer)) >= 0) {
+            if (out.size() + (long) n > maxBodyBytes) {
+                throw new HttpEdge.PayloadTooLarge(null);
+            }
+            out.write(buffer, 0, n);
+            if (System.nanoTime() - deadline > 0) {
+                throw new HttpEdge.SlowBody();
             }
         }
+        in.close();
         return out.toByteArray();
+    }
+
+    private java.io.InputStream bodyStream() {
+        if (bodyStream == null) {
+            bodyStream = req.content().inputStream();
+        }
+        return bodyStream;
+    }
+
+    /**
+     * Ends the exchange's use of its connection, after the response: whether the connection must now be closed. It
+     * must when the client asked ({@code Connection: close}), when the response said so (a body refused part-way), or
+     * when part of the request body is still unread and does not end within {@code lingerBytes} and {@code lingerTime}.
+     * Unread body bytes are read and dropped first (a lingering close): a socket closed with unread input is reset,
+     * and a client still sending would lose the answer it was sent. A client that waits for {@code 100 Continue} has
+     * sent no body and is not waited for.
+     */
+    boolean finish(java.time.Duration lingerTime, long lingerBytes) {
+        boolean close = req.headers().containsToken(io.helidon.http.HeaderValues.CONNECTION_CLOSE)
+                || res.headers().containsToken(io.helidon.http.HeaderValues.CONNECTION_CLOSE);
+        if (!req.content().hasEntity() || body != null || bodyStream == null && req.content().consumed()) {
+            return close;
+        }
+        if (bodyStream == null && req.headers().containsToken(io.helidon.http.HeaderValues.EXPECT_100)) {
+            return true;
+        }
+        long deadline = System.nanoTime() + lingerTime.toNanos();
+        long drained = 0;
+        byte[] buffer = new byte[64 * 1024];
+        try {
+            java.io.InputStream in = bodyStream();
+            int n;
+            while ((n = in.read(buffer)) >= 0) {
+                drained += n;
+                if (drained > lingerBytes || System.nanoTime() - deadline > 0) {
+                    return true;
+                }
+            }
+            in.close();
+            return close;
+        } catch (IOException | RuntimeException e) {
+            return true; // the framing broke or the client left: nothing to keep
+        }
+    }
+
+    /** Whether the whole response has been written (a stream: ended). */
+    boolean responseSent() {
+        return res.isSent();
     }
 
     @Override

@@ -11,6 +11,7 @@ import io.helidon.http.HeaderNames;
 import io.helidon.http.Method;
 import io.helidon.http.ServerResponseHeaders;
 import io.helidon.http.Status;
+import io.helidon.webserver.CloseConnectionException;
 import io.helidon.webserver.WebServer;
 import io.helidon.webserver.http.HttpRouting;
 import io.helidon.webserver.http.ServerRequest;
@@ -55,6 +56,10 @@ public final class HttpEdge implements AutoCloseable {
     static final int MAX_REQUEST_LINE = 64 * 1024;
     /** The largest header block read; larger ones are a 431. */
     static final int MAX_HEADER_BYTES = 64 * 1024;
+    /** How long, at most, the rest of a refused or unread request body is read and dropped before closing. */
+    static final Duration LINGER_TIME = Duration.ofSeconds(5);
+    /** How much, at least, of a refused or unread request body is read and dropped before closing. */
+    static final long LINGER_BYTES = 128L * 1024 * 1024;
 
     private final WebServer server;
     private final GatewayMetrics metrics;
@@ -67,8 +72,11 @@ public final class HttpEdge implements AutoCloseable {
     /** The endpoints still served while draining: a load balancer must keep seeing the instance leave. */
     private static final Set<String> SERVED_WHILE_DRAINING = Set.of("health", "ready", "metrics");
 
+    private final HeaderDeadline headerDeadline;
+
     private HttpEdge(WebServer server, GatewayMetrics metrics, RouteTable table, ErrorRenderer fallbackErrors,
-                     CorsPolicy cors, long maxBodyBytes, Duration readTimeout, Drain drain) {
+                     CorsPolicy cors, long maxBodyBytes, Duration readTimeout, Drain drain, HeaderDeadline headerDeadline) {
+        this.headerDeadline = headerDeadline;
         this.server = server;
         this.metrics = metrics;
         this.table = table;
@@ -112,6 +120,10 @@ public final class HttpEdge implements AutoCloseable {
         probe(host, port);
         RouteTable table = new RouteTable(routes);
         EdgeHolder self = new EdgeHolder();
+        HeaderDeadline headerDeadline = new HeaderDeadline(readTimeout, path -> table.anyRoute(path).map(Route::errors)
+                .orElse(fallbackErrors).render(new GatewayError(408, "invalid_request_error", "The request headers did not "
+                        + "arrive within " + readTimeout.toSeconds() + " seconds of the request line; send them at once.",
+                        Optional.empty(), false)), Duration.ofMillis(250));
         HttpRouting.Builder routing = HttpRouting.builder();
         for (Route r : routes) {
             routing.route(Method.create(r.method()), r.pattern(), (req, res) -> self.edge.dispatch(r, req, res));
@@ -121,8 +133,12 @@ public final class HttpEdge implements AutoCloseable {
                 .host(host)
                 .port(port)
                 .backlog(4096)
-                .maxPayloadSize(maxBodyBytes)
-                .addProtocol(Http1Config.builder().maxPrologueLength(MAX_REQUEST_LINE).maxHeadersSize(MAX_HEADER_BYTES).build())
+                // the body limit is the edge's (HelidonExchange.body): Helidon's own refuses a Content-Length over it
+                // before any route runs and closes the connection with the body unread, which resets it under a client
+                // still sending, so the client gets a reset instead of the 413
+                .maxPayloadSize(-1)
+                .addProtocol(Http1Config.builder().maxPrologueLength(MAX_REQUEST_LINE).maxHeadersSize(MAX_HEADER_BYTES)
+                        .addReceiveListener(headerDeadline).addSendListener(headerDeadline).build())
                 .errorHandling(e -> e.includeEntity(true))
                 .directHandlers(d -> {
                     for (DirectHandler.EventType type : DirectHandler.EventType.values()) {
@@ -136,10 +152,11 @@ public final class HttpEdge implements AutoCloseable {
                 .shutdownHook(false)
                 .routing(routing)
                 .build();
-        self.edge = new HttpEdge(server, metrics, table, fallbackErrors, cors, maxBodyBytes, readTimeout, drain);
+        self.edge = new HttpEdge(server, metrics, table, fallbackErrors, cors, maxBodyBytes, readTimeout, drain, headerDeadline);
         server.start();
         if (!server.isRunning() || server.port() < 0) {
             server.stop();
+            headerDeadline.close();
             throw new CannotListen("the HTTP server did not start (see the log line above)");
         }
         return self.edge;
@@ -242,7 +259,7 @@ public final class HttpEdge implements AutoCloseable {
     }
 
     private void serve(Route route, ServerRequest req, ServerResponse res) {
-        HelidonExchange ex = new HelidonExchange(req, res, newRequestId(), readTimeout);
+        HelidonExchange ex = new HelidonExchange(req, res, newRequestId(), readTimeout, maxBodyBytes);
         ex.header("origin").flatMap(cors::allowOrigin).ifPresent(origin -> {
             ex.header("access-control-allow-origin", origin);
             ex.header("access-control-expose-headers", CorsPolicy.EXPOSED);
@@ -288,6 +305,12 @@ public final class HttpEdge implements AutoCloseable {
                 .or(() -> ex.trace().map(RequestTrace::modelAsked)).orElse("");
         metrics.request(route.endpoint(), model, status, took);
         ex.firstByteNanos().ifPresent(t -> metrics.timeToFirstByte(route.endpoint(), Duration.ofNanos(t - ex.startNanos())));
+        // Helidon answers "Connection: close" with the header but then reads the next request on the connection (and
+        // takes what follows a refused body for one); ending the connection is the edge's to do, after a lingering
+        // read of what the client still sends, so that it gets its answer instead of a reset
+        if (ex.finish(LINGER_TIME, Math.max(maxBodyBytes, LINGER_BYTES)) && ex.responseSent()) {
+            throw new CloseConnectionException("the connection ends after this response");
+        }
     }
 
     /** The database queue is full or the database is down: the caller may retry; admission wrote nothing. */
@@ -365,6 +388,7 @@ public final class HttpEdge implements AutoCloseable {
     @Override
     public void close() {
         server.stop();
+        headerDeadline.close();
     }
 
     /**

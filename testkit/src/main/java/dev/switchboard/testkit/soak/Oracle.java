@@ -64,11 +64,8 @@ final class Oracle {
         // the last (no retry after the first byte, no mixing), is checked on the stamps below.
         // the attempt that answered: the one whose stamps the caller got, else the last one that delivered anything
         // (later ones were given up in transit), else the last one
-        Matcher first = SoakUpstreams.STAMP.matcher(o.text());
-        Optional<String> stamped = first.find() ? Optional.of(first.group(1)) : Optional.empty();
-        Optional<UpstreamAttempt> lastAttempt = stamped.flatMap(id -> attempts.stream().filter(a -> a.id.equals(id)).findFirst())
-                .or(() -> attempts.reversed().stream().filter(a -> a.chunksSent > 0 || a.completed).findFirst())
-                .or(() -> attempts.isEmpty() ? Optional.empty() : Optional.of(attempts.getLast()));
+        Optional<String> stamped = stamped(o);
+        Optional<UpstreamAttempt> lastAttempt = answering(o, attempts);
         if (stamped.isPresent() && lastAttempt.filter(a -> a.id.equals(stamped.get())).isEmpty()) {
             v.add("content from " + stamped.get() + ", an attempt the upstreams never made for this request: " + attempts);
         }
@@ -132,6 +129,21 @@ final class Oracle {
             }
         }
         return v;
+    }
+
+    private static Optional<String> stamped(Observation o) {
+        Matcher first = SoakUpstreams.STAMP.matcher(o.text());
+        return first.find() ? Optional.of(first.group(1)) : Optional.empty();
+    }
+
+    /**
+     * The attempt that answered: the one whose stamps the caller got, else the last one that delivered anything
+     * (later ones were given up in transit), else the last one.
+     */
+    static Optional<UpstreamAttempt> answering(Observation o, List<UpstreamAttempt> attempts) {
+        return stamped(o).flatMap(id -> attempts.stream().filter(a -> a.id.equals(id)).findFirst())
+                .or(() -> attempts.reversed().stream().filter(a -> a.chunksSent > 0 || a.completed).findFirst())
+                .or(() -> attempts.isEmpty() ? Optional.empty() : Optional.of(attempts.getLast()));
     }
 
     /** Every stamp of the answer names the last attempt, numbered 0, 1, 2... without a gap. */

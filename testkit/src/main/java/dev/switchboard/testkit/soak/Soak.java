@@ -39,6 +39,16 @@ public final class Soak {
     /** The gateway's first-byte and idle deadline for the soak providers. */
     static final Duration DEADLINE = Duration.ofSeconds(2);
     private static final ObjectMapper JSON = new ObjectMapper();
+    /** How long a hold lasts before the sweeper may release it (the gateway's {@code billing.hold_timeout}). */
+    static final Duration HOLD_TIMEOUT = Duration.ofSeconds(15);
+    /** What the soak user is given: 100,000 USD, in nano-dollars. */
+    static final long START_BALANCE = 100_000L * 1_000_000_000L;
+    /**
+     * Prices in nano-dollars per million tokens, chosen so that almost every charge needs its one rounding: model
+     * {@code soak-a} (providers p1, p2) and the caller's fallback {@code soak-b} (p3) cost differently.
+     */
+    static final MoneyOracle.Price SOAK_A = new MoneyOracle.Price(1_234_567_891L, 3_333_333_337L);
+    static final MoneyOracle.Price SOAK_B = new MoneyOracle.Price(777_777_777L, 5_123_456_789L);
 
     private Soak() {
     }
@@ -95,6 +105,7 @@ public final class Soak {
                     report.violation(-1, "upstream calls " + upstreams.calls() + " exceed requests x targets = " + bound);
                 }
                 report.metrics(gateway.get("/metrics"));
+                waitForHolds(databaseUrl, report);
                 Thread.sleep(3000); // let the last closed streams settle before the final sample
                 for (String open : upstreams.leftOpen()) {
                     report.violation(-1, "the upstream connection of attempt " + open + " was never closed");
@@ -104,6 +115,9 @@ public final class Soak {
                         accounts.sessionToken()));
                 secrets.addAll(providerKeys.values());
                 gateway.close();
+                MoneyOracle money = new MoneyOracle(Map.of("p1", SOAK_A, "p2", SOAK_A, "p3", SOAK_B));
+                MoneyCheck.reconcile(observations, o -> report.overlapsKill(o.startNanos(), o.endNanos()),
+                        upstreams::attempts, money, MoneyBook.read(databaseUrl, accounts.userId()), START_BALANCE, report);
                 SecretScan.scan(databaseUrl, s.dir().resolve("gateway.log"), secrets, report);
             }
         }
@@ -158,14 +172,27 @@ public final class Soak {
         return out;
     }
 
+    /**
+     * Waits until no hold is open, at most until the sweeper's deadline for the holds the last kill orphaned (their
+     * timeout after the kill, plus a few sweeps); what is still open then is the money check's violation.
+     */
+    private static void waitForHolds(String databaseUrl, SoakReport.Builder report) throws Exception {
+        long deadline = Math.max(System.nanoTime() + Duration.ofSeconds(5).toNanos(),
+                report.lastKillNanos() + HOLD_TIMEOUT.plusSeconds(5).toNanos());
+        while (!MoneyBook.openHolds(databaseUrl).isEmpty() && System.nanoTime() - deadline < 0) {
+            Thread.sleep(500);
+        }
+    }
+
     private static String config(int port, Map<String, String> keys, SoakUpstreams upstreams) {
         StringBuilder y = new StringBuilder("""
                 listen: 127.0.0.1:%d
                 database: ${SOAK_DATABASE}
                 admin_key: ${SOAK_ADMIN_KEY}
                 http: {heartbeat: 2s}
+                billing: {hold_timeout: %ds, sweep_every: 1s}
                 providers:
-                """.formatted(port));
+                """.formatted(port, HOLD_TIMEOUT.toSeconds()));
         keys.forEach((p, key) -> y.append("""
                   %s:
                     type: openai
@@ -178,24 +205,29 @@ public final class Soak {
                   soak-a:
                     context_length: 8192
                     max_output_tokens: 1024
-                    pricing: {input: 1, output: 2}
+                    pricing: {input: %2$s, output: %3$s}
                     route: [{provider: p1, model: %1$s}, {provider: p2, model: %1$s}]
                   soak-b:
                     context_length: 8192
                     max_output_tokens: 1024
-                    pricing: {input: 1, output: 2}
+                    pricing: {input: %4$s, output: %5$s}
                     route: [{provider: p3, model: %1$s}]
-                """.formatted(SoakUpstreams.UPSTREAM_MODEL));
+                """.formatted(SoakUpstreams.UPSTREAM_MODEL, usd(SOAK_A.inputPerMillion()), usd(SOAK_A.outputPerMillion()),
+                usd(SOAK_B.inputPerMillion()), usd(SOAK_B.outputPerMillion())));
         return y.toString();
     }
 
+    private static String usd(long nanos) {
+        return java.math.BigDecimal.valueOf(nanos, 9).toPlainString();
+    }
+
     /** The user, key, password and dashboard session the run makes (and then searches for). */
-    record Accounts(String apiKey, String password, String sessionToken) {
+    record Accounts(String userId, String apiKey, String password, String sessionToken) {
         static Accounts create(String baseUrl, String adminKey) throws IOException, InterruptedException {
             HttpClient http = HttpClient.newHttpClient();
             String password = secret("pw-");
             JsonNode user = post(http, baseUrl + "/admin/v1/users", adminKey,
-                    "{\"name\":\"soak\",\"password\":\"" + password + "\",\"balance_usd\":\"100000\"}");
+                    "{\"name\":\"soak\",\"password\":\"" + password + "\",\"balance_usd\":\"" + usd(START_BALANCE) + "\"}");
             JsonNode key = post(http, baseUrl + "/admin/v1/users/" + user.path("id").asText() + "/keys", adminKey, "{}");
             HttpResponse<String> login = http.send(HttpRequest.newBuilder(URI.create(baseUrl + "/auth/login"))
                     .header("content-type", "application/json")
@@ -203,7 +235,7 @@ public final class Soak {
                     .build(), HttpResponse.BodyHandlers.ofString());
             String cookie = login.headers().allValues("set-cookie").stream().filter(c -> c.startsWith("sb_session="))
                     .findFirst().orElseThrow(() -> new IllegalStateException("no session cookie: " + login.body()));
-            return new Accounts(key.path("key").asText(), password, cookie.substring("sb_session=".length()).split(";")[0]);
+            return new Accounts(user.path("id").asText(), key.path("key").asText(), password, cookie.substring("sb_session=".length()).split(";")[0]);
         }
 
         private static JsonNode post(HttpClient http, String url, String adminKey, String body)

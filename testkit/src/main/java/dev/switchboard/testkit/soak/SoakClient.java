@@ -35,7 +35,7 @@ final class SoakClient {
 
     Observation send(long n, ClientFormat format, boolean stream, boolean abort) {
         long start = System.nanoTime();
-        String prompt = "Please answer soak-" + n + "-end";
+        String prompt = MoneyOracle.prompt(n);
         HttpRequest request = HttpRequest.newBuilder(URI.create(baseUrl + format.path(MODEL, stream)))
                 .timeout(Duration.ofSeconds(60))
                 .header("content-type", "application/json")

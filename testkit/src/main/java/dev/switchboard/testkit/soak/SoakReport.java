@@ -38,6 +38,7 @@ public record SoakReport(String text, List<String> violations) {
         private Optional<GatewayProcess.Resources> baseline = Optional.empty();
         private Optional<GatewayProcess.Resources> last = Optional.empty();
         private String secrets = "not scanned";
+        private String money = "not reconciled";
 
         Builder(SoakSettings settings) {
             this.settings = settings;
@@ -45,6 +46,11 @@ public record SoakReport(String text, List<String> violations) {
 
         void kill(long from, long ready) {
             kills.add(new long[] {from, ready});
+        }
+
+        /** When the last kill happened ({@code System.nanoTime()}); the run's start when there was none. */
+        long lastKillNanos() {
+            return kills.stream().mapToLong(k -> k[0]).max().orElse(startNanos);
         }
 
         boolean overlapsKill(long start, long end) {
@@ -131,6 +137,10 @@ public record SoakReport(String text, List<String> violations) {
             });
         }
 
+        synchronized void money(String summary) {
+            money = summary;
+        }
+
         synchronized void secrets(int count, int dumpChars, int logChars) {
             secrets = count + " secrets searched in a " + dumpChars / 1024 + " KB database dump and a " + logChars / 1024
                     + " KB log";
@@ -160,6 +170,7 @@ public record SoakReport(String text, List<String> violations) {
             t.append("providers:  ").append(ports).append(" (ports, for the socket counts)\n");
             t.append("resources:  baseline ").append(baseline.map(Object::toString).orElse("not taken"))
                     .append(" -> final ").append(last.map(Object::toString).orElse("not taken")).append('\n');
+            t.append("money:      ").append(money).append('\n');
             t.append("secrets:    ").append(secrets).append('\n');
             t.append("violations: ").append(violations.size()).append('\n');
             violations.stream().limit(25).forEach(v -> t.append("  ").append(v).append('\n'));

@@ -184,7 +184,7 @@ class BadInputFuzzIT {
         http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).connectTimeout(Duration.ofSeconds(5)).build();
     }
 
-    private record Outcome(RequestMutator.Case sent, int status, String body) {
+    record Outcome(RequestMutator.Case sent, int status, String body) {
     }
 
     @ParameterizedTest
@@ -229,7 +229,8 @@ class BadInputFuzzIT {
                 .isEmpty();
     }
 
-    private static Optional<String> judge(Format format, Outcome o) {
+    /** What is wrong with one answer to a bad request, if anything (shared with {@link BadInputCorpusIT}). */
+    static Optional<String> judge(Format format, Outcome o) {
         if (o.status() >= 500) {
             return Optional.of("a " + o.status());
         }
