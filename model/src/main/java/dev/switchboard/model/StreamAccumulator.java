@@ -106,6 +106,10 @@ public final class StreamAccumulator {
                     text.append(t.text());
                     signature = t.signature();
                 }
+                case ContentBlock.Refusal r -> {
+                    text.append(r.text());
+                    signature = Optional.empty();
+                }
                 case ToolCall c -> {
                     arguments.append(c.argumentsJson());
                     signature = c.signature();
@@ -127,6 +131,7 @@ public final class StreamAccumulator {
             return switch (start) {
                 case Text t -> new Text(text.toString(), t.cache(), signature);
                 case Thinking t -> new Thinking(text.toString(), signature);
+                case ContentBlock.Refusal r -> new ContentBlock.Refusal(text.toString());
                 case ToolCall c -> new ToolCall(c.id(), c.name(), arguments.toString(), signature);
                 case RedactedThinking r -> r;
                 default -> start;

@@ -36,6 +36,8 @@ final class GeminiClientResponseWriter {
     static Optional<ObjectNode> part(ContentBlock block) {
         return switch (block) {
             case ContentBlock.Text t -> Optional.of(GeminiParts.text(t.text(), GeminiSignatures.forClient(t.signature())));
+            // no refusal part here: the words are text, and finishReason SAFETY says the model refused
+            case ContentBlock.Refusal r -> Optional.of(GeminiParts.text(r.text(), Optional.empty()));
             case ContentBlock.Thinking t -> t.text().isEmpty() && GeminiSignatures.forClient(t.signature()).isEmpty()
                     ? Optional.empty()
                     : Optional.of(GeminiParts.thought(t.text(), GeminiSignatures.forClient(t.signature())));

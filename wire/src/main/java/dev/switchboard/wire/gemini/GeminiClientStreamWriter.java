@@ -129,6 +129,11 @@ public final class GeminiClientStreamWriter extends EventStreamWriter {
                 open.put(index, b);
                 piece(out, b, t.text());
             }
+            case ContentBlock.Refusal r -> {
+                TextBlock b = new TextBlock(false, Optional.empty());
+                open.put(index, b);
+                piece(out, b, r.text());
+            }
             case ContentBlock.Thinking t -> {
                 TextBlock b = new TextBlock(true, t.signature());
                 open.put(index, b);

@@ -28,7 +28,7 @@ import java.util.Optional;
  * Create one per client stream; not thread-safe.
  *
  * <p>Output: a first chunk with {@code delta: {role: assistant, content: ""}}; text as
- * {@code delta.content}; reasoning as both {@code delta.reasoning_content} and {@code delta.reasoning};
+ * {@code delta.content}; a refusal as {@code delta.refusal}; reasoning as both {@code delta.reasoning_content} and {@code delta.reasoning};
  * each tool call as a first fragment with {@code index, id, type, function: {name, arguments}} and then
  * argument slices, where {@code index} counts tool calls only (0, 1, ...) whatever their canonical block
  * index; signatures and redacted reasoning as {@code delta.reasoning_details} entries (indexed per
@@ -42,7 +42,7 @@ import java.util.Optional;
  * Nothing is written after {@code [DONE]}.
  */
 public final class OpenAiClientStreamWriter extends EventStreamWriter {
-    private enum Kind { TEXT, THINKING, TOOL, OTHER }
+    private enum Kind { TEXT, REFUSAL, THINKING, TOOL, OTHER }
 
     private final long created;
     private final String fallbackId;
@@ -55,6 +55,7 @@ public final class OpenAiClientStreamWriter extends EventStreamWriter {
     private final Map<Integer, Integer> toolIndex = new HashMap<>();
     private final Map<Integer, Integer> reasoningIndex = new HashMap<>();
     private int nextTool;
+    private boolean refusalShown;
     private int nextReasoning;
     /** Reasoning so far, by block index, to copy onto the first tool call (see {@link OpenAiReasoningDetails}). */
     private final Map<Integer, ReasoningSoFar> reasoning = new java.util.TreeMap<>();
@@ -99,6 +100,13 @@ public final class OpenAiClientStreamWriter extends EventStreamWriter {
                 kinds.put(index, Kind.TEXT);
                 if (!t.text().isEmpty()) {
                     emitDelta(out, "content", t.text(), null, null);
+                }
+            }
+            case ContentBlock.Refusal r -> {
+                kinds.put(index, Kind.REFUSAL);
+                refusalShown = true;
+                if (!r.text().isEmpty()) {
+                    emitDelta(out, "refusal", r.text(), null, null);
                 }
             }
             case Thinking t -> {
@@ -146,7 +154,7 @@ public final class OpenAiClientStreamWriter extends EventStreamWriter {
         switch (delta) {
             case Delta.TextDelta t -> {
                 if (!t.text().isEmpty()) {
-                    emitDelta(out, "content", t.text(), null, null);
+                    emitDelta(out, kind == Kind.REFUSAL ? "refusal" : "content", t.text(), null, null);
                 }
             }
             case Delta.ThinkingDelta t -> {
@@ -184,7 +192,7 @@ public final class OpenAiClientStreamWriter extends EventStreamWriter {
 
     @Override
     protected void messageStop(StringBuilder out) {
-        ObjectNode last = chunk(Json.object(), OpenAiFinishReasons.toWire(stopReason()));
+        ObjectNode last = chunk(Json.object(), OpenAiFinishReasons.toWire(stopReason(), refusalShown));
         last.set("usage", OpenAiUsageJson.write(usage()));
         emit(out, last);
         out.append(SseFrames.DONE);

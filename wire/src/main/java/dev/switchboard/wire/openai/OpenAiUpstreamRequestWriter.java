@@ -40,7 +40,8 @@ import java.util.Optional;
  *   <li>A USER turn becomes one {@code tool} message per tool result, first (they must follow the
  *       assistant's calls), then a {@code user} message with the rest. Tool results carry text only in
  *       this format: their images go into that user message, and {@code isError} is not expressible.</li>
- *   <li>An ASSISTANT turn becomes one message: text, {@code tool_calls}, and earlier reasoning as
+ *   <li>An ASSISTANT turn becomes one message: text, a refusal in {@code refusal}, {@code tool_calls}, and
+ *       earlier reasoning as
  *       {@code reasoning_content} when it has no foreign signature (see
  *       {@link OpenAiUpstreamOptions#echoReasoning()}); OpenAI-issued signatures and encrypted reasoning
  *       go back in {@code reasoning_details}.</li>
@@ -285,6 +286,7 @@ final class OpenAiUpstreamRequestWriter {
         m.put("role", "assistant");
         StringBuilder text = new StringBuilder();
         boolean hasText = false;
+        StringBuilder refusal = new StringBuilder();
         StringBuilder reasoning = new StringBuilder();
         List<ContentBlock> echoed = new ArrayList<>();
         boolean signed = false;
@@ -295,6 +297,7 @@ final class OpenAiUpstreamRequestWriter {
                     text.append(t.text());
                     hasText = true;
                 }
+                case ContentBlock.Refusal r -> refusal.append(r.text());
                 case Thinking t -> {
                     boolean foreign = t.signature().isPresent() && !t.signature().get().isFrom(OpenAi.FORMAT);
                     if (!foreign && opts.echoReasoning()) {
@@ -329,6 +332,9 @@ final class OpenAiUpstreamRequestWriter {
             m.put("content", text.toString());
         } else {
             m.putNull("content");
+        }
+        if (!refusal.isEmpty()) {
+            m.put("refusal", refusal.toString()); // the format's own field: replayed as a refusal, not as words
         }
         if (!reasoning.isEmpty()) {
             m.put("reasoning_content", reasoning.toString());

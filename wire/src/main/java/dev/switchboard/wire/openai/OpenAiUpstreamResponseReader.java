@@ -23,7 +23,8 @@ import java.util.Optional;
  * <ul>
  *   <li>Reasoning ({@code reasoning_content}, or {@code reasoning}; {@code reasoning_details} when it
  *       carries signatures) becomes Thinking blocks placed first, then text, then tool calls.</li>
- *   <li>{@code message.refusal} becomes text, and a plain stop becomes {@link StopReason#REFUSAL}.</li>
+ *   <li>{@code message.refusal} (or a {@code refusal} content part) becomes a {@link ContentBlock.Refusal}
+ *       after the text, and a plain stop becomes {@link StopReason#REFUSAL}.</li>
  *   <li>{@code finish_reason: stop} with tool calls reads as TOOL_USE (some servers say stop there);
  *       vLLM's {@code stop_reason} string reads as the matched stop sequence.</li>
  *   <li>A body without {@code usage} yields zero counts marked {@code ESTIMATED}, so the engine knows
@@ -70,7 +71,7 @@ final class OpenAiUpstreamResponseReader {
             content.add(Text.of(text.toString()));
         }
         if (!refusal.isEmpty()) {
-            content.add(Text.of(refusal));
+            content.add(new ContentBlock.Refusal(refusal));
         }
         List<ToolCall> calls = toolCalls(message.path("tool_calls"));
         content.addAll(calls);

@@ -37,8 +37,8 @@ import java.util.Optional;
  *   <li>Reasoning deltas ({@code reasoning_content}, else {@code reasoning}, else the text of
  *       {@code reasoning_details}) form a Thinking block; signatures in {@code reasoning_details} become a
  *       {@code SignatureDelta} on it (origin {@code openai}); encrypted entries a RedactedThinking block.
- *       Content deltas (and {@code refusal}) form a Text block. A block is closed when a block of another
- *       kind starts.</li>
+ *       Content deltas form a Text block, {@code refusal} deltas a Refusal block. A block is closed when a
+ *       block of another kind starts.</li>
  *   <li>Tool calls: one ToolCall block per {@code tool_calls[].index}, started with id and name and
  *       empty arguments, then {@code ArgumentsDelta} slices. Compatible servers may interleave the
  *       fragments of parallel calls, while canonical blocks must not overlap; so the first call of a run
@@ -58,7 +58,7 @@ import java.util.Optional;
  * </ul>
  */
 public final class OpenAiUpstreamStreamParser {
-    private enum Open { NONE, TEXT, THINKING }
+    private enum Open { NONE, TEXT, REFUSAL, THINKING }
 
     /** One tool call of the stream, by its wire index. */
     private static final class Slot {
@@ -177,7 +177,10 @@ public final class OpenAiUpstreamStreamParser {
         String refusal = text(d, "refusal");
         if (!refusal.isEmpty()) {
             sawRefusal = true;
-            text(out, refusal);
+            if (open != Open.REFUSAL) {
+                openBlock(out, Open.REFUSAL, new ContentBlock.Refusal(""));
+            }
+            out.add(new BlockDelta(openIndex, new Delta.TextDelta(refusal)));
         }
         JsonNode calls = d.path("tool_calls");
         if (calls.isArray()) {

@@ -12,7 +12,7 @@ import java.util.Optional;
 
 /**
  * Canonical answer blocks as output items, one item per block in block order: text is an assistant
- * message, a trace a reasoning item (its text as the summary, its signature in
+ * message, a refusal an assistant message with one {@code refusal} part, a trace a reasoning item (its text as the summary, its signature in
  * {@code encrypted_content}), redacted reasoning a reasoning item with only {@code encrypted_content},
  * a tool call a {@code function_call} whose {@code call_id} is the canonical call id (a
  * {@code custom_tool_call} for a custom tool, and the tool's {@code namespace} on calls of namespaced tools:
@@ -32,6 +32,8 @@ final class ResponsesOutputItems {
                     out.add(message(ids.next("msg"), t.text(), status));
                     t.signature().ifPresent(s -> out.add(signatureItem(ids.next("rs"), new ResponsesReasoningPayload.OnText(s))));
                 }
+                case ContentBlock.Refusal r -> out.add(new ResponsesItem.Message(Optional.of(ids.next("msg")),
+                        ResponsesItem.Role.ASSISTANT, List.of(new ResponsesPart.Refusal(r.text())), status));
                 case Thinking t -> out.add(reasoning(ids.next("rs"), t));
                 case RedactedThinking r -> out.add(signatureItem(ids.next("rs"),
                         new ResponsesReasoningPayload.Redacted(r.data(), r.origin())));

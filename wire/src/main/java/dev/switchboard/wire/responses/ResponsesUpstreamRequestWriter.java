@@ -42,7 +42,8 @@ import java.util.Set;
  *       {@code message} with the rest ({@code input_text}, {@code input_image}, {@code input_file}).</li>
  *   <li>An ASSISTANT turn gives its items in block order: a {@code reasoning} item for each trace whose
  *       signature this format issued (its {@code encrypted_content}, its text as the summary), an
- *       assistant {@code message} per run of text (an empty run is none), a {@code function_call} per call (the canonical id as
+ *       assistant {@code message} per run of text (an empty run is none), an assistant {@code message} with
+ *       a {@code refusal} part per refusal, a {@code function_call} per call (the canonical id as
  *       {@code call_id}). Traces signed by other providers or not signed at all are not sent: the
  *       upstream can read only its own encrypted reasoning, and a reasoning item without it is refused
  *       when nothing is stored. A reasoning item with nothing after it in its turn is left out too (the
@@ -261,6 +262,12 @@ final class ResponsesUpstreamRequestWriter {
                         reasoning.add(reasoningItem(t.text(), t.signature().orElseThrow().value()));
                 case RedactedThinking r when opts.reasoning() && r.origin().equals(Responses.FORMAT) ->
                         reasoning.add(reasoningItem("", r.data()));
+                case ContentBlock.Refusal r -> {
+                    // The format's own refusal part, so the model sees it refused rather than said so.
+                    flush(reasoning, items);
+                    ObjectNode refusal = items.addObject().put("type", "message").put("role", "assistant");
+                    refusal.putArray("content").addObject().put("type", "refusal").put("refusal", r.text());
+                }
                 case ToolCall c -> {
                     flush(reasoning, items);
                     items.addObject().put("type", "function_call").put("call_id", c.id()).put("name", c.name())

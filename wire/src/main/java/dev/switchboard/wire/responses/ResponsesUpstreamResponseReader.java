@@ -25,8 +25,8 @@ import java.util.Optional;
  *       server sent it, else the {@code summary} texts joined by a blank line; {@code encrypted_content}
  *       becomes the block's signature with origin {@code responses}, so it goes back to an upstream of
  *       this format on the next turn, and to no other.</li>
- *   <li>Each {@code message} item becomes one Text block of its {@code output_text} parts; a
- *       {@code refusal} part is text too, and makes the stop reason REFUSAL.</li>
+ *   <li>Each {@code message} item becomes one Text block of its {@code output_text} parts and one Refusal
+ *       block of its {@code refusal} parts; a refusal makes the stop reason REFUSAL.</li>
  *   <li>{@code function_call} items become tool calls whose id is the {@code call_id} (not the item id,
  *       which names the item, not the call).</li>
  *   <li>Other items (hosted tools the gateway never asks for) are left out.</li>
@@ -64,11 +64,12 @@ final class ResponsesUpstreamResponseReader {
                 case "reasoning" -> content.add(thinking(item));
                 case "message" -> {
                     StringBuilder text = new StringBuilder();
+                    StringBuilder refusal = new StringBuilder();
                     for (JsonNode part : item.path("content")) {
                         switch (part.path("type").asText("")) {
                             case "output_text" -> text.append(part.path("text").asText(""));
                             case "refusal" -> {
-                                text.append(part.path("refusal").asText(""));
+                                refusal.append(part.path("refusal").asText(""));
                                 refused = true;
                             }
                             default -> { }
@@ -76,6 +77,9 @@ final class ResponsesUpstreamResponseReader {
                     }
                     if (!text.isEmpty()) {
                         content.add(Text.of(text.toString()));
+                    }
+                    if (!refusal.isEmpty()) {
+                        content.add(new ContentBlock.Refusal(refusal.toString()));
                     }
                 }
                 case "function_call" -> {

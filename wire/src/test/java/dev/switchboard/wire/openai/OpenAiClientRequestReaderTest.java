@@ -117,12 +117,15 @@ class OpenAiClientRequestReaderTest {
     }
 
     @Test
-    void refusalPartsAreText() {
+    void refusalPartsAndTheRefusalFieldAreRefusals() {
         ChatRequest r = read("""
                 [{"role":"user","content":"q"},{"role":"assistant","content":[{"type":"refusal","refusal":"no"}]},
-                 {"role":"assistant","content":null,"refusal":"still no"}]""");
-        assertThat(r.messages().get(1).text()).isEqualTo("no");
-        assertThat(r.messages().get(2).text()).isEqualTo("still no");
+                 {"role":"assistant","content":null,"refusal":"still no"},
+                 {"role":"assistant","content":"partly","refusal":"but no"}]""");
+        assertThat(r.messages().get(1).content()).containsExactly(new ContentBlock.Refusal("no"));
+        assertThat(r.messages().get(2).content()).containsExactly(new ContentBlock.Refusal("still no"));
+        assertThat(r.messages().get(3).content()).containsExactly(ContentBlock.Text.of("partly"),
+                new ContentBlock.Refusal("but no"));
     }
 
     @Test

@@ -31,6 +31,7 @@ public final class CanonicalJson {
     @JsonTypeInfo(use = JsonTypeInfo.Id.NAME, property = "type")
     @JsonSubTypes({
             @JsonSubTypes.Type(value = ContentBlock.Text.class, name = "text"),
+            @JsonSubTypes.Type(value = ContentBlock.Refusal.class, name = "refusal"),
             @JsonSubTypes.Type(value = ContentBlock.Image.class, name = "image"),
             @JsonSubTypes.Type(value = ContentBlock.Document.class, name = "document"),
             @JsonSubTypes.Type(value = ContentBlock.ToolCall.class, name = "tool_call"),
