@@ -66,6 +66,7 @@ final class FirstContent {
                 case Delta.ThinkingDelta t -> !t.text().isEmpty();
                 case Delta.ArgumentsDelta a -> !a.partialJson().isEmpty();
                 case Delta.SignatureDelta s -> false;
+                case Delta.LogprobsDelta l -> false;
             };
             case StreamEvent.BlockStop s -> false;
             case StreamEvent.MessageDelta d -> true;

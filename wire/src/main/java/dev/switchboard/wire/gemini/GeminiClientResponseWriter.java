@@ -28,8 +28,12 @@ final class GeminiClientResponseWriter {
         for (ContentBlock block : response.content()) {
             part(block).ifPresent(parts::add);
         }
-        return envelope(parts, Optional.of(response.stopReason()), Optional.of(response.usage()), requestedModel,
+        ObjectNode out = envelope(parts, Optional.of(response.stopReason()), Optional.of(response.usage()), requestedModel,
                 response.id());
+        if (!response.logprobs().isEmpty()) {
+            ((ObjectNode) out.path("candidates").get(0)).set("logprobsResult", GeminiLogprobs.write(response.logprobs()));
+        }
+        return out;
     }
 
     /** The part showing one block to a client, if the block has a form here. */

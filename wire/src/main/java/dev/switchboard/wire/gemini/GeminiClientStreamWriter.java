@@ -166,6 +166,15 @@ public final class GeminiClientStreamWriter extends EventStreamWriter {
                     cb.arguments.append(a.partialJson());
                 }
             }
+            case Delta.LogprobsDelta l -> {
+                if (!l.tokens().isEmpty()) {
+                    // a chunk of their own: no parts, the candidate's logprobsResult
+                    ObjectNode chunk = GeminiClientResponseWriter.envelope(Json.array(), Optional.empty(),
+                            Optional.empty(), model, responseId);
+                    ((ObjectNode) chunk.path("candidates").get(0)).set("logprobsResult", GeminiLogprobs.write(l.tokens()));
+                    emit(out, chunk);
+                }
+            }
             case Delta.SignatureDelta s -> {
                 if (b instanceof TextBlock tb) {
                     tb.pending = GeminiSignatures.forClient(Optional.of(s.signature()));

@@ -7,6 +7,7 @@ import dev.switchboard.model.ContentBlock;
 import dev.switchboard.model.ContentBlock.Thinking;
 import dev.switchboard.model.ContentBlock.ToolCall;
 import dev.switchboard.wire.Json;
+import dev.switchboard.wire.internal.LogprobEntries;
 import java.util.List;
 
 /**
@@ -31,7 +32,13 @@ final class OpenAiClientResponseWriter {
         ObjectNode choice = choices.addObject();
         choice.put("index", 0);
         choice.set("message", message(r.content()));
-        choice.putNull("logprobs");
+        if (r.logprobs().isEmpty()) {
+            choice.putNull("logprobs");
+        } else {
+            ObjectNode logprobs = choice.putObject("logprobs");
+            logprobs.set("content", LogprobEntries.write(r.logprobs()));
+            logprobs.putNull("refusal");
+        }
         choice.put("finish_reason", OpenAiFinishReasons.toWire(r.stopReason(),
                 r.content().stream().anyMatch(b -> b instanceof ContentBlock.Refusal)));
         o.set("usage", OpenAiUsageJson.write(r.usage()));

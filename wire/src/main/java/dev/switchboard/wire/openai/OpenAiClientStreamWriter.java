@@ -13,6 +13,7 @@ import dev.switchboard.model.StreamEvent;
 import dev.switchboard.model.StreamEvent.Delta;
 import dev.switchboard.wire.Json;
 import dev.switchboard.wire.internal.EventStreamWriter;
+import dev.switchboard.wire.internal.LogprobEntries;
 import dev.switchboard.wire.sse.SseFrames;
 import com.fasterxml.jackson.core.JsonGenerator;
 import java.io.IOException;
@@ -174,6 +175,14 @@ public final class OpenAiClientStreamWriter extends EventStreamWriter {
                     call.putObject("function").put("arguments", a.partialJson());
                     emit(out, chunk(toolDelta(call), null));
                 }
+            }
+            case Delta.LogprobsDelta l -> {
+                // A chunk of its own with an empty delta: SDKs append logprobs.content across chunks.
+                ObjectNode c = chunk(Json.object(), null);
+                ObjectNode logprobs = ((ObjectNode) c.path("choices").get(0)).putObject("logprobs");
+                logprobs.set("content", LogprobEntries.write(l.tokens()));
+                logprobs.putNull("refusal");
+                emit(out, c);
             }
             case Delta.SignatureDelta s -> {
                 if (kind == Kind.THINKING) {

@@ -75,9 +75,9 @@ final class OpenAiUpstreamRequestWriter {
      * The request fields OpenAI's chat-completions API defines (its OpenAPI description), beyond those the
      * canonical request models: a client's field outside this list goes only to servers that take extras.
      */
-    static final Set<String> OPENAI_FIELDS = Set.of("audio", "logit_bias", "logprobs", "modalities", "n",
+    static final Set<String> OPENAI_FIELDS = Set.of("audio", "logit_bias", "modalities", "n",
             "prediction", "prompt_cache_key", "prompt_cache_retention", "safety_identifier", "service_tier", "store",
-            "top_logprobs", "verbosity", "web_search_options");
+            "verbosity", "web_search_options");
 
     private OpenAiUpstreamRequestWriter() {
     }
@@ -100,6 +100,12 @@ final class OpenAiUpstreamRequestWriter {
         }
         responseFormat(o, req.responseFormat());
         req.reasoning().effort().ifPresent(e -> o.put("reasoning_effort", e.wire()));
+        req.logprobs().ifPresent(top -> {
+            o.put("logprobs", true);
+            if (top > 0) {
+                o.put("top_logprobs", top);
+            }
+        });
         if (stream) {
             o.put("stream", true);
             // Without it OpenAI sends no usage at all on a stream; billing needs it.

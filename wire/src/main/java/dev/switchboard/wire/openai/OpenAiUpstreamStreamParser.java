@@ -18,6 +18,7 @@ import dev.switchboard.model.StreamEvent.BlockStop;
 import dev.switchboard.model.StreamEvent.Delta;
 import dev.switchboard.model.Usage;
 import dev.switchboard.wire.Json;
+import dev.switchboard.wire.internal.LogprobEntries;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -47,6 +48,7 @@ import java.util.Optional;
  *       No fragment is ever lost or attributed to another call. A fragment for a call already emitted
  *       whole (content between fragments of one call, which no known server sends) ends the stream
  *       with an error instead of being mixed into the wrong call.</li>
+ *   <li>{@code choices[0].logprobs.content} entries are a LogprobsDelta on the text block.</li>
  *   <li>{@code finish_reason} and {@code usage} are remembered; usage may come on a later chunk with
  *       {@code choices: []} (stream_options.include_usage). At {@code [DONE]} or end of body:
  *       {@code MessageDelta(stop reason, usage)} then {@code MessageStop}. Missing usage yields zero
@@ -148,6 +150,14 @@ public final class OpenAiUpstreamStreamParser {
         JsonNode delta = choice.path("delta");
         if (delta.isObject()) {
             delta(out, delta);
+        }
+        List<dev.switchboard.model.TokenLogprob> logprobs = LogprobEntries.read(choice.path("logprobs").path("content"));
+        if (!logprobs.isEmpty()) {
+            // They belong to the content of this chunk: the text block is open (or one is opened for them).
+            if (open != Open.TEXT) {
+                openBlock(out, Open.TEXT, ContentBlock.Text.of(""));
+            }
+            out.add(new BlockDelta(openIndex, new Delta.LogprobsDelta(logprobs)));
         }
         if (choice.path("finish_reason").isTextual()) {
             finish = Optional.of(OpenAiFinishReasons.fromWire(choice.path("finish_reason").textValue()));

@@ -115,7 +115,7 @@ public final class Responses {
         ResponsesOutcome outcome = ResponsesOutcome.of(response.stopReason(),
                 response.content().stream().anyMatch(b -> b instanceof ContentBlock.Refusal));
         return ResponsesObject.build(header, response.model(), outcome.status(), outcome.incompleteReason(),
-                Optional.empty(), ResponsesOutputItems.of(response.content(), "completed", ids,
+                Optional.empty(), ResponsesOutputItems.of(response.content(), response.logprobs(), "completed", ids,
                         ResponsesToolNames.fromEcho(header.echo().path("tools"))), Optional.of(response.usage()));
     }
 

@@ -6,6 +6,7 @@ import dev.switchboard.model.ContentBlock.Text;
 import dev.switchboard.model.ContentBlock.Thinking;
 import dev.switchboard.model.ContentBlock.ToolCall;
 import dev.switchboard.model.Signature;
+import dev.switchboard.model.TokenLogprob;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -25,11 +26,20 @@ final class ResponsesOutputItems {
     }
 
     static List<ResponsesItem> of(List<ContentBlock> blocks, String status, ResponsesIdSource ids, ResponsesToolNames names) {
+        return of(blocks, List.of(), status, ids, names);
+    }
+
+    /** As above; the answer's token {@code logprobs} go on its first text (the answer's text tokens, in order). */
+    static List<ResponsesItem> of(List<ContentBlock> blocks, List<TokenLogprob> logprobs, String status,
+                                  ResponsesIdSource ids, ResponsesToolNames names) {
         List<ResponsesItem> out = new ArrayList<>();
+        List<TokenLogprob> unshown = logprobs;
         for (ContentBlock b : blocks) {
             switch (b) {
                 case Text t -> {
-                    out.add(message(ids.next("msg"), t.text(), status));
+                    out.add(new ResponsesItem.Message(Optional.of(ids.next("msg")), ResponsesItem.Role.ASSISTANT,
+                            List.of(new ResponsesPart.OutputText(t.text(), unshown)), status));
+                    unshown = List.of();
                     t.signature().ifPresent(s -> out.add(signatureItem(ids.next("rs"), new ResponsesReasoningPayload.OnText(s))));
                 }
                 case ContentBlock.Refusal r -> out.add(new ResponsesItem.Message(Optional.of(ids.next("msg")),

@@ -8,9 +8,11 @@ import dev.switchboard.model.ContentBlock.Thinking;
 import dev.switchboard.model.ContentBlock.ToolCall;
 import dev.switchboard.model.GatewayError;
 import dev.switchboard.model.Signature;
+import dev.switchboard.model.TokenLogprob;
 import dev.switchboard.model.StreamEvent;
 import dev.switchboard.model.StreamEvent.Delta;
 import dev.switchboard.wire.Json;
+import dev.switchboard.wire.internal.LogprobEntries;
 import dev.switchboard.wire.internal.EventStreamWriter;
 import dev.switchboard.wire.sse.SseFrames;
 import java.util.ArrayList;
@@ -137,6 +139,14 @@ public final class ResponsesStreamWriter extends EventStreamWriter {
             case Delta.ThinkingDelta t -> append(out, slot, t.text());
             case Delta.ArgumentsDelta a -> append(out, slot, a.partialJson());
             case Delta.SignatureDelta s -> slot.signature = Optional.of(s.signature());
+            case Delta.LogprobsDelta l -> {
+                if (slot.kind == Kind.MESSAGE && !l.tokens().isEmpty()) {
+                    // Shown on a delta of their own (no text): they belong to text already or about to be sent.
+                    slot.logprobs.addAll(l.tokens());
+                    emit(out, slotEvent("response.output_text.delta", slot).put("content_index", 0).put("delta", "")
+                            .set("logprobs", LogprobEntries.write(l.tokens())));
+                }
+            }
         }
     }
 
@@ -173,9 +183,9 @@ public final class ResponsesStreamWriter extends EventStreamWriter {
         switch (slot.kind) {
             case MESSAGE -> {
                 emit(out, slotEvent("response.output_text.done", slot).put("content_index", 0).put("text", text)
-                        .set("logprobs", Json.array()));
+                        .set("logprobs", LogprobEntries.write(slot.logprobs)));
                 emit(out, slotEvent("response.content_part.done", slot).put("content_index", 0)
-                        .set("part", ResponsesItemWriter.part(new ResponsesPart.OutputText(text))));
+                        .set("part", ResponsesItemWriter.part(new ResponsesPart.OutputText(text, slot.logprobs))));
             }
             case REFUSAL -> {
                 emit(out, slotEvent("response.refusal.done", slot).put("content_index", 0).put("refusal", text));
@@ -288,6 +298,7 @@ public final class ResponsesStreamWriter extends EventStreamWriter {
         final String itemId;
         final int outputIndex;
         final StringBuilder text = new StringBuilder();
+        final List<TokenLogprob> logprobs = new ArrayList<>();
         Optional<Signature> signature;
         Optional<ResponsesReasoningPayload> payload = Optional.empty();
         String callId = "";
@@ -307,7 +318,7 @@ public final class ResponsesStreamWriter extends EventStreamWriter {
             boolean adding = status.equals("in_progress");
             return switch (kind) {
                 case MESSAGE -> new ResponsesItem.Message(Optional.of(itemId), ResponsesItem.Role.ASSISTANT,
-                        adding ? List.of() : List.of(new ResponsesPart.OutputText(text.toString())), status);
+                        adding ? List.of() : List.of(new ResponsesPart.OutputText(text.toString(), logprobs)), status);
                 case REFUSAL -> new ResponsesItem.Message(Optional.of(itemId), ResponsesItem.Role.ASSISTANT,
                         adding ? List.of() : List.of(new ResponsesPart.Refusal(text.toString())), status);
                 case REASONING -> ResponsesOutputItems.reasoning(itemId, new Thinking(adding ? "" : text.toString(),

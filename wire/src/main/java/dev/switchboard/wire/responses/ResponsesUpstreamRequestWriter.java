@@ -33,7 +33,8 @@ import java.util.Set;
 /**
  * Renders a canonical request for an upstream speaking the Responses format ({@code POST /responses}),
  * statelessly: {@code store: false}, every turn sent again as input items, and, for reasoning models,
- * {@code include: ["reasoning.encrypted_content"]} so the model's reasoning can go back on the next turn.
+ * {@code include: ["reasoning.encrypted_content"]} so the model's reasoning can go back on the next turn
+ * (and {@code message.output_text.logprobs}, with {@code top_logprobs}, when the caller asked for logprobs).
  *
  * <ul>
  *   <li>System blocks become {@code instructions} (their texts joined by a blank line); a system entry
@@ -100,6 +101,13 @@ final class ResponsesUpstreamRequestWriter {
             reasoning(req.reasoning()).ifPresent(r -> o.set("reasoning", r));
             o.putArray("include").add(INCLUDE_REASONING);
         }
+        req.logprobs().ifPresent(top -> {
+            (o.has("include") ? (ArrayNode) o.get("include") : o.putArray("include"))
+                    .add(ResponsesRequestReader.LOGPROBS_INCLUDE);
+            if (top > 0) {
+                o.put("top_logprobs", top);
+            }
+        });
         req.maxTokens().ifPresent(n -> o.put("max_output_tokens", Math.max(MIN_OUTPUT_TOKENS, n)));
         if (opts.temperature()) {
             req.sampling().temperature().ifPresent(v -> o.put("temperature", v));

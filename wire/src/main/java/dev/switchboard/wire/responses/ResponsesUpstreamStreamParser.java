@@ -8,6 +8,7 @@ import dev.switchboard.model.StreamEvent;
 import dev.switchboard.model.StreamEvent.Delta;
 import dev.switchboard.model.Usage;
 import dev.switchboard.wire.Json;
+import dev.switchboard.wire.internal.LogprobEntries;
 import dev.switchboard.wire.internal.UpstreamErrors;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -34,6 +35,7 @@ import java.util.Set;
  *       {@code message} item is one block from {@code content_part.added} to {@code content_part.done}: a
  *       Text block for {@code output_text}, a Refusal block for {@code refusal} (whose text stop sequences
  *       leave alone: they apply to answers).</li>
+ *   <li>The {@code logprobs} of an {@code output_text.delta} are a LogprobsDelta on its block.</li>
  *   <li>Summary and raw reasoning text deltas are ThinkingDeltas, summary parts separated by a blank line
  *       (as {@link ResponsesUpstreamResponseReader} joins them); the item's {@code encrypted_content},
  *       known at {@code output_item.done}, is a SignatureDelta of origin {@code responses} just before the
@@ -99,7 +101,10 @@ public final class ResponsesUpstreamStreamParser {
             case "response.created", "response.in_progress", "response.queued" -> start(payload.path("response"), out);
             case "response.output_item.added" -> itemAdded(payload, out);
             case "response.content_part.added" -> partAdded(payload, out);
-            case "response.output_text.delta" -> text(payload, payload.path("delta").asText(""), false, out);
+            case "response.output_text.delta" -> {
+                text(payload, payload.path("delta").asText(""), false, out);
+                logprobs(payload, out);
+            }
             case "response.refusal.delta" -> text(payload, payload.path("delta").asText(""), true, out);
             case "response.output_text.done" -> textDone(payload, payload.path("text").asText(""), false, out);
             case "response.refusal.done" -> textDone(payload, payload.path("refusal").asText(""), true, out);
@@ -220,6 +225,15 @@ public final class ResponsesUpstreamStreamParser {
                 out.add(new StreamEvent.BlockStop(o.index));
             }
             open.clear();
+        }
+    }
+
+    /** A text delta's {@code logprobs}, on its block (unless a stop string ended the answer). */
+    private void logprobs(JsonNode payload, List<StreamEvent> out) {
+        List<dev.switchboard.model.TokenLogprob> tokens = LogprobEntries.read(payload.path("logprobs"));
+        Open block = open.get(key(payload));
+        if (!tokens.isEmpty() && block != null && block.kind == Kind.TEXT && !cut()) {
+            out.add(new StreamEvent.BlockDelta(block.index, new Delta.LogprobsDelta(tokens)));
         }
     }
 

@@ -129,6 +129,20 @@ class OpenAiClientRequestReaderTest {
     }
 
     @Test
+    void logprobsAreTheCanonicalRequestAndTopLogprobsNeedThem() {
+        assertThat(read("[{\"role\":\"user\",\"content\":\"q\"}]", ",\"logprobs\":true,\"top_logprobs\":3").logprobs())
+                .hasValue(3);
+        assertThat(read("[{\"role\":\"user\",\"content\":\"q\"}]", ",\"logprobs\":true").logprobs()).hasValue(0);
+        assertThat(read("[{\"role\":\"user\",\"content\":\"q\"}]", ",\"logprobs\":false").logprobs()).isEmpty();
+        assertThat(read("[{\"role\":\"user\",\"content\":\"q\"}]", ",\"logprobs\":true").passthrough().fields())
+                .doesNotContainKey("logprobs");
+        assertThatThrownBy(() -> read("[{\"role\":\"user\",\"content\":\"q\"}]", ",\"top_logprobs\":2"))
+                .isInstanceOf(GatewayException.class).hasMessageContaining("top_logprobs");
+        assertThatThrownBy(() -> read("[{\"role\":\"user\",\"content\":\"q\"}]", ",\"logprobs\":true,\"top_logprobs\":21"))
+                .isInstanceOf(GatewayException.class).hasMessageContaining("top_logprobs");
+    }
+
+    @Test
     void nullMeansNotGivenAndUnknownFieldsPassThrough() {
         ChatRequest r = read("[{\"role\":\"user\",\"content\":\"q\"}]",
                 ",\"temperature\":null,\"tools\":null,\"stop\":null,\"logit_bias\":{\"50256\":-100},\"verbosity\":\"low\","
