@@ -20,6 +20,9 @@ import java.util.OptionalInt;
  * {@code betas} are the feature flags the caller asked for in its format's beta header (the messages
  * format's {@code anthropic-beta}), in order; they mean something only to an upstream of that format, which
  * gets those it accepts.
+ * {@code logprobs}, when present, asks for the log probabilities of the answer's tokens with that many
+ * alternatives per token (0: the chosen tokens only); upstreams whose format has no such answer field name it
+ * as not carried.
  */
 public record ChatRequest(
         String model,
@@ -41,7 +44,8 @@ public record ChatRequest(
         boolean ignoreDefaults,
         List<SkillRef> skills,
         Passthrough passthrough,
-        List<String> betas) {
+        List<String> betas,
+        OptionalInt logprobs) {
     /** Spec 8: a request names at most 3 fallback models. */
     public static final int MAX_FALLBACK_MODELS = 3;
 
@@ -64,6 +68,7 @@ public record ChatRequest(
         skills = List.copyOf(skills);
         Objects.requireNonNull(passthrough, "passthrough");
         betas = List.copyOf(betas);
+        Objects.requireNonNull(logprobs, "logprobs");
     }
 
     public static Builder builder(String model) {
@@ -110,6 +115,7 @@ public record ChatRequest(
         private List<SkillRef> skills = new ArrayList<>();
         private Passthrough passthrough = Passthrough.NONE;
         private List<String> betas = new ArrayList<>();
+        private OptionalInt logprobs = OptionalInt.empty();
 
         private Builder(String model) {
             this.model = model;
@@ -136,6 +142,7 @@ public record ChatRequest(
             skills = new ArrayList<>(r.skills);
             passthrough = r.passthrough;
             betas = new ArrayList<>(r.betas);
+            logprobs = r.logprobs;
         }
 
         public Builder model(String v) { model = v; return this; }
@@ -160,11 +167,12 @@ public record ChatRequest(
         public Builder skills(List<SkillRef> v) { skills = new ArrayList<>(v); return this; }
         public Builder passthrough(Passthrough v) { passthrough = v; return this; }
         public Builder betas(List<String> v) { betas = new ArrayList<>(v); return this; }
+        public Builder logprobs(OptionalInt v) { logprobs = v; return this; }
 
         public ChatRequest build() {
             return new ChatRequest(model, system, messages, tools, toolChoice, parallelToolCalls, sampling, maxTokens,
                     stop, stream, reasoning, responseFormat, fallbackModels, transforms, user, metadata,
-                    ignoreDefaults, skills, passthrough, betas);
+                    ignoreDefaults, skills, passthrough, betas, logprobs);
         }
     }
 }

@@ -7,9 +7,11 @@ import java.util.Optional;
 /**
  * A complete answer in the canonical model. {@code model} is the model that actually answered, as the
  * caller should see it (the gateway model id, never the provider's internal name unless they are equal).
+ * {@code logprobs} are the log probabilities of the answer's text tokens, in order, when the caller asked for
+ * them and the provider gave them (else empty).
  */
 public record ChatResponse(String id, String model, List<ContentBlock> content, StopReason stopReason,
-                           Optional<String> stopSequence, Usage usage) {
+                           Optional<String> stopSequence, Usage usage, List<TokenLogprob> logprobs) {
     public ChatResponse {
         Objects.requireNonNull(id, "id");
         Objects.requireNonNull(model, "model");
@@ -17,18 +19,29 @@ public record ChatResponse(String id, String model, List<ContentBlock> content, 
         Objects.requireNonNull(stopReason, "stopReason");
         Objects.requireNonNull(stopSequence, "stopSequence");
         Objects.requireNonNull(usage, "usage");
+        logprobs = List.copyOf(logprobs);
+    }
+
+    /** An answer without log probabilities. */
+    public ChatResponse(String id, String model, List<ContentBlock> content, StopReason stopReason,
+                        Optional<String> stopSequence, Usage usage) {
+        this(id, model, content, stopReason, stopSequence, usage, List.of());
     }
 
     public ChatResponse withModel(String m) {
-        return new ChatResponse(id, m, content, stopReason, stopSequence, usage);
+        return new ChatResponse(id, m, content, stopReason, stopSequence, usage, logprobs);
     }
 
     public ChatResponse withContent(List<ContentBlock> c) {
-        return new ChatResponse(id, model, c, stopReason, stopSequence, usage);
+        return new ChatResponse(id, model, c, stopReason, stopSequence, usage, logprobs);
     }
 
     public ChatResponse withUsage(Usage u) {
-        return new ChatResponse(id, model, content, stopReason, stopSequence, u);
+        return new ChatResponse(id, model, content, stopReason, stopSequence, u, logprobs);
+    }
+
+    public ChatResponse withLogprobs(List<TokenLogprob> l) {
+        return new ChatResponse(id, model, content, stopReason, stopSequence, usage, l);
     }
 
     /** The concatenated text blocks. */

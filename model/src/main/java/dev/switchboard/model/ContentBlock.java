@@ -35,6 +35,18 @@ public sealed interface ContentBlock {
         }
     }
 
+    /**
+     * The model's refusal to answer, kept apart from its answer text so that formats that have a refusal
+     * (chat-completions {@code refusal}, Responses {@code refusal} parts) show and replay it as one. Formats
+     * without one render it as text. Streamed, a refusal block opens with empty text and grows by
+     * {@link StreamEvent.Delta.TextDelta}s, like a text block.
+     */
+    record Refusal(String text) implements ContentBlock {
+        public Refusal {
+            Objects.requireNonNull(text, "text");
+        }
+    }
+
     /** An image. {@code detail} is the chat-completions hint (auto, low, high) when the client gave one. */
     record Image(MediaSource source, Optional<String> detail, Optional<CacheMarker> cache) implements ContentBlock {
         public Image {

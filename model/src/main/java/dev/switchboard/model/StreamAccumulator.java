@@ -25,6 +25,7 @@ public final class StreamAccumulator {
     private boolean started;
     private boolean stopped;
     private Optional<GatewayError> error = Optional.empty();
+    private final List<TokenLogprob> logprobs = new ArrayList<>();
 
     /** Applies one event. */
     public void accept(StreamEvent event) {
@@ -36,6 +37,7 @@ public final class StreamAccumulator {
                 usage = usage.merge(s.usage());
             }
             case StreamEvent.BlockStart s -> blocks.put(s.index(), new BlockState(s.block()));
+            case StreamEvent.BlockDelta d when d.delta() instanceof Delta.LogprobsDelta l -> logprobs.addAll(l.tokens());
             case StreamEvent.BlockDelta d -> {
                 BlockState b = blocks.get(d.index());
                 if (b != null) {
@@ -86,7 +88,7 @@ public final class StreamAccumulator {
         for (BlockState b : blocks.values()) {
             content.add(b.build());
         }
-        return new ChatResponse(id, model, content, stopReason, stopSequence, usage);
+        return new ChatResponse(id, model, content, stopReason, stopSequence, usage, logprobs);
     }
 
     private static final class BlockState {
@@ -106,6 +108,10 @@ public final class StreamAccumulator {
                     text.append(t.text());
                     signature = t.signature();
                 }
+                case ContentBlock.Refusal r -> {
+                    text.append(r.text());
+                    signature = Optional.empty();
+                }
                 case ToolCall c -> {
                     arguments.append(c.argumentsJson());
                     signature = c.signature();
@@ -120,6 +126,7 @@ public final class StreamAccumulator {
                 case Delta.ThinkingDelta t -> text.append(t.text());
                 case Delta.ArgumentsDelta a -> arguments.append(a.partialJson());
                 case Delta.SignatureDelta s -> signature = Optional.of(s.signature());
+                case Delta.LogprobsDelta l -> { } // the accumulator keeps them for the whole answer
             }
         }
 
@@ -127,6 +134,7 @@ public final class StreamAccumulator {
             return switch (start) {
                 case Text t -> new Text(text.toString(), t.cache(), signature);
                 case Thinking t -> new Thinking(text.toString(), signature);
+                case ContentBlock.Refusal r -> new ContentBlock.Refusal(text.toString());
                 case ToolCall c -> new ToolCall(c.id(), c.name(), arguments.toString(), signature);
                 case RedactedThinking r -> r;
                 default -> start;

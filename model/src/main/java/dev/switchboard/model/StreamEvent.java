@@ -83,6 +83,16 @@ public sealed interface StreamEvent {
             }
         }
 
+        /**
+         * Log probabilities of tokens of a text block, in order; they belong to the text the block's deltas
+         * carry (before, with or after them: formats differ), and add up over the stream.
+         */
+        record LogprobsDelta(java.util.List<TokenLogprob> tokens) implements Delta {
+            public LogprobsDelta {
+                tokens = java.util.List.copyOf(tokens);
+            }
+        }
+
         /** The block's signature (it replaces any earlier one). */
         record SignatureDelta(Signature signature) implements Delta {
             public SignatureDelta {

@@ -34,10 +34,15 @@ public final class AllowedParams {
     private static final Map<ProviderType, Set<String>> EXTRAS = new EnumMap<>(Map.of(
             ProviderType.OPENAI, Set.of("seed", "presence_penalty", "frequency_penalty", "logit_bias", "logprobs",
                     "top_logprobs", "n", "service_tier", "prediction", "verbosity", "prompt_cache_key"),
-            // The Responses API has no seed, penalties, logprobs or n; these chat-completions fields mean the same there.
-            ProviderType.OPENAI_RESPONSES, Set.of("service_tier", "verbosity", "prompt_cache_key", "safety_identifier"),
+            // The Responses API has no seed, penalties or n; these chat-completions fields mean the same there
+            // (logprobs as include: message.output_text.logprobs).
+            ProviderType.OPENAI_RESPONSES, Set.of("service_tier", "verbosity", "prompt_cache_key", "safety_identifier",
+                    "logprobs", "top_logprobs"),
+            // Anthropic has no logprobs: a request asking for them there gets its answer without them, and the
+            // x-switchboard-dropped-fields header says so.
             ProviderType.ANTHROPIC, Set.of("top_k"),
-            ProviderType.GEMINI, Set.of("top_k", "seed", "presence_penalty", "frequency_penalty"),
+            ProviderType.GEMINI, Set.of("top_k", "seed", "presence_penalty", "frequency_penalty", "logprobs",
+                    "top_logprobs"),
             ProviderType.SIMULATOR, Set.of("top_k", "seed", "presence_penalty", "frequency_penalty")));
 
     private AllowedParams() {

@@ -44,6 +44,9 @@ final class RefusedParams {
         if (refused.contains("stop")) {
             b.stop(List.of());
         }
+        if (refused.contains("logprobs")) {
+            b.logprobs(OptionalInt.empty());
+        }
         return b.build();
     }
 
@@ -63,6 +66,8 @@ final class RefusedParams {
                 case "frequency_penalty" -> s.frequencyPenalty().isPresent();
                 case "seed" -> s.seed().isPresent();
                 case "stop" -> !request.stop().isEmpty();
+                case "logprobs" -> request.logprobs().isPresent();
+                case "top_logprobs" -> request.logprobs().orElse(0) > 0;
                 default -> request.passthrough().fields().containsKey(p);
             };
             if (set) {

@@ -57,6 +57,7 @@ final class FirstContent {
             case StreamEvent.MessageStart s -> false;
             case StreamEvent.BlockStart s -> switch (s.block()) {
                 case ContentBlock.Text t -> !t.text().isEmpty();
+                case ContentBlock.Refusal r -> !r.text().isEmpty();
                 case ContentBlock.Thinking t -> !t.text().isEmpty();
                 default -> true; // a tool call's name, a redacted trace, an opaque block: content already
             };
@@ -65,6 +66,7 @@ final class FirstContent {
                 case Delta.ThinkingDelta t -> !t.text().isEmpty();
                 case Delta.ArgumentsDelta a -> !a.partialJson().isEmpty();
                 case Delta.SignatureDelta s -> false;
+                case Delta.LogprobsDelta l -> false;
             };
             case StreamEvent.BlockStop s -> false;
             case StreamEvent.MessageDelta d -> true;

@@ -43,6 +43,13 @@ final class ReplayedAnswer {
             }
             events.add(new StreamEvent.BlockStop(i));
         }
+        if (!answer.logprobs().isEmpty()) {
+            // on the first text block, where a streaming provider would have sent them
+            answer.content().stream().filter(b -> b instanceof ContentBlock.Text).findFirst()
+                    .map(answer.content()::indexOf)
+                    .ifPresent(at -> events.add(events.indexOf(new StreamEvent.BlockStop(at)),
+                            new StreamEvent.BlockDelta(at, new Delta.LogprobsDelta(answer.logprobs()))));
+        }
         events.add(new StreamEvent.MessageDelta(answer.stopReason(), answer.stopSequence(), answer.usage()));
         events.add(new StreamEvent.MessageStop());
         return EventSource.of(events);

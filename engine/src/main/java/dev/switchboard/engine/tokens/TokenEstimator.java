@@ -60,6 +60,7 @@ public final class TokenEstimator {
     private static long chars(ContentBlock b) {
         return switch (b) {
             case ContentBlock.Text t -> t.text().length();
+            case ContentBlock.Refusal r -> r.text().length();
             case ContentBlock.ToolCall c -> c.name().length() + c.argumentsJson().length();
             case ContentBlock.ToolResult r -> {
                 long n = 0;

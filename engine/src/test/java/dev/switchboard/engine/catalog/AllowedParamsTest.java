@@ -29,7 +29,8 @@ class AllowedParamsTest {
         assertThat(AllowedParams.of(catalog.resolve("only-responses").orElseThrow(), catalog))
                 .contains("prompt_cache_key", "service_tier", "verbosity", "safety_identifier", "reasoning_effort", "stop",
                         "tools", "response_format")
-                .doesNotContain("seed", "presence_penalty", "frequency_penalty", "logprobs", "n", "logit_bias", "top_k");
+                .contains("logprobs", "top_logprobs")
+                .doesNotContain("seed", "presence_penalty", "frequency_penalty", "n", "logit_bias", "top_k");
         assertThat(AllowedParams.providerTypes(catalog.resolve("only-responses").orElseThrow(), catalog))
                 .containsExactly(ProviderType.OPENAI_RESPONSES);
     }
@@ -38,7 +39,8 @@ class AllowedParamsTest {
     void aMixedPoolListsOnlyWhatBothCarry() {
         assertThat(AllowedParams.of(catalog.resolve("both").orElseThrow(), catalog))
                 .contains("prompt_cache_key", "service_tier", "verbosity")
-                .doesNotContain("seed", "logprobs", "safety_identifier");
+                .contains("logprobs", "top_logprobs")
+                .doesNotContain("seed", "safety_identifier");
         assertThat(AllowedParams.of(catalog.resolve("only-chat").orElseThrow(), catalog)).contains("seed", "logprobs");
     }
 }

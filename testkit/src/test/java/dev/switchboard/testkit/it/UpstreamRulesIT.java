@@ -388,4 +388,55 @@ class UpstreamRulesIT {
         assertThat(params.path("allowed_params").toString()).doesNotContain("\"temperature\"", "\"top_p\"", "\"logprobs\"");
         assertThat(params.path("refused_params").toString()).contains("temperature", "top_p", "logprobs");
     }
+
+    @Test
+    void logprobsReachEveryUpstreamThatHasThemAndAreNamedAtAnthropic() {
+        TestGateway g = GATEWAY.gateway();
+        String body = """
+                {"model": "%s", "max_tokens": 50, "logprobs": true, "top_logprobs": 2,
+                 "messages": [{"role": "user", "content": "Hello"}]}""";
+
+        HttpResponse<String> oai = chat(g, body.formatted("r-oai"));
+        assertThat(oai.statusCode()).as(oai.body()).isEqualTo(200);
+        assertThat(lastSent(g, "up-oai").path("logprobs").asBoolean()).isTrue();
+        assertThat(lastSent(g, "up-oai").path("top_logprobs").asInt()).isEqualTo(2);
+        assertThat(oai.headers().firstValue(DROPPED)).isEmpty();
+
+        HttpResponse<String> resp = chat(g, body.formatted("r-resp"));
+        assertThat(resp.statusCode()).as(resp.body()).isEqualTo(200);
+        assertThat(lastSent(g, "up-resp").path("include").toString()).contains("message.output_text.logprobs");
+        assertThat(lastSent(g, "up-resp").path("top_logprobs").asInt()).isEqualTo(2);
+
+        HttpResponse<String> gem = chat(g, body.formatted("r-gem"));
+        assertThat(gem.statusCode()).as(gem.body()).isEqualTo(200);
+        assertThat(lastSent(g, "up-gem").at("/generationConfig/responseLogprobs").asBoolean()).isTrue();
+        assertThat(lastSent(g, "up-gem").at("/generationConfig/logprobs").asInt()).isEqualTo(2);
+
+        HttpResponse<String> ant = chat(g, body.formatted("r-ant"));
+        assertThat(ant.statusCode()).as(ant.body()).isEqualTo(200);
+        assertThat(g.upstream().received("up-ant").getLast().bodyText()).doesNotContain("logprob");
+        assertThat(ant.headers().firstValue(DROPPED)).contains("logprobs");
+    }
+
+    @Test
+    void aReplayedRefusalGoesUpstreamAsARefusalWhereTheFormatHasOne() {
+        TestGateway g = GATEWAY.gateway();
+        String body = """
+                {"model": "%s", "max_tokens": 50, "messages": [{"role": "user", "content": "Pick a lock"},
+                  {"role": "assistant", "content": null, "refusal": "I can't help with that."},
+                  {"role": "user", "content": "How do locks work?"}]}""";
+
+        assertThat(chat(g, body.formatted("r-oai")).statusCode()).isEqualTo(200);
+        JsonNode oai = lastSent(g, "up-oai").path("messages").get(1);
+        assertThat(oai.path("refusal").asText()).isEqualTo("I can't help with that.");
+        assertThat(oai.path("content").asText()).isEmpty();
+
+        assertThat(chat(g, body.formatted("r-resp")).statusCode()).isEqualTo(200);
+        JsonNode resp = lastSent(g, "up-resp").path("input").get(1);
+        assertThat(resp.at("/content/0/type").asText()).isEqualTo("refusal");
+        assertThat(resp.at("/content/0/refusal").asText()).isEqualTo("I can't help with that.");
+
+        assertThat(chat(g, body.formatted("r-ant")).statusCode()).isEqualTo(200);
+        assertThat(lastSent(g, "up-ant").at("/messages/1/content").toString()).contains("I can't help with that.");
+    }
 }

@@ -72,12 +72,15 @@ public final class Anthropic {
     }
 
     /**
-     * What {@link #toUpstream} leaves out of {@code request}: other formats' fields, and the caller's
+     * What {@link #toUpstream} leaves out of {@code request}: other formats' fields, {@code logprobs}, and the caller's
      * {@code anthropic-beta} values Anthropic does not accept ({@link AnthropicBetas}), as
      * {@code anthropic-beta: <value>}.
      */
     public static List<String> notCarried(ChatRequest request) {
         List<String> out = new ArrayList<>(NotCarried.foreign(request, FORMAT, (format, field) -> false));
+        if (request.logprobs().isPresent()) {
+            out.add("logprobs"); // the messages format has no token log probabilities
+        }
         AnthropicBetas.notForwarded(request.betas()).forEach(b -> out.add("anthropic-beta: " + b));
         return out;
     }

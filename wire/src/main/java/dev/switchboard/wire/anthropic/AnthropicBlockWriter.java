@@ -42,6 +42,8 @@ final class AnthropicBlockWriter {
     Optional<ObjectNode> write(ContentBlock block) {
         return switch (block) {
             case ContentBlock.Text t -> Optional.of(cached(Json.object().put("type", "text").put("text", t.text()), t));
+            // The messages format has no refusal block: the words are text (the stop reason says "refusal").
+            case ContentBlock.Refusal r -> Optional.of(Json.object().put("type", "text").put("text", r.text()));
             case ContentBlock.Image i -> imageSource(i.source()).map(source -> {
                 ObjectNode out = Json.object().put("type", "image");
                 out.set("source", source);

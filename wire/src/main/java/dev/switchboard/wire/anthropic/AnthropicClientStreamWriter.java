@@ -87,6 +87,8 @@ public final class AnthropicClientStreamWriter extends EventStreamWriter {
         }
         Optional<ObjectNode> rendered = switch (block) {
             case ContentBlock.Text t -> Optional.of(Json.object().put("type", "text").put("text", ""));
+            // no refusal block in the messages format: a refusal streams as text (stop_reason "refusal")
+            case ContentBlock.Refusal r -> Optional.of(Json.object().put("type", "text").put("text", ""));
             case ContentBlock.Thinking t -> Optional.of(Json.object().put("type", "thinking").put("thinking", "")
                     .put("signature", ""));
             case ContentBlock.ToolCall c -> {
@@ -116,6 +118,7 @@ public final class AnthropicClientStreamWriter extends EventStreamWriter {
         });
         Kind kind = switch (block) {
             case ContentBlock.Text t -> Kind.TEXT;
+            case ContentBlock.Refusal r -> Kind.TEXT;
             case ContentBlock.Thinking t -> Kind.THINKING;
             case ContentBlock.ToolCall c -> Kind.TOOL;
             default -> Kind.OTHER;
@@ -127,6 +130,7 @@ public final class AnthropicClientStreamWriter extends EventStreamWriter {
         frame(out, "content_block_start", payload);
         switch (block) {
             case ContentBlock.Text t -> delta(out, o, "text_delta", "text", t.text());
+            case ContentBlock.Refusal r -> delta(out, o, "text_delta", "text", r.text());
             case ContentBlock.Thinking t -> {
                 delta(out, o, "thinking_delta", "thinking", t.text());
                 t.signature().ifPresent(sig -> sign(o, sig));

@@ -58,6 +58,7 @@ final class GeminiClientRequestReader {
                 .stop(settings.stop())
                 .responseFormat(settings.responseFormat())
                 .reasoning(settings.reasoning())
+                .logprobs(settings.logprobs())
                 .stream(stream)
                 .fallbackModels(GatewayFields.fallbacks((ObjectNode) body))
                 .transforms(GatewayFields.transforms((ObjectNode) body))

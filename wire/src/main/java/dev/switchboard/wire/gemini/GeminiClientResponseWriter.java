@@ -28,14 +28,20 @@ final class GeminiClientResponseWriter {
         for (ContentBlock block : response.content()) {
             part(block).ifPresent(parts::add);
         }
-        return envelope(parts, Optional.of(response.stopReason()), Optional.of(response.usage()), requestedModel,
+        ObjectNode out = envelope(parts, Optional.of(response.stopReason()), Optional.of(response.usage()), requestedModel,
                 response.id());
+        if (!response.logprobs().isEmpty()) {
+            ((ObjectNode) out.path("candidates").get(0)).set("logprobsResult", GeminiLogprobs.write(response.logprobs()));
+        }
+        return out;
     }
 
     /** The part showing one block to a client, if the block has a form here. */
     static Optional<ObjectNode> part(ContentBlock block) {
         return switch (block) {
             case ContentBlock.Text t -> Optional.of(GeminiParts.text(t.text(), GeminiSignatures.forClient(t.signature())));
+            // no refusal part here: the words are text, and finishReason SAFETY says the model refused
+            case ContentBlock.Refusal r -> Optional.of(GeminiParts.text(r.text(), Optional.empty()));
             case ContentBlock.Thinking t -> t.text().isEmpty() && GeminiSignatures.forClient(t.signature()).isEmpty()
                     ? Optional.empty()
                     : Optional.of(GeminiParts.thought(t.text(), GeminiSignatures.forClient(t.signature())));

@@ -129,6 +129,11 @@ public final class GeminiClientStreamWriter extends EventStreamWriter {
                 open.put(index, b);
                 piece(out, b, t.text());
             }
+            case ContentBlock.Refusal r -> {
+                TextBlock b = new TextBlock(false, Optional.empty());
+                open.put(index, b);
+                piece(out, b, r.text());
+            }
             case ContentBlock.Thinking t -> {
                 TextBlock b = new TextBlock(true, t.signature());
                 open.put(index, b);
@@ -159,6 +164,15 @@ public final class GeminiClientStreamWriter extends EventStreamWriter {
             case Delta.ArgumentsDelta a -> {
                 if (b instanceof CallBlock cb) {
                     cb.arguments.append(a.partialJson());
+                }
+            }
+            case Delta.LogprobsDelta l -> {
+                if (!l.tokens().isEmpty()) {
+                    // a chunk of their own: no parts, the candidate's logprobsResult
+                    ObjectNode chunk = GeminiClientResponseWriter.envelope(Json.array(), Optional.empty(),
+                            Optional.empty(), model, responseId);
+                    ((ObjectNode) chunk.path("candidates").get(0)).set("logprobsResult", GeminiLogprobs.write(l.tokens()));
+                    emit(out, chunk);
                 }
             }
             case Delta.SignatureDelta s -> {

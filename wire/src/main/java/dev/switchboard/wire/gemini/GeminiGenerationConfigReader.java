@@ -17,8 +17,9 @@ import java.util.Set;
 
 /**
  * Reads a client's {@code generationConfig} into canonical sampling, limits, output format and
- * reasoning controls. Fields the canonical model has no place for (e.g. {@code responseModalities},
- * {@code mediaResolution}, {@code speechConfig}, {@code responseLogprobs}) are kept in {@code extras},
+ * reasoning controls, and {@code responseLogprobs} with {@code logprobs} (0 to 20 alternatives) into the
+ * canonical logprobs request. Fields the canonical model has no place for (e.g. {@code responseModalities},
+ * {@code mediaResolution}, {@code speechConfig}) are kept in {@code extras},
  * to be sent on unchanged to a Gemini upstream only.
  *
  * <ul>
@@ -35,12 +36,12 @@ import java.util.Set;
 final class GeminiGenerationConfigReader {
     private static final Set<String> TRANSLATED = Set.of("temperature", "topP", "topK", "candidateCount",
             "maxOutputTokens", "stopSequences", "presencePenalty", "frequencyPenalty", "seed", "responseMimeType",
-            "responseSchema", "responseJsonSchema", "thinkingConfig");
+            "responseSchema", "responseJsonSchema", "thinkingConfig", "responseLogprobs", "logprobs");
     /**
      * Google's other generation settings (its v1beta {@code GenerationConfig}), passed to a Gemini upstream
      * as they are. Google answers 400 to a key it does not know, so any other key is refused here, naming it.
      */
-    private static final Set<String> UNTRANSLATED = Set.of("responseModalities", "responseLogprobs", "logprobs",
+    private static final Set<String> UNTRANSLATED = Set.of("responseModalities",
             "enableEnhancedCivicAnswers", "speechConfig", "imageConfig", "mediaResolution", "audioTimestamp");
     private static final Set<String> KNOWN = union(TRANSLATED, UNTRANSLATED);
 
@@ -55,9 +56,9 @@ final class GeminiGenerationConfigReader {
 
     /** What {@code generationConfig} says, in canonical terms. */
     record Settings(Sampling sampling, OptionalInt maxTokens, List<String> stop, ResponseFormat responseFormat,
-                    Reasoning reasoning, ObjectNode extras) {
+                    Reasoning reasoning, ObjectNode extras, OptionalInt logprobs) {
         static final Settings DEFAULT = new Settings(Sampling.DEFAULT, OptionalInt.empty(), List.of(),
-                ResponseFormat.TEXT, Reasoning.NONE, Json.object());
+                ResponseFormat.TEXT, Reasoning.NONE, Json.object(), OptionalInt.empty());
     }
 
     private GeminiGenerationConfigReader() {
@@ -101,7 +102,18 @@ final class GeminiGenerationConfigReader {
             }
             extras.set(e.getKey(), e.getValue().deepCopy());
         }
-        return new Settings(sampling, maxTokens, stop, format, reasoning, extras);
+        return new Settings(sampling, maxTokens, stop, format, reasoning, extras, logprobs(g));
+    }
+
+    /** {@code responseLogprobs: true} with {@code logprobs} alternatives (0 when not given). */
+    private static OptionalInt logprobs(GeminiObjectReader g) {
+        boolean on = g.optBoolean("responseLogprobs").orElse(false);
+        OptionalInt top = g.optWholeNumber("logprobs", 0, 20);
+        if (!on && top.orElse(0) > 0) {
+            throw JsonFields.invalid(g.at("logprobs"), "`" + g.at("logprobs") + "` needs `"
+                    + g.at("responseLogprobs") + ": true`.");
+        }
+        return on ? OptionalInt.of(top.orElse(0)) : OptionalInt.empty();
     }
 
     private static OptionalLong seed(GeminiObjectReader g) {

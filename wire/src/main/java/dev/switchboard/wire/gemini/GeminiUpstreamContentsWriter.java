@@ -91,6 +91,12 @@ final class GeminiUpstreamContentsWriter {
                         parts.add(GeminiParts.text(t.text(), t.signature()));
                     }
                 }
+                // No refusal part in this format: an earlier refusal goes back as what the model said.
+                case ContentBlock.Refusal r -> {
+                    if (!r.text().isEmpty()) {
+                        parts.add(GeminiParts.text(r.text(), Optional.empty()));
+                    }
+                }
                 case ContentBlock.Thinking t -> {
                     if (model && GeminiSignatures.isOwn(t.signature())) {
                         parts.add(GeminiParts.thought(t.text(), t.signature()));

@@ -145,6 +145,12 @@ final class GeminiUpstreamRequestWriter {
         if (!thinking.isEmpty()) {
             g.set("thinkingConfig", thinking);
         }
+        request.logprobs().ifPresent(top -> {
+            g.put("responseLogprobs", true);
+            if (top > 0) {
+                g.put("logprobs", top);
+            }
+        });
         return g;
     }
 

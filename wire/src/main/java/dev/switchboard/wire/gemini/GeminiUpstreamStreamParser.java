@@ -35,6 +35,7 @@ import java.util.Optional;
  *       {@code BlockStop}. Calls without an id get {@code call_<seed>_<n>}: {@code n} counts the calls of
  *       this answer and {@code seed} is the answer's {@code responseId} (or, lacking one, a digest of the
  *       first chunk), so ids are deterministic yet differ between answers.</li>
+ *   <li>A chunk's {@code logprobsResult} is a LogprobsDelta on the open text block.</li>
  *   <li>{@code inlineData} parts become image blocks; any other part kind an opaque Gemini block.</li>
  *   <li>The last {@code finishReason} and the last {@code usageMetadata} win; at the end ({@link #onEnd})
  *       the open block is closed and {@code MessageDelta} and {@code MessageStop} follow.
@@ -131,6 +132,14 @@ public final class GeminiUpstreamStreamParser {
             if (part instanceof ObjectNode p) {
                 part(p, out);
             }
+        }
+        List<dev.switchboard.model.TokenLogprob> logprobs = GeminiLogprobs.read(candidate.path("logprobsResult"));
+        if (!logprobs.isEmpty()) {
+            if (openKind != Kind.TEXT) {
+                closeOpen(out);
+                open(Kind.TEXT, out);
+            }
+            out.add(new StreamEvent.BlockDelta(openIndex, new Delta.LogprobsDelta(logprobs)));
         }
         if (candidate.path("finishReason").isTextual()) {
             finishReason = Optional.of(candidate.path("finishReason").textValue());

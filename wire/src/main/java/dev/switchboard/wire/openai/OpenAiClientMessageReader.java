@@ -168,7 +168,11 @@ final class OpenAiClientMessageReader {
         return plain.<List<ContentBlock>>map(s -> List.of(Thinking.of(s))).orElse(List.of());
     }
 
-    /** Text of an assistant turn: content string or text/refusal parts; a refusal field when content is absent. */
+    /**
+     * Text of an assistant turn: content string or text/refusal parts, then the {@code refusal} field (when no
+     * refusal part said it already); refusals stay {@link ContentBlock.Refusal} blocks, so they go upstream
+     * as refusals where the target format has them.
+     */
     private static List<ContentBlock> assistantText(ObjectNode m, String p) {
         String cp = path(p, "content");
         Optional<JsonNode> content = opt(m, "content");
@@ -185,9 +189,8 @@ final class OpenAiClientMessageReader {
                     switch (type) {
                         case "text" -> out.add(new Text(requireText(require(part, "text", path(pp, "text")),
                                 path(pp, "text")), OpenAiCacheControls.read(part, pp), Optional.empty()));
-                        // The canonical model has no refusal block; the refusal is what the assistant said.
-                        case "refusal" -> out.add(Text.of(requireText(require(part, "refusal", path(pp, "refusal")),
-                                path(pp, "refusal"))));
+                        case "refusal" -> out.add(new ContentBlock.Refusal(requireText(
+                                require(part, "refusal", path(pp, "refusal")), path(pp, "refusal"))));
                         default -> throw invalid(path(pp, "type"), "`" + path(pp, "type")
                                 + "` must be \"text\" or \"refusal\" in an assistant message, got \"" + type + "\".");
                     }
@@ -195,9 +198,10 @@ final class OpenAiClientMessageReader {
             } else {
                 throw wrongType(cp, "a string, an array of content parts or null", c);
             }
-        } else {
-            optString(m, "refusal", path(p, "refusal")).ifPresent(r -> out.add(Text.of(r)));
         }
+        boolean refusalPart = out.stream().anyMatch(b -> b instanceof ContentBlock.Refusal);
+        optString(m, "refusal", path(p, "refusal")).filter(r -> !r.isEmpty() && !refusalPart)
+                .ifPresent(r -> out.add(new ContentBlock.Refusal(r)));
         return out;
     }
 

@@ -47,7 +47,7 @@ final class OpenAiClientRequestReader {
             "temperature", "top_p", "top_k", "seed", "presence_penalty", "frequency_penalty", "stop", "stream",
             "stream_options", "tools", "tool_choice", "parallel_tool_calls", "response_format", "reasoning_effort",
             "thinking", "thinking_budget", "reasoning", "models", "transforms", "user", "metadata",
-            "ignore_defaults", "skill", "skills");
+            "ignore_defaults", "skill", "skills", "logprobs", "top_logprobs");
     private static final int MAX_STOP = 4;
 
     private OpenAiClientRequestReader() {
@@ -90,7 +90,8 @@ final class OpenAiClientRequestReader {
                 .metadata(metadata(b))
                 .ignoreDefaults(GatewayFields.ignoreDefaults(b))
                 .skills(GatewayFields.skills(b))
-                .passthrough(passthrough(b));
+                .passthrough(passthrough(b))
+                .logprobs(logprobs(b));
         opt(b, "tool_choice").ifPresent(tc -> r.toolChoice(OpenAiClientToolReader.toolChoice(tc, tools)));
         // Only the shape is checked: usage is always sent on the final chunk, whatever include_usage says.
         optObject(b, "stream_options", "stream_options");
@@ -105,6 +106,16 @@ final class OpenAiClientRequestReader {
                 optNumber(b, "presence_penalty", "presence_penalty", -2, 2),
                 optNumber(b, "frequency_penalty", "frequency_penalty", -2, 2),
                 optLong(b, "seed", "seed"));
+    }
+
+    /** {@code logprobs: true} with {@code top_logprobs} alternatives (0 to 20; 0 when not given). */
+    static OptionalInt logprobs(ObjectNode b) {
+        boolean on = optBoolean(b, "logprobs", "logprobs").orElse(false);
+        OptionalInt top = optInt(b, "top_logprobs", "top_logprobs", 0, 20);
+        if (!on && top.orElse(0) > 0) {
+            throw invalid("top_logprobs", "`top_logprobs` needs `logprobs: true`.");
+        }
+        return on ? OptionalInt.of(top.orElse(0)) : OptionalInt.empty();
     }
 
     /** {@code max_completion_tokens} (current name) wins over the deprecated {@code max_tokens}. */

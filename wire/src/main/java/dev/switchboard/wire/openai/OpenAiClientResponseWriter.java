@@ -7,6 +7,7 @@ import dev.switchboard.model.ContentBlock;
 import dev.switchboard.model.ContentBlock.Thinking;
 import dev.switchboard.model.ContentBlock.ToolCall;
 import dev.switchboard.wire.Json;
+import dev.switchboard.wire.internal.LogprobEntries;
 import java.util.List;
 
 /**
@@ -31,8 +32,15 @@ final class OpenAiClientResponseWriter {
         ObjectNode choice = choices.addObject();
         choice.put("index", 0);
         choice.set("message", message(r.content()));
-        choice.putNull("logprobs");
-        choice.put("finish_reason", OpenAiFinishReasons.toWire(r.stopReason()));
+        if (r.logprobs().isEmpty()) {
+            choice.putNull("logprobs");
+        } else {
+            ObjectNode logprobs = choice.putObject("logprobs");
+            logprobs.set("content", LogprobEntries.write(r.logprobs()));
+            logprobs.putNull("refusal");
+        }
+        choice.put("finish_reason", OpenAiFinishReasons.toWire(r.stopReason(),
+                r.content().stream().anyMatch(b -> b instanceof ContentBlock.Refusal)));
         o.set("usage", OpenAiUsageJson.write(r.usage()));
         return o;
     }
@@ -44,6 +52,8 @@ final class OpenAiClientResponseWriter {
         StringBuilder reasoning = new StringBuilder();
         boolean hasText = false;
         boolean hasReasoning = false;
+        StringBuilder refusal = new StringBuilder();
+        boolean hasRefusal = false;
         ArrayNode calls = Json.array();
         for (ContentBlock b : content) {
             switch (b) {
@@ -55,13 +65,17 @@ final class OpenAiClientResponseWriter {
                     reasoning.append(t.text());
                     hasReasoning = true;
                 }
+                case ContentBlock.Refusal r -> {
+                    refusal.append(r.text());
+                    hasRefusal = true;
+                }
                 case ToolCall c -> calls.add(toolCall(c));
                 default -> {
                     // No chat-completions field for it; redacted reasoning is covered by reasoning_details.
                 }
             }
         }
-        if (hasText || calls.isEmpty()) {
+        if (hasText || calls.isEmpty() && !hasRefusal) {
             m.put("content", text.toString());
         } else {
             m.putNull("content");
@@ -80,7 +94,11 @@ final class OpenAiClientResponseWriter {
         if (!calls.isEmpty()) {
             m.set("tool_calls", calls);
         }
-        m.putNull("refusal");
+        if (hasRefusal) {
+            m.put("refusal", refusal.toString());
+        } else {
+            m.putNull("refusal");
+        }
         return m;
     }
 

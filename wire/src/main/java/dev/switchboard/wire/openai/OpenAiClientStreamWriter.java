@@ -13,6 +13,7 @@ import dev.switchboard.model.StreamEvent;
 import dev.switchboard.model.StreamEvent.Delta;
 import dev.switchboard.wire.Json;
 import dev.switchboard.wire.internal.EventStreamWriter;
+import dev.switchboard.wire.internal.LogprobEntries;
 import dev.switchboard.wire.sse.SseFrames;
 import com.fasterxml.jackson.core.JsonGenerator;
 import java.io.IOException;
@@ -28,7 +29,7 @@ import java.util.Optional;
  * Create one per client stream; not thread-safe.
  *
  * <p>Output: a first chunk with {@code delta: {role: assistant, content: ""}}; text as
- * {@code delta.content}; reasoning as both {@code delta.reasoning_content} and {@code delta.reasoning};
+ * {@code delta.content}; a refusal as {@code delta.refusal}; reasoning as both {@code delta.reasoning_content} and {@code delta.reasoning};
  * each tool call as a first fragment with {@code index, id, type, function: {name, arguments}} and then
  * argument slices, where {@code index} counts tool calls only (0, 1, ...) whatever their canonical block
  * index; signatures and redacted reasoning as {@code delta.reasoning_details} entries (indexed per
@@ -42,7 +43,7 @@ import java.util.Optional;
  * Nothing is written after {@code [DONE]}.
  */
 public final class OpenAiClientStreamWriter extends EventStreamWriter {
-    private enum Kind { TEXT, THINKING, TOOL, OTHER }
+    private enum Kind { TEXT, REFUSAL, THINKING, TOOL, OTHER }
 
     private final long created;
     private final String fallbackId;
@@ -55,6 +56,7 @@ public final class OpenAiClientStreamWriter extends EventStreamWriter {
     private final Map<Integer, Integer> toolIndex = new HashMap<>();
     private final Map<Integer, Integer> reasoningIndex = new HashMap<>();
     private int nextTool;
+    private boolean refusalShown;
     private int nextReasoning;
     /** Reasoning so far, by block index, to copy onto the first tool call (see {@link OpenAiReasoningDetails}). */
     private final Map<Integer, ReasoningSoFar> reasoning = new java.util.TreeMap<>();
@@ -99,6 +101,13 @@ public final class OpenAiClientStreamWriter extends EventStreamWriter {
                 kinds.put(index, Kind.TEXT);
                 if (!t.text().isEmpty()) {
                     emitDelta(out, "content", t.text(), null, null);
+                }
+            }
+            case ContentBlock.Refusal r -> {
+                kinds.put(index, Kind.REFUSAL);
+                refusalShown = true;
+                if (!r.text().isEmpty()) {
+                    emitDelta(out, "refusal", r.text(), null, null);
                 }
             }
             case Thinking t -> {
@@ -146,7 +155,7 @@ public final class OpenAiClientStreamWriter extends EventStreamWriter {
         switch (delta) {
             case Delta.TextDelta t -> {
                 if (!t.text().isEmpty()) {
-                    emitDelta(out, "content", t.text(), null, null);
+                    emitDelta(out, kind == Kind.REFUSAL ? "refusal" : "content", t.text(), null, null);
                 }
             }
             case Delta.ThinkingDelta t -> {
@@ -167,6 +176,14 @@ public final class OpenAiClientStreamWriter extends EventStreamWriter {
                     emit(out, chunk(toolDelta(call), null));
                 }
             }
+            case Delta.LogprobsDelta l -> {
+                // A chunk of its own with an empty delta: SDKs append logprobs.content across chunks.
+                ObjectNode c = chunk(Json.object(), null);
+                ObjectNode logprobs = ((ObjectNode) c.path("choices").get(0)).putObject("logprobs");
+                logprobs.set("content", LogprobEntries.write(l.tokens()));
+                logprobs.putNull("refusal");
+                emit(out, c);
+            }
             case Delta.SignatureDelta s -> {
                 if (kind == Kind.THINKING) {
                     reasoning.get(index).signature = Optional.of(s.signature());
@@ -184,7 +201,7 @@ public final class OpenAiClientStreamWriter extends EventStreamWriter {
 
     @Override
     protected void messageStop(StringBuilder out) {
-        ObjectNode last = chunk(Json.object(), OpenAiFinishReasons.toWire(stopReason()));
+        ObjectNode last = chunk(Json.object(), OpenAiFinishReasons.toWire(stopReason(), refusalShown));
         last.set("usage", OpenAiUsageJson.write(usage()));
         emit(out, last);
         out.append(SseFrames.DONE);

@@ -20,6 +20,15 @@ final class OpenAiFinishReasons {
         };
     }
 
+    /**
+     * The value for an answer that {@code showsRefusal} in its {@code refusal} field: {@code stop}, as OpenAI
+     * answers a refusal (the field says it); a refusal without one (a provider's safety stop) stays
+     * {@code content_filter}.
+     */
+    static String toWire(StopReason reason, boolean showsRefusal) {
+        return reason == StopReason.REFUSAL && showsRefusal ? "stop" : toWire(reason);
+    }
+
     /** The canonical reason of an upstream {@code finish_reason}; unknown values are {@link StopReason#OTHER}. */
     static StopReason fromWire(String finishReason) {
         return switch (finishReason) {

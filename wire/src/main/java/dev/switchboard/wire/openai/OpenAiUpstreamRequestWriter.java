@@ -40,7 +40,8 @@ import java.util.Optional;
  *   <li>A USER turn becomes one {@code tool} message per tool result, first (they must follow the
  *       assistant's calls), then a {@code user} message with the rest. Tool results carry text only in
  *       this format: their images go into that user message, and {@code isError} is not expressible.</li>
- *   <li>An ASSISTANT turn becomes one message: text, {@code tool_calls}, and earlier reasoning as
+ *   <li>An ASSISTANT turn becomes one message: text, a refusal in {@code refusal}, {@code tool_calls}, and
+ *       earlier reasoning as
  *       {@code reasoning_content} when it has no foreign signature (see
  *       {@link OpenAiUpstreamOptions#echoReasoning()}); OpenAI-issued signatures and encrypted reasoning
  *       go back in {@code reasoning_details}.</li>
@@ -74,9 +75,9 @@ final class OpenAiUpstreamRequestWriter {
      * The request fields OpenAI's chat-completions API defines (its OpenAPI description), beyond those the
      * canonical request models: a client's field outside this list goes only to servers that take extras.
      */
-    static final Set<String> OPENAI_FIELDS = Set.of("audio", "logit_bias", "logprobs", "modalities", "n",
+    static final Set<String> OPENAI_FIELDS = Set.of("audio", "logit_bias", "modalities", "n",
             "prediction", "prompt_cache_key", "prompt_cache_retention", "safety_identifier", "service_tier", "store",
-            "top_logprobs", "verbosity", "web_search_options");
+            "verbosity", "web_search_options");
 
     private OpenAiUpstreamRequestWriter() {
     }
@@ -99,6 +100,12 @@ final class OpenAiUpstreamRequestWriter {
         }
         responseFormat(o, req.responseFormat());
         req.reasoning().effort().ifPresent(e -> o.put("reasoning_effort", e.wire()));
+        req.logprobs().ifPresent(top -> {
+            o.put("logprobs", true);
+            if (top > 0) {
+                o.put("top_logprobs", top);
+            }
+        });
         if (stream) {
             o.put("stream", true);
             // Without it OpenAI sends no usage at all on a stream; billing needs it.
@@ -285,6 +292,7 @@ final class OpenAiUpstreamRequestWriter {
         m.put("role", "assistant");
         StringBuilder text = new StringBuilder();
         boolean hasText = false;
+        StringBuilder refusal = new StringBuilder();
         StringBuilder reasoning = new StringBuilder();
         List<ContentBlock> echoed = new ArrayList<>();
         boolean signed = false;
@@ -295,6 +303,7 @@ final class OpenAiUpstreamRequestWriter {
                     text.append(t.text());
                     hasText = true;
                 }
+                case ContentBlock.Refusal r -> refusal.append(r.text());
                 case Thinking t -> {
                     boolean foreign = t.signature().isPresent() && !t.signature().get().isFrom(OpenAi.FORMAT);
                     if (!foreign && opts.echoReasoning()) {
@@ -329,6 +338,9 @@ final class OpenAiUpstreamRequestWriter {
             m.put("content", text.toString());
         } else {
             m.putNull("content");
+        }
+        if (!refusal.isEmpty()) {
+            m.put("refusal", refusal.toString()); // the format's own field: replayed as a refusal, not as words
         }
         if (!reasoning.isEmpty()) {
             m.put("reasoning_content", reasoning.toString());

@@ -13,6 +13,7 @@ import dev.switchboard.model.GatewayException;
 import dev.switchboard.model.StopReason;
 import dev.switchboard.model.Usage;
 import dev.switchboard.wire.Json;
+import dev.switchboard.wire.internal.LogprobEntries;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -23,9 +24,11 @@ import java.util.Optional;
  * <ul>
  *   <li>Reasoning ({@code reasoning_content}, or {@code reasoning}; {@code reasoning_details} when it
  *       carries signatures) becomes Thinking blocks placed first, then text, then tool calls.</li>
- *   <li>{@code message.refusal} becomes text, and a plain stop becomes {@link StopReason#REFUSAL}.</li>
+ *   <li>{@code message.refusal} (or a {@code refusal} content part) becomes a {@link ContentBlock.Refusal}
+ *       after the text, and a plain stop becomes {@link StopReason#REFUSAL}.</li>
  *   <li>{@code finish_reason: stop} with tool calls reads as TOOL_USE (some servers say stop there);
  *       vLLM's {@code stop_reason} string reads as the matched stop sequence.</li>
+ *   <li>{@code choices[0].logprobs.content} becomes the answer's token log probabilities.</li>
  *   <li>A body without {@code usage} yields zero counts marked {@code ESTIMATED}, so the engine knows
  *       to estimate them.</li>
  * </ul>
@@ -70,7 +73,7 @@ final class OpenAiUpstreamResponseReader {
             content.add(Text.of(text.toString()));
         }
         if (!refusal.isEmpty()) {
-            content.add(Text.of(refusal));
+            content.add(new ContentBlock.Refusal(refusal));
         }
         List<ToolCall> calls = toolCalls(message.path("tool_calls"));
         content.addAll(calls);
@@ -91,7 +94,7 @@ final class OpenAiUpstreamResponseReader {
         Usage usage = b.path("usage").isObject() ? OpenAiUsageJson.read(b.path("usage"))
                 : Usage.EMPTY.withProvenance(Usage.Provenance.ESTIMATED);
         return new ChatResponse(b.path("id").asText(""), b.path("model").asText(""), content, stop, stopSequence,
-                usage);
+                usage, LogprobEntries.read(choice.path("logprobs").path("content")));
     }
 
     /**

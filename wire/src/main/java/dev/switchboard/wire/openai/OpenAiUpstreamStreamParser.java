@@ -18,6 +18,7 @@ import dev.switchboard.model.StreamEvent.BlockStop;
 import dev.switchboard.model.StreamEvent.Delta;
 import dev.switchboard.model.Usage;
 import dev.switchboard.wire.Json;
+import dev.switchboard.wire.internal.LogprobEntries;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -37,8 +38,8 @@ import java.util.Optional;
  *   <li>Reasoning deltas ({@code reasoning_content}, else {@code reasoning}, else the text of
  *       {@code reasoning_details}) form a Thinking block; signatures in {@code reasoning_details} become a
  *       {@code SignatureDelta} on it (origin {@code openai}); encrypted entries a RedactedThinking block.
- *       Content deltas (and {@code refusal}) form a Text block. A block is closed when a block of another
- *       kind starts.</li>
+ *       Content deltas form a Text block, {@code refusal} deltas a Refusal block. A block is closed when a
+ *       block of another kind starts.</li>
  *   <li>Tool calls: one ToolCall block per {@code tool_calls[].index}, started with id and name and
  *       empty arguments, then {@code ArgumentsDelta} slices. Compatible servers may interleave the
  *       fragments of parallel calls, while canonical blocks must not overlap; so the first call of a run
@@ -47,6 +48,7 @@ import java.util.Optional;
  *       No fragment is ever lost or attributed to another call. A fragment for a call already emitted
  *       whole (content between fragments of one call, which no known server sends) ends the stream
  *       with an error instead of being mixed into the wrong call.</li>
+ *   <li>{@code choices[0].logprobs.content} entries are a LogprobsDelta on the text block.</li>
  *   <li>{@code finish_reason} and {@code usage} are remembered; usage may come on a later chunk with
  *       {@code choices: []} (stream_options.include_usage). At {@code [DONE]} or end of body:
  *       {@code MessageDelta(stop reason, usage)} then {@code MessageStop}. Missing usage yields zero
@@ -58,7 +60,7 @@ import java.util.Optional;
  * </ul>
  */
 public final class OpenAiUpstreamStreamParser {
-    private enum Open { NONE, TEXT, THINKING }
+    private enum Open { NONE, TEXT, REFUSAL, THINKING }
 
     /** One tool call of the stream, by its wire index. */
     private static final class Slot {
@@ -149,6 +151,14 @@ public final class OpenAiUpstreamStreamParser {
         if (delta.isObject()) {
             delta(out, delta);
         }
+        List<dev.switchboard.model.TokenLogprob> logprobs = LogprobEntries.read(choice.path("logprobs").path("content"));
+        if (!logprobs.isEmpty()) {
+            // They belong to the content of this chunk: the text block is open (or one is opened for them).
+            if (open != Open.TEXT) {
+                openBlock(out, Open.TEXT, ContentBlock.Text.of(""));
+            }
+            out.add(new BlockDelta(openIndex, new Delta.LogprobsDelta(logprobs)));
+        }
         if (choice.path("finish_reason").isTextual()) {
             finish = Optional.of(OpenAiFinishReasons.fromWire(choice.path("finish_reason").textValue()));
             if (choice.path("stop_reason").isTextual()) {
@@ -177,7 +187,10 @@ public final class OpenAiUpstreamStreamParser {
         String refusal = text(d, "refusal");
         if (!refusal.isEmpty()) {
             sawRefusal = true;
-            text(out, refusal);
+            if (open != Open.REFUSAL) {
+                openBlock(out, Open.REFUSAL, new ContentBlock.Refusal(""));
+            }
+            out.add(new BlockDelta(openIndex, new Delta.TextDelta(refusal)));
         }
         JsonNode calls = d.path("tool_calls");
         if (calls.isArray()) {

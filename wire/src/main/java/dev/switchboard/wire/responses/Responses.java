@@ -112,9 +112,10 @@ public final class Responses {
 
     /** Renders a complete answer as a response object; {@code response.model()} is the model that answered. */
     public static ObjectNode toClient(ChatResponse response, ResponsesHeader header, ResponsesIdSource ids) {
-        ResponsesOutcome outcome = ResponsesOutcome.of(response.stopReason());
+        ResponsesOutcome outcome = ResponsesOutcome.of(response.stopReason(),
+                response.content().stream().anyMatch(b -> b instanceof ContentBlock.Refusal));
         return ResponsesObject.build(header, response.model(), outcome.status(), outcome.incompleteReason(),
-                Optional.empty(), ResponsesOutputItems.of(response.content(), "completed", ids,
+                Optional.empty(), ResponsesOutputItems.of(response.content(), response.logprobs(), "completed", ids,
                         ResponsesToolNames.fromEcho(header.echo().path("tools"))), Optional.of(response.usage()));
     }
 

@@ -123,7 +123,7 @@ final class ResponsesConversation {
                 for (ResponsesPart part : m.content()) {
                     switch (part) {
                         case ResponsesPart.OutputText t -> open.add(Text.of(t.text()));
-                        case ResponsesPart.Refusal r -> open.add(Text.of(r.refusal()));
+                        case ResponsesPart.Refusal r -> open.add(new ContentBlock.Refusal(r.refusal()));
                         default -> {
                             // The reader admits only output parts in assistant messages.
                         }
@@ -219,7 +219,7 @@ final class ResponsesConversation {
                     Optional.empty());
             case ResponsesPart.InputFile f -> new Document(fileSource(f), f.filename(), Optional.empty());
             case ResponsesPart.OutputText t -> Text.of(t.text());
-            case ResponsesPart.Refusal r -> Text.of(r.refusal());
+            case ResponsesPart.Refusal r -> new ContentBlock.Refusal(r.refusal());
         };
     }
 

@@ -3,6 +3,7 @@ package dev.switchboard.wire.responses;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.switchboard.wire.Json;
+import dev.switchboard.wire.internal.LogprobEntries;
 import java.util.List;
 
 /**
@@ -115,7 +116,7 @@ final class ResponsesItemWriter {
                 o.put("type", "output_text");
                 o.put("text", t.text());
                 o.putArray("annotations");
-                o.putArray("logprobs");
+                o.set("logprobs", LogprobEntries.write(t.logprobs()));
             }
             case ResponsesPart.Refusal r -> {
                 o.put("type", "refusal");

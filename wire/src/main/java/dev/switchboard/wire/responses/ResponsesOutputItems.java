@@ -6,13 +6,14 @@ import dev.switchboard.model.ContentBlock.Text;
 import dev.switchboard.model.ContentBlock.Thinking;
 import dev.switchboard.model.ContentBlock.ToolCall;
 import dev.switchboard.model.Signature;
+import dev.switchboard.model.TokenLogprob;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 
 /**
  * Canonical answer blocks as output items, one item per block in block order: text is an assistant
- * message, a trace a reasoning item (its text as the summary, its signature in
+ * message, a refusal an assistant message with one {@code refusal} part, a trace a reasoning item (its text as the summary, its signature in
  * {@code encrypted_content}), redacted reasoning a reasoning item with only {@code encrypted_content},
  * a tool call a {@code function_call} whose {@code call_id} is the canonical call id (a
  * {@code custom_tool_call} for a custom tool, and the tool's {@code namespace} on calls of namespaced tools:
@@ -25,13 +26,24 @@ final class ResponsesOutputItems {
     }
 
     static List<ResponsesItem> of(List<ContentBlock> blocks, String status, ResponsesIdSource ids, ResponsesToolNames names) {
+        return of(blocks, List.of(), status, ids, names);
+    }
+
+    /** As above; the answer's token {@code logprobs} go on its first text (the answer's text tokens, in order). */
+    static List<ResponsesItem> of(List<ContentBlock> blocks, List<TokenLogprob> logprobs, String status,
+                                  ResponsesIdSource ids, ResponsesToolNames names) {
         List<ResponsesItem> out = new ArrayList<>();
+        List<TokenLogprob> unshown = logprobs;
         for (ContentBlock b : blocks) {
             switch (b) {
                 case Text t -> {
-                    out.add(message(ids.next("msg"), t.text(), status));
+                    out.add(new ResponsesItem.Message(Optional.of(ids.next("msg")), ResponsesItem.Role.ASSISTANT,
+                            List.of(new ResponsesPart.OutputText(t.text(), unshown)), status));
+                    unshown = List.of();
                     t.signature().ifPresent(s -> out.add(signatureItem(ids.next("rs"), new ResponsesReasoningPayload.OnText(s))));
                 }
+                case ContentBlock.Refusal r -> out.add(new ResponsesItem.Message(Optional.of(ids.next("msg")),
+                        ResponsesItem.Role.ASSISTANT, List.of(new ResponsesPart.Refusal(r.text())), status));
                 case Thinking t -> out.add(reasoning(ids.next("rs"), t));
                 case RedactedThinking r -> out.add(signatureItem(ids.next("rs"),
                         new ResponsesReasoningPayload.Redacted(r.data(), r.origin())));

@@ -1,5 +1,7 @@
 package dev.switchboard.wire.responses;
 
+import dev.switchboard.model.TokenLogprob;
+import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 
@@ -39,10 +41,18 @@ public sealed interface ResponsesPart {
         }
     }
 
-    /** {@code output_text {text, annotations: []}} of an assistant message. */
-    record OutputText(String text) implements ResponsesPart {
+    /**
+     * {@code output_text {text, annotations: [], logprobs}} of an assistant message; {@code logprobs} are
+     * shown to a client that asked for them (never read from a caller's input, where they mean nothing).
+     */
+    record OutputText(String text, List<TokenLogprob> logprobs) implements ResponsesPart {
         public OutputText {
             Objects.requireNonNull(text, "text");
+            logprobs = List.copyOf(logprobs);
+        }
+
+        public OutputText(String text) {
+            this(text, List.of());
         }
     }
 

@@ -48,7 +48,9 @@ final class ResponsesRequestReader {
     private static final Set<String> MODELLED = Set.of("model", "input", "instructions", "previous_response_id",
             "store", "stream", "stream_options", "tools", "tool_choice", "parallel_tool_calls", "text", "reasoning",
             "max_output_tokens", "temperature", "top_p", "metadata", "truncation", "include", "user", "background",
-            "conversation", "prompt");
+            "conversation", "prompt", "top_logprobs");
+    /** The {@code include} value asking for the answer's token log probabilities. */
+    static final String LOGPROBS_INCLUDE = "message.output_text.logprobs";
     private static final Set<String> SUMMARIES = Set.of("auto", "concise", "detailed");
     private static final String EFFORTS = "none, minimal, low, medium, high, xhigh, max";
     private static final int MAX_METADATA = 16;
@@ -75,7 +77,11 @@ final class ResponsesRequestReader {
         boolean store = optBoolean(b, "store", "store").orElse(true);
         boolean stream = optBoolean(b, "stream", "stream").orElse(false);
         optObject(b, "stream_options", "stream_options");
-        optStringArray(b, "include", "include");
+        List<String> include = optStringArray(b, "include", "include").orElse(List.of());
+        OptionalInt topLogprobs = optInt(b, "top_logprobs", "top_logprobs", 0, 20);
+        // Asked for by the include value (OpenAI's way) or by wanting alternatives.
+        OptionalInt logprobs = include.contains(LOGPROBS_INCLUDE) || topLogprobs.orElse(0) > 0
+                ? OptionalInt.of(topLogprobs.orElse(0)) : OptionalInt.empty();
 
         ResponsesToolReader.Result tools = ResponsesToolReader.read(b, additionalTools);
         Optional<Double> temperature = optNumber(b, "temperature", "temperature", 0, 2);
@@ -104,6 +110,7 @@ final class ResponsesRequestReader {
                 .user(user)
                 .metadata(metadata)
                 .passthrough(passthrough(b, reasoning.extras()))
+                .logprobs(logprobs)
                 .build();
 
         ObjectNode echo = Json.object();

@@ -8,9 +8,11 @@ import dev.switchboard.model.ContentBlock.Thinking;
 import dev.switchboard.model.ContentBlock.ToolCall;
 import dev.switchboard.model.GatewayError;
 import dev.switchboard.model.Signature;
+import dev.switchboard.model.TokenLogprob;
 import dev.switchboard.model.StreamEvent;
 import dev.switchboard.model.StreamEvent.Delta;
 import dev.switchboard.wire.Json;
+import dev.switchboard.wire.internal.LogprobEntries;
 import dev.switchboard.wire.internal.EventStreamWriter;
 import dev.switchboard.wire.sse.SseFrames;
 import java.util.ArrayList;
@@ -27,7 +29,8 @@ import java.util.Optional;
  * {@code sequence_number} counting from 0. Order: {@code response.created} (always first) and
  * {@code response.in_progress}; per canonical block one output item: {@code output_item.added}, then for
  * text {@code content_part.added}, {@code output_text.delta}s, {@code output_text.done},
- * {@code content_part.done}; for a trace {@code reasoning_summary_part.added},
+ * {@code content_part.done}; for a refusal the same with a {@code refusal} part and
+ * {@code refusal.delta}s, {@code refusal.done}; for a trace {@code reasoning_summary_part.added},
  * {@code reasoning_summary_text.delta}s, {@code reasoning_summary_text.done},
  * {@code reasoning_summary_part.done} (only when it has text); for a call
  * {@code function_call_arguments.delta}s and {@code .done}; then {@code output_item.done}. The stream
@@ -39,7 +42,7 @@ import java.util.Optional;
  * answer, so {@link #terminalResponse()} is what the engine stores.
  */
 public final class ResponsesStreamWriter extends EventStreamWriter {
-    private enum Kind { MESSAGE, REASONING, CALL, CUSTOM_CALL, OPAQUE }
+    private enum Kind { MESSAGE, REFUSAL, REASONING, CALL, CUSTOM_CALL, OPAQUE }
 
     private final ResponsesHeader header;
     private final ResponsesToolNames names;
@@ -83,6 +86,7 @@ public final class ResponsesStreamWriter extends EventStreamWriter {
     protected void blockStart(StringBuilder out, int index, ContentBlock block) {
         Slot slot = switch (block) {
             case Text t -> new Slot(Kind.MESSAGE, ids.next("msg"), output.size(), t.signature());
+            case ContentBlock.Refusal r -> new Slot(Kind.REFUSAL, ids.next("msg"), output.size(), Optional.empty());
             case Thinking t -> new Slot(Kind.REASONING, ids.next("rs"), output.size(), t.signature());
             case ToolCall c -> {
                 boolean custom = names.origin(c.name()).filter(ResponsesToolNames.Origin::custom).isPresent();
@@ -110,9 +114,13 @@ public final class ResponsesStreamWriter extends EventStreamWriter {
         if (slot.kind == Kind.MESSAGE) {
             emit(out, slotEvent("response.content_part.added", slot).put("content_index", 0)
                     .set("part", ResponsesItemWriter.part(new ResponsesPart.OutputText(""))));
+        } else if (slot.kind == Kind.REFUSAL) {
+            emit(out, slotEvent("response.content_part.added", slot).put("content_index", 0)
+                    .set("part", ResponsesItemWriter.part(new ResponsesPart.Refusal(""))));
         }
         String initial = switch (block) {
             case Text t -> t.text();
+            case ContentBlock.Refusal r -> r.text();
             case Thinking t -> t.text();
             case ToolCall c -> c.argumentsJson();
             default -> "";
@@ -131,6 +139,14 @@ public final class ResponsesStreamWriter extends EventStreamWriter {
             case Delta.ThinkingDelta t -> append(out, slot, t.text());
             case Delta.ArgumentsDelta a -> append(out, slot, a.partialJson());
             case Delta.SignatureDelta s -> slot.signature = Optional.of(s.signature());
+            case Delta.LogprobsDelta l -> {
+                if (slot.kind == Kind.MESSAGE && !l.tokens().isEmpty()) {
+                    // Shown on a delta of their own (no text): they belong to text already or about to be sent.
+                    slot.logprobs.addAll(l.tokens());
+                    emit(out, slotEvent("response.output_text.delta", slot).put("content_index", 0).put("delta", "")
+                            .set("logprobs", LogprobEntries.write(l.tokens())));
+                }
+            }
         }
     }
 
@@ -142,6 +158,7 @@ public final class ResponsesStreamWriter extends EventStreamWriter {
         switch (slot.kind) {
             case MESSAGE -> emit(out, slotEvent("response.output_text.delta", slot).put("content_index", 0)
                     .put("delta", piece).set("logprobs", Json.array()));
+            case REFUSAL -> emit(out, slotEvent("response.refusal.delta", slot).put("content_index", 0).put("delta", piece));
             case REASONING -> {
                 if (!slot.summaryOpen) {
                     slot.summaryOpen = true;
@@ -166,9 +183,14 @@ public final class ResponsesStreamWriter extends EventStreamWriter {
         switch (slot.kind) {
             case MESSAGE -> {
                 emit(out, slotEvent("response.output_text.done", slot).put("content_index", 0).put("text", text)
-                        .set("logprobs", Json.array()));
+                        .set("logprobs", LogprobEntries.write(slot.logprobs)));
                 emit(out, slotEvent("response.content_part.done", slot).put("content_index", 0)
-                        .set("part", ResponsesItemWriter.part(new ResponsesPart.OutputText(text))));
+                        .set("part", ResponsesItemWriter.part(new ResponsesPart.OutputText(text, slot.logprobs))));
+            }
+            case REFUSAL -> {
+                emit(out, slotEvent("response.refusal.done", slot).put("content_index", 0).put("refusal", text));
+                emit(out, slotEvent("response.content_part.done", slot).put("content_index", 0)
+                        .set("part", ResponsesItemWriter.part(new ResponsesPart.Refusal(text))));
             }
             case REASONING -> {
                 if (slot.summaryOpen) {
@@ -222,7 +244,8 @@ public final class ResponsesStreamWriter extends EventStreamWriter {
             finish(out, slot);
         }
         byBlock.clear();
-        ResponsesOutcome outcome = ResponsesOutcome.of(stopReason());
+        ResponsesOutcome outcome = ResponsesOutcome.of(stopReason(),
+                output.stream().anyMatch(slot -> slot.kind == Kind.REFUSAL));
         ObjectNode response = ResponsesObject.build(header, model, outcome.status(), outcome.incompleteReason(),
                 Optional.empty(), snapshot(), Optional.of(usage()));
         String type = outcome.status().equals("completed") ? "response.completed" : "response.incomplete";
@@ -275,6 +298,7 @@ public final class ResponsesStreamWriter extends EventStreamWriter {
         final String itemId;
         final int outputIndex;
         final StringBuilder text = new StringBuilder();
+        final List<TokenLogprob> logprobs = new ArrayList<>();
         Optional<Signature> signature;
         Optional<ResponsesReasoningPayload> payload = Optional.empty();
         String callId = "";
@@ -294,7 +318,9 @@ public final class ResponsesStreamWriter extends EventStreamWriter {
             boolean adding = status.equals("in_progress");
             return switch (kind) {
                 case MESSAGE -> new ResponsesItem.Message(Optional.of(itemId), ResponsesItem.Role.ASSISTANT,
-                        adding ? List.of() : List.of(new ResponsesPart.OutputText(text.toString())), status);
+                        adding ? List.of() : List.of(new ResponsesPart.OutputText(text.toString(), logprobs)), status);
+                case REFUSAL -> new ResponsesItem.Message(Optional.of(itemId), ResponsesItem.Role.ASSISTANT,
+                        adding ? List.of() : List.of(new ResponsesPart.Refusal(text.toString())), status);
                 case REASONING -> ResponsesOutputItems.reasoning(itemId, new Thinking(adding ? "" : text.toString(),
                         adding ? Optional.empty() : signature));
                 case CALL, CUSTOM_CALL -> ResponsesOutputItems.callWithId(callId, name,

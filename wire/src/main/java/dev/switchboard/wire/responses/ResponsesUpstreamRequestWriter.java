@@ -33,7 +33,8 @@ import java.util.Set;
 /**
  * Renders a canonical request for an upstream speaking the Responses format ({@code POST /responses}),
  * statelessly: {@code store: false}, every turn sent again as input items, and, for reasoning models,
- * {@code include: ["reasoning.encrypted_content"]} so the model's reasoning can go back on the next turn.
+ * {@code include: ["reasoning.encrypted_content"]} so the model's reasoning can go back on the next turn
+ * (and {@code message.output_text.logprobs}, with {@code top_logprobs}, when the caller asked for logprobs).
  *
  * <ul>
  *   <li>System blocks become {@code instructions} (their texts joined by a blank line); a system entry
@@ -42,7 +43,8 @@ import java.util.Set;
  *       {@code message} with the rest ({@code input_text}, {@code input_image}, {@code input_file}).</li>
  *   <li>An ASSISTANT turn gives its items in block order: a {@code reasoning} item for each trace whose
  *       signature this format issued (its {@code encrypted_content}, its text as the summary), an
- *       assistant {@code message} per run of text (an empty run is none), a {@code function_call} per call (the canonical id as
+ *       assistant {@code message} per run of text (an empty run is none), an assistant {@code message} with
+ *       a {@code refusal} part per refusal, a {@code function_call} per call (the canonical id as
  *       {@code call_id}). Traces signed by other providers or not signed at all are not sent: the
  *       upstream can read only its own encrypted reasoning, and a reasoning item without it is refused
  *       when nothing is stored. A reasoning item with nothing after it in its turn is left out too (the
@@ -99,6 +101,13 @@ final class ResponsesUpstreamRequestWriter {
             reasoning(req.reasoning()).ifPresent(r -> o.set("reasoning", r));
             o.putArray("include").add(INCLUDE_REASONING);
         }
+        req.logprobs().ifPresent(top -> {
+            (o.has("include") ? (ArrayNode) o.get("include") : o.putArray("include"))
+                    .add(ResponsesRequestReader.LOGPROBS_INCLUDE);
+            if (top > 0) {
+                o.put("top_logprobs", top);
+            }
+        });
         req.maxTokens().ifPresent(n -> o.put("max_output_tokens", Math.max(MIN_OUTPUT_TOKENS, n)));
         if (opts.temperature()) {
             req.sampling().temperature().ifPresent(v -> o.put("temperature", v));
@@ -261,6 +270,12 @@ final class ResponsesUpstreamRequestWriter {
                         reasoning.add(reasoningItem(t.text(), t.signature().orElseThrow().value()));
                 case RedactedThinking r when opts.reasoning() && r.origin().equals(Responses.FORMAT) ->
                         reasoning.add(reasoningItem("", r.data()));
+                case ContentBlock.Refusal r -> {
+                    // The format's own refusal part, so the model sees it refused rather than said so.
+                    flush(reasoning, items);
+                    ObjectNode refusal = items.addObject().put("type", "message").put("role", "assistant");
+                    refusal.putArray("content").addObject().put("type", "refusal").put("refusal", r.text());
+                }
                 case ToolCall c -> {
                     flush(reasoning, items);
                     items.addObject().put("type", "function_call").put("call_id", c.id()).put("name", c.name())

@@ -10,9 +10,11 @@ import dev.switchboard.model.ContentBlock.ToolCall;
 import dev.switchboard.model.GatewayError;
 import dev.switchboard.model.GatewayException;
 import dev.switchboard.model.Signature;
+import dev.switchboard.model.TokenLogprob;
 import dev.switchboard.model.StopReason;
 import dev.switchboard.model.Usage;
 import dev.switchboard.wire.Json;
+import dev.switchboard.wire.internal.LogprobEntries;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -25,8 +27,9 @@ import java.util.Optional;
  *       server sent it, else the {@code summary} texts joined by a blank line; {@code encrypted_content}
  *       becomes the block's signature with origin {@code responses}, so it goes back to an upstream of
  *       this format on the next turn, and to no other.</li>
- *   <li>Each {@code message} item becomes one Text block of its {@code output_text} parts; a
- *       {@code refusal} part is text too, and makes the stop reason REFUSAL.</li>
+ *   <li>Each {@code message} item becomes one Text block of its {@code output_text} parts and one Refusal
+ *       block of its {@code refusal} parts; a refusal makes the stop reason REFUSAL. The
+ *       {@code output_text} parts' {@code logprobs} are the answer's token log probabilities.</li>
  *   <li>{@code function_call} items become tool calls whose id is the {@code call_id} (not the item id,
  *       which names the item, not the call).</li>
  *   <li>Other items (hosted tools the gateway never asks for) are left out.</li>
@@ -57,6 +60,7 @@ final class ResponsesUpstreamResponseReader {
             throw ResponsesUpstreamErrors.fromInBand(error).toException();
         }
         List<ContentBlock> content = new ArrayList<>();
+        List<TokenLogprob> logprobs = new ArrayList<>();
         boolean refused = false;
         boolean called = false;
         for (JsonNode item : b.path("output")) {
@@ -64,11 +68,15 @@ final class ResponsesUpstreamResponseReader {
                 case "reasoning" -> content.add(thinking(item));
                 case "message" -> {
                     StringBuilder text = new StringBuilder();
+                    StringBuilder refusal = new StringBuilder();
                     for (JsonNode part : item.path("content")) {
                         switch (part.path("type").asText("")) {
-                            case "output_text" -> text.append(part.path("text").asText(""));
+                            case "output_text" -> {
+                                text.append(part.path("text").asText(""));
+                                logprobs.addAll(LogprobEntries.read(part.path("logprobs")));
+                            }
                             case "refusal" -> {
-                                text.append(part.path("refusal").asText(""));
+                                refusal.append(part.path("refusal").asText(""));
                                 refused = true;
                             }
                             default -> { }
@@ -76,6 +84,9 @@ final class ResponsesUpstreamResponseReader {
                     }
                     if (!text.isEmpty()) {
                         content.add(Text.of(text.toString()));
+                    }
+                    if (!refusal.isEmpty()) {
+                        content.add(new ContentBlock.Refusal(refusal.toString()));
                     }
                 }
                 case "function_call" -> {
@@ -105,7 +116,8 @@ final class ResponsesUpstreamResponseReader {
         }
         Usage usage = b.path("usage").isObject() ? usage(b.path("usage"))
                 : Usage.EMPTY.withProvenance(Usage.Provenance.ESTIMATED);
-        return new ChatResponse(b.path("id").asText(""), b.path("model").asText(""), content, stop, stopSequence, usage);
+        return new ChatResponse(b.path("id").asText(""), b.path("model").asText(""), content, stop, stopSequence, usage,
+                logprobs);
     }
 
     /** A reasoning item as a Thinking block (see the class comment). */

@@ -8,6 +8,7 @@ import dev.switchboard.model.StreamEvent;
 import dev.switchboard.model.StreamEvent.Delta;
 import dev.switchboard.model.Usage;
 import dev.switchboard.wire.Json;
+import dev.switchboard.wire.internal.LogprobEntries;
 import dev.switchboard.wire.internal.UpstreamErrors;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -31,8 +32,10 @@ import java.util.Set;
  *       over if the response fails before its first block).</li>
  *   <li>Blocks are numbered in the order they open: a {@code reasoning} or {@code function_call} item is
  *       one block from {@code output_item.added} to {@code output_item.done}; each content part of a
- *       {@code message} item ({@code output_text} or {@code refusal}) is one text block from
- *       {@code content_part.added} to {@code content_part.done}.</li>
+ *       {@code message} item is one block from {@code content_part.added} to {@code content_part.done}: a
+ *       Text block for {@code output_text}, a Refusal block for {@code refusal} (whose text stop sequences
+ *       leave alone: they apply to answers).</li>
+ *   <li>The {@code logprobs} of an {@code output_text.delta} are a LogprobsDelta on its block.</li>
  *   <li>Summary and raw reasoning text deltas are ThinkingDeltas, summary parts separated by a blank line
  *       (as {@link ResponsesUpstreamResponseReader} joins them); the item's {@code encrypted_content},
  *       known at {@code output_item.done}, is a SignatureDelta of origin {@code responses} just before the
@@ -54,7 +57,7 @@ import java.util.Set;
  * dropped, and the stream still ends with the upstream's usage, reporting STOP_SEQUENCE.
  */
 public final class ResponsesUpstreamStreamParser {
-    private enum Kind { TEXT, REASONING, CALL }
+    private enum Kind { TEXT, REFUSAL, REASONING, CALL }
 
     private static final class Open {
         final int index;
@@ -98,7 +101,10 @@ public final class ResponsesUpstreamStreamParser {
             case "response.created", "response.in_progress", "response.queued" -> start(payload.path("response"), out);
             case "response.output_item.added" -> itemAdded(payload, out);
             case "response.content_part.added" -> partAdded(payload, out);
-            case "response.output_text.delta" -> text(payload, payload.path("delta").asText(""), false, out);
+            case "response.output_text.delta" -> {
+                text(payload, payload.path("delta").asText(""), false, out);
+                logprobs(payload, out);
+            }
             case "response.refusal.delta" -> text(payload, payload.path("delta").asText(""), true, out);
             case "response.output_text.done" -> textDone(payload, payload.path("text").asText(""), false, out);
             case "response.refusal.done" -> textDone(payload, payload.path("refusal").asText(""), true, out);
@@ -188,18 +194,27 @@ public final class ResponsesUpstreamStreamParser {
     private void partAdded(JsonNode payload, List<StreamEvent> out) {
         String type = payload.path("part").path("type").asText("");
         if (type.equals("output_text") || type.equals("refusal")) {
-            refused |= type.equals("refusal");
-            openBlock(key(payload), Kind.TEXT, ContentBlock.Text.of(""), out);
+            boolean refusal = type.equals("refusal");
+            refused |= refusal;
+            openBlock(key(payload), refusal ? Kind.REFUSAL : Kind.TEXT,
+                    refusal ? new ContentBlock.Refusal("") : ContentBlock.Text.of(""), out);
         }
     }
 
     private void text(JsonNode payload, String delta, boolean refusal, List<StreamEvent> out) {
         refused |= refusal;
-        Optional<Open> block = openBlock(key(payload), Kind.TEXT, ContentBlock.Text.of(""), out);
+        Optional<Open> block = openBlock(key(payload), refusal ? Kind.REFUSAL : Kind.TEXT,
+                refusal ? new ContentBlock.Refusal("") : ContentBlock.Text.of(""), out);
         if (block.isEmpty()) {
             return;
         }
         block.get().streamed = true;
+        if (block.get().kind == Kind.REFUSAL) {
+            if (!delta.isEmpty()) {
+                out.add(new StreamEvent.BlockDelta(block.get().index, new Delta.TextDelta(delta)));
+            }
+            return;
+        }
         ResponsesStopSequences.Fed fed = stops.feed(delta);
         if (!fed.text().isEmpty()) {
             out.add(new StreamEvent.BlockDelta(block.get().index, new Delta.TextDelta(fed.text())));
@@ -210,6 +225,15 @@ public final class ResponsesUpstreamStreamParser {
                 out.add(new StreamEvent.BlockStop(o.index));
             }
             open.clear();
+        }
+    }
+
+    /** A text delta's {@code logprobs}, on its block (unless a stop string ended the answer). */
+    private void logprobs(JsonNode payload, List<StreamEvent> out) {
+        List<dev.switchboard.model.TokenLogprob> tokens = LogprobEntries.read(payload.path("logprobs"));
+        Open block = open.get(key(payload));
+        if (!tokens.isEmpty() && block != null && block.kind == Kind.TEXT && !cut()) {
+            out.add(new StreamEvent.BlockDelta(block.index, new Delta.LogprobsDelta(tokens)));
         }
     }
 

@@ -241,6 +241,15 @@ class AnthropicUpstreamRequestTest {
     }
 
     @Test
+    void logprobsHaveNoPlaceInTheMessagesFormatAndAreNamedAsNotCarried() {
+        ChatRequest r = base().logprobs(OptionalInt.of(2)).build();
+
+        assertThat(Anthropic.toUpstream(r, "claude-x", false, 333).toString()).doesNotContain("logprob");
+        assertThat(Anthropic.notCarried(r)).containsExactly("logprobs");
+        assertThat(Anthropic.notCarried(base().build())).isEmpty();
+    }
+
+    @Test
     void aSchemaLessJsonModeBecomesStructuredOutputForAnyObject() {
         ObjectNode body = Anthropic.toUpstream(base().responseFormat(ResponseFormat.JSON_OBJECT).build(), "claude-x", false, 333);
 

@@ -13,6 +13,7 @@ import java.util.TreeMap;
  */
 final class OpenAiChunkAccumulator {
     private final StringBuilder content = new StringBuilder();
+    private final StringBuilder refusal = new StringBuilder();
     private final StringBuilder reasoning = new StringBuilder();
     private final TreeMap<Integer, String[]> calls = new TreeMap<>();
     private String finish = "";
@@ -43,6 +44,7 @@ final class OpenAiChunkAccumulator {
         for (JsonNode choice : c.path("choices")) {
             JsonNode d = choice.path("delta");
             content.append(d.path("content").asText(""));
+            refusal.append(d.path("refusal").asText(""));
             // Upstreams send one of the two spellings (ours sends both with the same text).
             reasoning.append(d.path("reasoning_content").isTextual() ? d.path("reasoning_content").asText()
                     : d.path("reasoning").asText(""));
@@ -61,6 +63,7 @@ final class OpenAiChunkAccumulator {
     ObjectNode result() {
         ObjectNode o = Json.object();
         o.put("content", content.toString());
+        o.put("refusal", refusal.toString());
         o.put("reasoning", reasoning.toString());
         var arr = o.putArray("tool_calls");
         calls.forEach((i, c) -> arr.addObject().put("index", i).put("id", c[0]).put("name", c[1]).put("arguments", c[2]));

@@ -117,12 +117,29 @@ class OpenAiClientRequestReaderTest {
     }
 
     @Test
-    void refusalPartsAreText() {
+    void refusalPartsAndTheRefusalFieldAreRefusals() {
         ChatRequest r = read("""
                 [{"role":"user","content":"q"},{"role":"assistant","content":[{"type":"refusal","refusal":"no"}]},
-                 {"role":"assistant","content":null,"refusal":"still no"}]""");
-        assertThat(r.messages().get(1).text()).isEqualTo("no");
-        assertThat(r.messages().get(2).text()).isEqualTo("still no");
+                 {"role":"assistant","content":null,"refusal":"still no"},
+                 {"role":"assistant","content":"partly","refusal":"but no"}]""");
+        assertThat(r.messages().get(1).content()).containsExactly(new ContentBlock.Refusal("no"));
+        assertThat(r.messages().get(2).content()).containsExactly(new ContentBlock.Refusal("still no"));
+        assertThat(r.messages().get(3).content()).containsExactly(ContentBlock.Text.of("partly"),
+                new ContentBlock.Refusal("but no"));
+    }
+
+    @Test
+    void logprobsAreTheCanonicalRequestAndTopLogprobsNeedThem() {
+        assertThat(read("[{\"role\":\"user\",\"content\":\"q\"}]", ",\"logprobs\":true,\"top_logprobs\":3").logprobs())
+                .hasValue(3);
+        assertThat(read("[{\"role\":\"user\",\"content\":\"q\"}]", ",\"logprobs\":true").logprobs()).hasValue(0);
+        assertThat(read("[{\"role\":\"user\",\"content\":\"q\"}]", ",\"logprobs\":false").logprobs()).isEmpty();
+        assertThat(read("[{\"role\":\"user\",\"content\":\"q\"}]", ",\"logprobs\":true").passthrough().fields())
+                .doesNotContainKey("logprobs");
+        assertThatThrownBy(() -> read("[{\"role\":\"user\",\"content\":\"q\"}]", ",\"top_logprobs\":2"))
+                .isInstanceOf(GatewayException.class).hasMessageContaining("top_logprobs");
+        assertThatThrownBy(() -> read("[{\"role\":\"user\",\"content\":\"q\"}]", ",\"logprobs\":true,\"top_logprobs\":21"))
+                .isInstanceOf(GatewayException.class).hasMessageContaining("top_logprobs");
     }
 
     @Test

@@ -221,11 +221,12 @@ class OpenAiUpstreamStreamParserTest {
     }
 
     @Test
-    void refusalDeltasAreTextAndAPlainStopBecomesRefusal() {
+    void refusalDeltasAreARefusalBlockAndAPlainStopBecomesRefusal() {
         List<StreamEvent> events = feed(new OpenAiUpstreamStreamParser(),
-                chunk("{\"refusal\":\"I can't\"}"), chunk("{}", "\"stop\""), "[DONE]");
+                chunk("{\"content\":\"Well. \"}"), chunk("{\"refusal\":\"I can\"}"), chunk("{\"refusal\":\"'t\"}"),
+                chunk("{}", "\"stop\""), "[DONE]");
         ChatResponse r = fold(events);
-        assertThat(r.text()).isEqualTo("I can't");
+        assertThat(r.content()).containsExactly(ContentBlock.Text.of("Well. "), new ContentBlock.Refusal("I can't"));
         assertThat(r.stopReason()).isEqualTo(StopReason.REFUSAL);
     }
 

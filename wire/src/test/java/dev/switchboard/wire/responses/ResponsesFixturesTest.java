@@ -175,9 +175,10 @@ class ResponsesFixturesTest implements FixtureFormat {
         return items;
     }
 
-    /** The blocks the format can show: text, traces, redacted traces and calls. */
+    /** The blocks the format can show: text, refusals, traces, redacted traces and calls. */
     private static List<ContentBlock> renderable(List<ContentBlock> blocks) {
-        return blocks.stream().filter(b -> b instanceof ContentBlock.Text || b instanceof ContentBlock.RedactedThinking
+        return blocks.stream().filter(b -> b instanceof ContentBlock.Text || b instanceof ContentBlock.Refusal
+                || b instanceof ContentBlock.RedactedThinking
                 || b instanceof ContentBlock.ToolCall
                 // A trace with neither text nor signature carries nothing and is not read back.
                 || b instanceof ContentBlock.Thinking t && (!t.text().isEmpty() || t.signature().isPresent())).toList();

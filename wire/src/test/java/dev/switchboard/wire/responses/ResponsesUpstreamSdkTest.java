@@ -53,6 +53,12 @@ class ResponsesUpstreamSdkTest {
                 // carry their encrypted content (stateless use, as OpenAI's own Codex sends them).
                 ((ObjectNode) item).put("id", "rs_placeholder");
             }
+            if (item.path("type").asText().equals("message") && item.path("content").isArray()
+                    && item.path("role").asText().equals("assistant")) {
+                // Likewise an assistant message with output parts (a refusal): the SDK's type wants an id and a
+                // status, the API takes it without (Codex sends its history so, with store: false).
+                ((ObjectNode) item).put("id", "msg_placeholder").put("status", "completed");
+            }
         }
         ResponseCreateParams.Body parsed = ObjectMappers.jsonMapper().readValue(Json.write(body), ResponseCreateParams.Body.class);
         parsed.validate();

@@ -31,6 +31,7 @@ public final class CanonicalJson {
     @JsonTypeInfo(use = JsonTypeInfo.Id.NAME, property = "type")
     @JsonSubTypes({
             @JsonSubTypes.Type(value = ContentBlock.Text.class, name = "text"),
+            @JsonSubTypes.Type(value = ContentBlock.Refusal.class, name = "refusal"),
             @JsonSubTypes.Type(value = ContentBlock.Image.class, name = "image"),
             @JsonSubTypes.Type(value = ContentBlock.Document.class, name = "document"),
             @JsonSubTypes.Type(value = ContentBlock.ToolCall.class, name = "tool_call"),
@@ -84,8 +85,15 @@ public final class CanonicalJson {
             @JsonSubTypes.Type(value = StreamEvent.Delta.TextDelta.class, name = "text"),
             @JsonSubTypes.Type(value = StreamEvent.Delta.ArgumentsDelta.class, name = "arguments"),
             @JsonSubTypes.Type(value = StreamEvent.Delta.ThinkingDelta.class, name = "thinking"),
+            @JsonSubTypes.Type(value = StreamEvent.Delta.LogprobsDelta.class, name = "logprobs"),
             @JsonSubTypes.Type(value = StreamEvent.Delta.SignatureDelta.class, name = "signature")})
     private interface DeltaMixIn {
+    }
+
+    /** An answer without logprobs (most fixtures) has no {@code logprobs} key in its golden. */
+    private abstract static class ResponseMixIn {
+        @JsonInclude(JsonInclude.Include.NON_EMPTY)
+        abstract java.util.List<dev.switchboard.model.TokenLogprob> logprobs();
     }
 
     private static final ObjectMapper MAPPER = JsonMapper.builder()
@@ -96,6 +104,9 @@ public final class CanonicalJson {
             .addMixIn(ResponseFormat.class, ResponseFormatMixIn.class)
             .addMixIn(StreamEvent.class, EventMixIn.class)
             .addMixIn(StreamEvent.Delta.class, DeltaMixIn.class)
+            .addMixIn(ChatResponse.class, ResponseMixIn.class)
+            .withConfigOverride(java.util.List.class, o -> o.setSetterInfo(
+                    com.fasterxml.jackson.annotation.JsonSetter.Value.forValueNulls(com.fasterxml.jackson.annotation.Nulls.AS_EMPTY)))
             .serializationInclusion(JsonInclude.Include.NON_ABSENT)
             .disable(SerializationFeature.FAIL_ON_EMPTY_BEANS)
             .enable(SerializationFeature.ORDER_MAP_ENTRIES_BY_KEYS)

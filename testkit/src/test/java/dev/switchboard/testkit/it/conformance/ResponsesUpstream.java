@@ -72,7 +72,8 @@ final class ResponsesUpstream implements UpstreamFormat {
         JsonNode effort = b.path("reasoning").path("effort");
         p.require(effort.isMissingNode() || EFFORTS.contains(effort.asText()), "reasoning.effort", "must be one of " + EFFORTS.stream().sorted().toList());
         for (JsonNode include : b.path("include")) {
-            p.require(include.asText().equals("reasoning.encrypted_content"), "include", "unexpected " + include);
+            p.require(Set.of("reasoning.encrypted_content", "message.output_text.logprobs").contains(include.asText()),
+                    "include", "unexpected " + include);
         }
         JsonNode max = b.path("max_output_tokens");
         p.require(max.isMissingNode() || max.isIntegralNumber() && max.asLong() >= 16, "max_output_tokens",
