@@ -237,7 +237,7 @@ public final class GatewayApp implements AutoCloseable {
         ResponsesApi responses = new ResponsesApi(
                 new ResponsesService(chat, new JdbcResponseStore(accounts.database()), clock), auth, heartbeats);
         MessagesApi messages = new MessagesApi(chat, auth, heartbeats);
-        ModelsApi models = new ModelsApi(config.catalog(), auth, clock.instant().getEpochSecond(), Optional.of(defaults),
+        ModelsApi models = new ModelsApi(config.catalog(), auth, Optional.of(defaults),
                 skills);
         UsageAdminApi usageAdmin = new UsageAdminApi(admin, balances);
         AccountApi account = new AccountApi(auth, accounts.admin(), balances, clock);
