@@ -74,7 +74,11 @@ import dev.switchboard.server.extend.OperatorAccess;
 import dev.switchboard.server.extend.SkillsApi;
 import dev.switchboard.server.extend.StarterCatalog;
 import dev.switchboard.server.http.ErrorRenderer;
+import dev.switchboard.server.http.Drain;
 import dev.switchboard.server.http.HttpEdge;
+import dev.switchboard.server.ops.Readiness;
+import dev.switchboard.server.http.RequestObserver;
+import dev.switchboard.server.trace.Tracing;
 import dev.switchboard.server.http.Route;
 import dev.switchboard.store.JdbcBalanceStore;
 import dev.switchboard.store.JdbcCatalogStore;
@@ -100,7 +104,10 @@ import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.UnaryOperator;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The running gateway: wires config, database, accounts, providers, the pipeline and the routes, and
@@ -127,6 +134,21 @@ public final class GatewayApp implements AutoCloseable {
     /** The limit counters: in Redis when configured (shared by every instance), else in this process. */
     private final LimitStore limitCounters;
     private final IdempotentRequests idempotent;
+    /** Counts the requests being served; begun on SIGTERM ({@link #drain}). */
+    private final Drain drain = new Drain();
+    private final AtomicBoolean closed = new AtomicBoolean();
+    /** OpenTelemetry, when {@code tracing.otlp_endpoint} is set (or a test passed its own); else nothing at all. */
+    private final Optional<Tracing> tracing;
+    private static final Logger LOG = LoggerFactory.getLogger(GatewayApp.class);
+    /** The longest one round of readiness checks waits for the database's and Redis's answers. */
+    static final Duration READY_TIMEOUT = Duration.ofSeconds(1);
+    /** How long one round of readiness checks is reused: a probe storm costs one check per period. */
+    static final Duration READY_REUSE = Duration.ofMillis(500);
+    /**
+     * After the grace period, how long the streams ended then (and requests still waiting for a first upstream
+     * byte) get to write their last frame and settle before the process stops regardless.
+     */
+    static final Duration AFTER_GRACE = Duration.ofSeconds(10);
     /** How often the use counts of applied skills are written to the database. */
     static final Duration SKILL_USES_INTERVAL = Duration.ofSeconds(1);
 
@@ -138,10 +160,17 @@ public final class GatewayApp implements AutoCloseable {
         public static final PortDecorators NONE = new PortDecorators(UnaryOperator.identity(), UnaryOperator.identity());
     }
 
-    private GatewayApp(GatewayConfig config, int port, PortDecorators ports, Clock clock) {
+    private GatewayApp(GatewayConfig config, int port, PortDecorators ports, Clock clock, Optional<Tracing> tracing) {
         this.config = config;
-        this.accounts = openAccounts(config, clock);
+        this.tracing = tracing;
+        try {
+            this.accounts = openAccounts(config, clock);
+        } catch (RuntimeException | Error e) {
+            tracing.ifPresent(Tracing::close);
+            throw e;
+        }
         Deque<AutoCloseable> opened = new ArrayDeque<>(List.of(accounts));
+        tracing.ifPresent(opened::add);
         try {
             this.watchdog = opened(opened, new Watchdog(Duration.ofMillis(50)));
             this.upstream = opened(opened, new UpstreamClient(watchdog));
@@ -162,7 +191,8 @@ public final class GatewayApp implements AutoCloseable {
             if (limitCounters instanceof AutoCloseable c) {
                 opened.push(c);
             }
-            this.edge = listen(config, port, routes(clock, registry, metrics, ports, catalogStore), metrics);
+            this.edge = listen(config, port, routes(clock, registry, metrics, ports, catalogStore), metrics, drain,
+                    tracing.map(Tracing::requests).orElse(RequestObserver.NONE));
         } catch (RuntimeException | Error e) {
             opened.forEach(GatewayApp::closeQuietly);
             throw e;
@@ -187,11 +217,15 @@ public final class GatewayApp implements AutoCloseable {
     private List<Route> routes(Clock clock, PrometheusMeterRegistry registry, GatewayMetrics metrics, PortDecorators ports,
                                JdbcCatalogStore catalogStore) {
         Map<ProviderType, ProviderAdapter> adapters = new EnumMap<>(ProviderType.class);
-        adapters.put(ProviderType.OPENAI, new HttpProviderAdapter(new OpenAiDialect(), upstream));
-        adapters.put(ProviderType.OPENAI_RESPONSES, new HttpProviderAdapter(new OpenAiResponsesDialect(), upstream));
-        adapters.put(ProviderType.ANTHROPIC, new HttpProviderAdapter(new AnthropicDialect(), upstream));
+        UnaryOperator<dev.switchboard.engine.upstream.HttpCall> outgoing = tracing.map(Tracing::outgoing)
+                .orElse(UnaryOperator.identity());
+        adapters.put(ProviderType.OPENAI, new HttpProviderAdapter(new OpenAiDialect(), upstream, outgoing));
+        adapters.put(ProviderType.OPENAI_RESPONSES, new HttpProviderAdapter(new OpenAiResponsesDialect(), upstream, outgoing));
+        adapters.put(ProviderType.ANTHROPIC, new HttpProviderAdapter(new AnthropicDialect(), upstream, outgoing));
         adapters.put(ProviderType.SIMULATOR, new SimulatorAdapter());
-        adapters.put(ProviderType.GEMINI, new HttpProviderAdapter(new GeminiDialect(), upstream));
+        adapters.put(ProviderType.GEMINI, new HttpProviderAdapter(new GeminiDialect(), upstream, outgoing));
+        // a client span per attempt only when tracing is on: otherwise the adapters are left as they are
+        tracing.ifPresent(t -> adapters.replaceAll((type, adapter) -> t.attempts(adapter)));
         ImageInliner images = new ImageInliner(new ImageFetcher(FetchLimits.DEFAULT));
         FailoverRouter router = new FailoverRouter(config.catalog(), adapters, metrics, images);
         Sessions sessions = accounts.sessions(SessionPolicy.DEFAULT
@@ -219,12 +253,12 @@ public final class GatewayApp implements AutoCloseable {
         ResponsesApi responses = new ResponsesApi(
                 new ResponsesService(chat, new JdbcResponseStore(accounts.database()), clock), auth, heartbeats);
         MessagesApi messages = new MessagesApi(chat, auth, heartbeats);
-        ModelsApi models = new ModelsApi(config.catalog(), auth, clock.instant().getEpochSecond(), Optional.of(defaults),
+        ModelsApi models = new ModelsApi(config.catalog(), auth, Optional.of(defaults),
                 skills);
         UsageAdminApi usageAdmin = new UsageAdminApi(admin, balances);
         AccountApi account = new AccountApi(auth, accounts.admin(), balances, clock);
         DefaultsAdminApi adminDefaults = new DefaultsAdminApi(admin, defaults);
-        OpsApi ops = new OpsApi(accounts.database(), registry, config.edge().metricsToken());
+        OpsApi ops = new OpsApi(readiness(), registry, config.edge().metricsToken());
 
         // The public catalog (Extend) and the dashboard sign-in it is written through.
         CatalogService catalogService = new CatalogService(catalogStore, clock);
@@ -314,6 +348,16 @@ public final class GatewayApp implements AutoCloseable {
                 clock, offset);
     }
 
+    /** The database always, Redis when configured (the limit counters live there), and the drain. */
+    private Readiness readiness() {
+        List<Readiness.Check> checks = new ArrayList<>();
+        checks.add(new Readiness.Check("database", accounts.database()::ping));
+        if (limitCounters instanceof RedisLimitStore redis) {
+            checks.add(new Readiness.Check("redis", redis::ping));
+        }
+        return new Readiness(checks, drain::draining, READY_TIMEOUT, READY_REUSE, System::nanoTime);
+    }
+
     private static Accounts openAccounts(GatewayConfig config, Clock clock) {
         try {
             return new Accounts(config.database(), config.adminKey(), clock);
@@ -324,11 +368,12 @@ public final class GatewayApp implements AutoCloseable {
         }
     }
 
-    private static HttpEdge listen(GatewayConfig config, int port, List<Route> routes, GatewayMetrics metrics) {
+    private static HttpEdge listen(GatewayConfig config, int port, List<Route> routes, GatewayMetrics metrics, Drain drain,
+                                   RequestObserver observer) {
         String address = new ListenAddress(config.listen().host(), port).toString();
         try {
             return HttpEdge.start(config.listen().host(), port, routes, OPENAI_ERRORS, metrics,
-                    new CorsPolicy(config.edge().corsOrigins()), config.edge().maxBodyBytes(), config.edge().readTimeout());
+                    new CorsPolicy(config.edge().corsOrigins()), config.edge().maxBodyBytes(), config.edge().readTimeout(), drain, observer);
         } catch (HttpEdge.CannotListen e) {
             String fix = config.isEmbeddedDefault()
                     ? "set SWITCHBOARD_LISTEN, e.g. SWITCHBOARD_LISTEN=127.0.0.1:8081, or give --config FILE with another `listen`"
@@ -353,22 +398,28 @@ public final class GatewayApp implements AutoCloseable {
 
     /** Starts on the configured address. */
     public static GatewayApp start(GatewayConfig config) {
-        return new GatewayApp(config, config.listen().port(), PortDecorators.NONE, Clock.systemUTC());
+        return new GatewayApp(config, config.listen().port(), PortDecorators.NONE, Clock.systemUTC(),
+                Tracing.of(config.tracing()));
     }
 
     /** Starts on {@code port} instead of the configured one (0: any free port; tests). */
     public static GatewayApp start(GatewayConfig config, int port) {
-        return new GatewayApp(config, port, PortDecorators.NONE, Clock.systemUTC());
+        return new GatewayApp(config, port, PortDecorators.NONE, Clock.systemUTC(), Tracing.of(config.tracing()));
     }
 
     /** Starts on {@code port} with the pipeline's ports wrapped by {@code ports} (tests). */
     public static GatewayApp start(GatewayConfig config, int port, PortDecorators ports) {
-        return new GatewayApp(config, port, ports, Clock.systemUTC());
+        return new GatewayApp(config, port, ports, Clock.systemUTC(), Tracing.of(config.tracing()));
     }
 
     /** Starts on {@code port} with the pipeline's ports wrapped by {@code ports}, reading time from {@code clock} (tests). */
     public static GatewayApp start(GatewayConfig config, int port, PortDecorators ports, Clock clock) {
-        return new GatewayApp(config, port, ports, clock);
+        return new GatewayApp(config, port, ports, clock, Tracing.of(config.tracing()));
+    }
+
+    /** Starts on {@code port} tracing into {@code tracing} whatever the config says (tests read the spans); closes it. */
+    public static GatewayApp start(GatewayConfig config, int port, Tracing tracing) {
+        return new GatewayApp(config, port, PortDecorators.NONE, Clock.systemUTC(), Optional.of(tracing));
     }
 
     public int port() {
@@ -422,9 +473,41 @@ public final class GatewayApp implements AutoCloseable {
         return baseUrl() + "/";
     }
 
+    /** What a drain found: requests running when it began, and whether the grace period had to end streams. */
+    public record DrainResult(int inFlightAtStart, int streamsEnded, int leftRunning) {
+    }
+
+    /**
+     * The graceful stop, before {@link #close()}: new requests are refused (503) and {@code /ready} answers 503 at
+     * once; requests and streams already running get {@code grace} to finish; streams still open then are ended
+     * with an in-band error (and settled like any stream cut short), and whatever still runs gets
+     * {@link #AFTER_GRACE} to write its last frame and settle. Returns what happened; never throws.
+     */
+    public DrainResult drain(Duration grace) {
+        drain.begin();
+        int atStart = drain.inFlight();
+        LOG.atInfo().addKeyValue("in_flight", atStart).addKeyValue("grace_ms", grace.toMillis())
+                .log("shutting down: refusing new requests, letting running ones finish");
+        int ended = 0;
+        if (!drain.awaitIdle(grace)) {
+            ended = heartbeats.endOpenStreams("The gateway is shutting down and this request's grace period is over;"
+                    + " the answer above is incomplete. Retry the request.");
+            drain.awaitIdle(AFTER_GRACE);
+        }
+        int left = drain.inFlight();
+        LOG.atInfo().addKeyValue("in_flight_at_start", atStart).addKeyValue("streams_ended", ended)
+                .addKeyValue("left_running", left).log("drained");
+        return new DrainResult(atStart, ended, left);
+    }
+
+    /** Stops everything: the listener, then the background writers (flushed: skill uses), then the database. Idempotent. */
     @Override
     public void close() {
+        if (!closed.compareAndSet(false, true)) {
+            return;
+        }
         edge.close();
+        tracing.ifPresent(Tracing::close);
         sweeper.close();
         idempotent.close();
         skillUses.close();

@@ -202,6 +202,18 @@ public final class RedisLimitStore implements LimitStore, AutoCloseable {
         };
     }
 
+    /**
+     * Whether Redis answers {@code PING} right now (for {@code /ready}). Never throws; takes at most the store's
+     * timeout, and fails at once while there is no connection (a new one is tried at most once per second).
+     */
+    public boolean ping() {
+        try {
+            return "PONG".equalsIgnoreCase(connection().sync().ping());
+        } catch (RedisException | LimitStoreException e) {
+            return false;
+        }
+    }
+
     /** Runs the reserve or the settle script by its digest, loading it first when Redis does not know it (yet, or any more). */
     private List<Object> run(boolean reserve, String[] keys, List<String> args) {
         String[] values = args.toArray(String[]::new);

@@ -10,7 +10,10 @@ import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.Map;
 import java.util.Objects;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.Optional;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -18,8 +21,11 @@ import org.slf4j.LoggerFactory;
 /**
  * Issues and checks API keys (docs/contracts.md §5). A key is {@code sk-sb-} followed by 43 base64url
  * characters encoding 32 random bytes; the store keeps only its SHA-256 hash and its first 12
- * characters. Every {@link #authenticate} asks the store, so a revocation takes effect on the next
- * request on every instance. Logs name keys by id and prefix only, never by secret.
+ * characters. A successful lookup is reused for {@link #CACHE_TTL}, so a revocation takes effect at once on the
+ * instance that revoked the key and within that time on every other instance. Concurrent lookups of one key
+ * whose reuse ran out are made once (single flight): the others wait for that answer instead of each asking the
+ * store, so a popular key expiring under load costs one pair of queries, not one per request in flight.
+ * Logs name keys by id and prefix only, never by secret.
  */
 public final class ApiKeys {
 
@@ -42,6 +48,10 @@ public final class ApiKeys {
     private final Clock clock;
     private final RandomSecrets secrets;
     private final Map<KeyHash, Cached> cache = new ConcurrentHashMap<>();
+    /** The store lookups running now, by key: the one other callers of the same key wait for. */
+    private final Map<KeyHash, CompletableFuture<Authentication>> lookups = new ConcurrentHashMap<>();
+    /** Callers waiting for another's lookup right now (tests see the single flight through it). */
+    private final AtomicInteger joined = new AtomicInteger();
 
     private record Cached(Principal principal, Instant until) {
     }
@@ -97,6 +107,45 @@ public final class ApiKeys {
             }
             return new Authenticated(hit.principal());
         }
+        CompletableFuture<Authentication> mine = new CompletableFuture<>();
+        CompletableFuture<Authentication> running = lookups.putIfAbsent(hash, mine);
+        if (running != null) {
+            return join(running);
+        }
+        try {
+            Authentication answer = lookup(hash, now);
+            mine.complete(answer);
+            return answer;
+        } catch (RuntimeException | Error e) {
+            mine.completeExceptionally(e);
+            throw e;
+        } finally {
+            lookups.remove(hash, mine);
+        }
+    }
+
+    private Authentication join(CompletableFuture<Authentication> running) {
+        joined.incrementAndGet();
+        try {
+            return running.join();
+        } catch (CompletionException e) {
+            // the store failed for the caller that asked: it fails for everyone who waited on it, the same way
+            if (e.getCause() instanceof RuntimeException r) {
+                throw r;
+            }
+            throw e;
+        } finally {
+            joined.decrementAndGet();
+        }
+    }
+
+    /** How many callers are waiting for another caller's lookup of the same key right now. */
+    int joinedLookups() {
+        return joined.get();
+    }
+
+    /** Asks the store, and keeps a success for reuse. */
+    private Authentication lookup(KeyHash hash, Instant now) {
         Optional<StoredKey> found = store.findKeyByHash(hash);
         // The re-comparison guards against a store whose lookup is looser than byte equality.
         if (found.isEmpty() || !found.get().hash().matches(hash)) {

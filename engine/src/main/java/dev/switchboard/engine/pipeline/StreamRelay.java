@@ -96,8 +96,10 @@ final class StreamRelay {
     }
 
     private static RequestOutcome.Ending fail(StreamSink sink, StreamAccumulator seen, String message, RequestTrace trace) {
-        trace.streamEnd("upstream failed mid-stream");
-        StreamEvent.StreamError error = new StreamEvent.StreamError(GatewayError.upstreamUnavailable(message));
+        // the gateway cut the upstream itself (shutting down): say so, not that the provider failed
+        Optional<String> byGateway = sink.endedByGateway();
+        trace.streamEnd(byGateway.isPresent() ? "ended by gateway shutdown" : "upstream failed mid-stream");
+        StreamEvent.StreamError error = new StreamEvent.StreamError(GatewayError.upstreamUnavailable(byGateway.orElse(message)));
         seen.accept(error);
         try {
             sink.send(error);

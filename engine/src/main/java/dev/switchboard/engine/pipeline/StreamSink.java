@@ -27,4 +27,12 @@ public interface StreamSink {
      */
     default void onClientGone(Runnable cancel) {
     }
+
+    /**
+     * Why the gateway itself ended this stream (it is shutting down and the grace period is over), when it did:
+     * the relay reports that, rather than an upstream failure, in the in-band error that closes the stream.
+     */
+    default java.util.Optional<String> endedByGateway() {
+        return java.util.Optional.empty();
+    }
 }

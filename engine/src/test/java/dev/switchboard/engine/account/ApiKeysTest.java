@@ -116,6 +116,66 @@ class ApiKeysTest {
     }
 
     @Test
+    void concurrentLookupsOfAKeyWhoseReuseRanOutAskTheStoreOnce() throws Exception {
+        IssuedKey issued = keys.issue(alice.id(), NewKey.unrestricted("busy"));
+        assertThat(keys.authenticate(issued.secret())).isInstanceOf(Authenticated.class);
+        clock.advance(ApiKeys.CACHE_TTL);
+        int before = store.hashLookups.get();
+        java.util.concurrent.CountDownLatch release = new java.util.concurrent.CountDownLatch(1);
+        store.beforeHashLookup = () -> {
+            try {
+                release.await();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        };
+        int callers = 20;
+        List<java.util.concurrent.Future<Authentication>> answers = new java.util.ArrayList<>();
+        try (var pool = java.util.concurrent.Executors.newVirtualThreadPerTaskExecutor()) {
+            for (int i = 0; i < callers; i++) {
+                answers.add(pool.submit(() -> keys.authenticate(issued.secret())));
+            }
+            // every caller but the one asking the store waits for its answer (never reached without single flight)
+            while (keys.joinedLookups() < callers - 1) {
+                Thread.onSpinWait();
+            }
+            assertThat(store.hashLookups.get()).isEqualTo(before + 1);
+            release.countDown();
+            for (var answer : answers) {
+                assertThat(answer.get()).isInstanceOf(Authenticated.class);
+            }
+        }
+        assertThat(store.hashLookups.get()).isEqualTo(before + 1);
+    }
+
+    @Test
+    void aStoreFailureDuringASharedLookupFailsEveryWaiterAndIsNotKept() throws Exception {
+        IssuedKey issued = keys.issue(alice.id(), NewKey.unrestricted("flaky"));
+        java.util.concurrent.CountDownLatch release = new java.util.concurrent.CountDownLatch(1);
+        store.beforeHashLookup = () -> {
+            try {
+                release.await();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            throw new IllegalStateException("database down");
+        };
+        try (var pool = java.util.concurrent.Executors.newVirtualThreadPerTaskExecutor()) {
+            var first = pool.submit(() -> keys.authenticate(issued.secret()));
+            var second = pool.submit(() -> keys.authenticate(issued.secret()));
+            while (keys.joinedLookups() < 1) {
+                Thread.onSpinWait();
+            }
+            release.countDown();
+            for (var f : List.of(first, second)) {
+                assertThatThrownBy(f::get).hasCauseInstanceOf(IllegalStateException.class);
+            }
+        }
+        store.beforeHashLookup = () -> { };
+        assertThat(keys.authenticate(issued.secret())).isInstanceOf(Authenticated.class);
+    }
+
+    @Test
     void aKeyExpiresAtItsExpiryInstant() {
         Instant expiry = clock.instant().plus(Duration.ofHours(1)).truncatedTo(java.time.temporal.ChronoUnit.MILLIS);
         IssuedKey issued = keys.issue(alice.id(), new NewKey("short", KeyScope.ALL, KeyLimits.NONE,

@@ -18,6 +18,9 @@ import java.util.concurrent.TimeUnit;
  * heartbeat, which fails when the client has gone; the sink then cancels the upstream request at once.
  * Worst case from the client leaving to the cancel: half the interval of quiet, a tick, the probe delay and
  * a tick, which is at most the interval.
+ *
+ * <p>As the one registry of open streams, it also ends them all when a shutdown's grace period is over
+ * ({@link #endOpenStreams}).
  */
 public final class Heartbeats implements AutoCloseable {
     private final Set<SseSink> sinks = ConcurrentHashMap.newKeySet();
@@ -52,6 +55,20 @@ public final class Heartbeats implements AutoCloseable {
                 // one broken stream must not stop the others' heartbeats
             }
         }
+    }
+
+    /**
+     * Ends every open stream now with an in-band error saying {@code why} (shutdown: the grace period is over);
+     * returns how many were open. Streams not yet started (still waiting for their first upstream event) are not
+     * open yet: the caller cuts their upstream calls.
+     */
+    public int endOpenStreams(String why) {
+        int n = 0;
+        for (SseSink sink : sinks) {
+            sink.endByGateway(why);
+            n++;
+        }
+        return n;
     }
 
     @Override

@@ -3,7 +3,7 @@ package dev.switchboard.server.api;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.switchboard.model.GatewayError;
 import dev.switchboard.server.http.Exchange;
-import dev.switchboard.store.Database;
+import dev.switchboard.server.ops.Readiness;
 import dev.switchboard.wire.Json;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.nio.charset.StandardCharsets;
@@ -11,17 +11,18 @@ import java.security.MessageDigest;
 import java.util.Optional;
 
 /**
- * {@code /health} (the process answers), {@code /ready} (config loaded and database reachable), {@code /metrics}
+ * {@code /health} (the process answers: liveness), {@code /ready} (readiness: the database and, when configured, Redis
+ * answer, and the process is not shutting down; see {@link Readiness}), {@code /metrics}
  * (Prometheus text, every meter with HELP text). With {@code metrics.token} set, {@code /metrics} answers only
  * {@code Authorization: Bearer <token>} (a 401 otherwise); health and readiness stay open for load balancers.
  */
 public final class OpsApi {
-    private final Database database;
+    private final Readiness readiness;
     private final PrometheusMeterRegistry registry;
     private final Optional<byte[]> metricsToken;
 
-    public OpsApi(Database database, PrometheusMeterRegistry registry, Optional<String> metricsToken) {
-        this.database = database;
+    public OpsApi(Readiness readiness, PrometheusMeterRegistry registry, Optional<String> metricsToken) {
+        this.readiness = readiness;
         this.registry = registry;
         this.metricsToken = metricsToken.map(t -> t.getBytes(StandardCharsets.UTF_8));
     }
@@ -32,13 +33,20 @@ public final class OpsApi {
         ex.respond(200, "application/json", Json.writeBytes(o));
     }
 
+    /**
+     * 200 when ready, else 503; the body names each dependency's state and, in {@code not_ready}, what keeps the
+     * instance out of the pool: {@code {"status":"not ready","not_ready":["redis"],"database":"ok","redis":"unreachable",
+     * "config":"loaded"}}, with {@code "shutdown":"shutting down"} while draining.
+     */
     public void ready(Exchange ex) {
-        boolean db = database.ping();
+        Readiness.Report report = readiness.report();
         ObjectNode o = Json.object();
-        o.put("status", db ? "ready" : "not ready");
-        o.put("database", db ? "ok" : "unreachable");
+        o.put("status", report.ready() ? "ready" : "not ready");
+        var notReady = o.putArray("not_ready");
+        report.notReady().forEach(notReady::add);
+        report.states().forEach(o::put);
         o.put("config", "loaded");
-        ex.respond(db ? 200 : 503, "application/json", Json.writeBytes(o));
+        ex.respond(report.ready() ? 200 : 503, "application/json", Json.writeBytes(o));
     }
 
     public void metrics(Exchange ex) {

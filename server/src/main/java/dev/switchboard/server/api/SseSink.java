@@ -41,6 +41,7 @@ public final class SseSink implements StreamSink, AutoCloseable {
     private long probeDueNanos;
     private volatile Runnable onGone = () -> { };
     private volatile boolean gone;
+    private volatile Optional<String> endedByGateway = Optional.empty();
 
     /** {@code writer} renders one canonical event as the bytes of zero or more SSE frames. */
     public SseSink(Exchange exchange, Function<StreamEvent, byte[]> writer) {
@@ -118,6 +119,21 @@ public final class SseSink implements StreamSink, AutoCloseable {
     @Override
     public void onClientGone(Runnable cancel) {
         onGone = cancel;
+    }
+
+    @Override
+    public Optional<String> endedByGateway() {
+        return endedByGateway;
+    }
+
+    /**
+     * Ends the stream from the gateway's side (shutdown, grace over): cancels the upstream request, so the relay
+     * stops waiting for it and closes the stream with an in-band error saying {@code why}; the request is then
+     * settled like any stream cut short.
+     */
+    void endByGateway(String why) {
+        endedByGateway = Optional.of(why);
+        onGone.run();
     }
 
     /**

@@ -8,11 +8,13 @@ import dev.switchboard.server.config.GatewayConfig;
 import java.io.PrintStream;
 import java.util.List;
 import java.util.concurrent.Callable;
-import java.util.concurrent.CountDownLatch;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.ParentCommand;
 
-/** Runs the gateway until the process is stopped. */
+/**
+ * Runs the gateway until SIGTERM or SIGINT, then stops gracefully: refuses new requests, lets running ones finish
+ * within {@code http.shutdown_grace}, settles them, flushes the background writers and exits with status 0.
+ */
 @Command(name = "serve", mixinStandardHelpOptions = true, description = "Run the gateway (the default when no sub-command is given).")
 final class ServeCommand implements Callable<Integer> {
     @ParentCommand
@@ -24,19 +26,16 @@ final class ServeCommand implements Callable<Integer> {
     }
 
     int run(Cli cli) {
+        // before anything else: a SIGTERM during start-up must be a clean stop (status 0), not the JVM's 143
+        StopSignal stop = StopSignal.install();
         GatewayConfig config = cli.loadConfig();
         GatewayApp app = GatewayApp.start(config);
-        CountDownLatch stopped = new CountDownLatch(1);
-        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-            app.close();
-            stopped.countDown();
-        }, "switchboard-shutdown"));
+        // any other way out (System.exit elsewhere, SIGHUP) still closes the database and flushes the writers
+        Runtime.getRuntime().addShutdownHook(new Thread(app::close, "switchboard-shutdown"));
         banner(System.out, app);
-        try {
-            stopped.await();
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
+        stop.await();
+        app.drain(config.edge().shutdownGrace());
+        app.close();
         return 0;
     }
 

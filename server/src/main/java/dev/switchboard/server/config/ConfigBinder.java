@@ -25,7 +25,7 @@ import java.util.Set;
  */
 final class ConfigBinder {
     static final List<String> TOP_KEYS = List.of("listen", "database", "redis", "admin_key", "http", "cors", "metrics",
-            "include", "providers", "models", "dashboard", "extend", "plans", "billing", "limits");
+            "include", "providers", "models", "dashboard", "extend", "plans", "billing", "limits", "tracing");
     /** The largest {@code http.max_body}: bodies are held in memory whole. */
     static final long MAX_BODY_LIMIT = 1L << 30;
     static final List<String> INCLUDES = List.of(BuiltinCatalog.INCLUDE_NAME);
@@ -57,6 +57,7 @@ final class ConfigBinder {
         DashboardConfig dashboard = DashboardBinder.dashboard(top);
         boolean starterCatalog = DashboardBinder.starterCatalog(top);
         LimitsConfig limits = LimitsBinder.limits(top);
+        TracingConfig tracing = TracingBinder.tracing(top);
 
         List<ProviderConfig> providers = new ArrayList<>();
         Set<String> providerIds = new LinkedHashSet<>();
@@ -85,7 +86,7 @@ final class ConfigBinder {
         BillingSettings billing = PlansBinder.billing(top);
         problems.throwIfAny();
         return new GatewayConfig(listen, database, redis, adminKey, edge, new Catalog(providers, models, plans), source, dashboard,
-                starterCatalog, billing, limits);
+                starterCatalog, billing, limits, tracing);
     }
 
     private List<ModelEntry> ownModels(YamlFields top, Set<String> providerIds, Namespace names) {
@@ -166,10 +167,11 @@ final class ConfigBinder {
         java.time.Duration heartbeat = d.heartbeat();
         java.time.Duration idempotencyTtl = d.idempotencyTtl();
         java.time.Duration readTimeout = d.readTimeout();
+        java.time.Duration shutdownGrace = d.shutdownGrace();
         Optional<YamlFields> http = top.map("http", "'http'", "http: {max_body: 32MB, heartbeat: 10s}");
         if (http.isPresent()) {
             YamlFields h = http.get();
-            h.allowOnly(List.of("max_body", "heartbeat", "idempotency_ttl", "read_timeout"));
+            h.allowOnly(List.of("max_body", "heartbeat", "idempotency_ttl", "read_timeout", "shutdown_grace"));
             Optional<Scalar> body = h.scalar("max_body", "max_body: 32MB");
             if (body.isPresent()) {
                 var parsed = Sizes.parse(body.get().text(), MAX_BODY_LIMIT);
@@ -210,6 +212,16 @@ final class ConfigBinder {
                     readTimeout = parsed.get();
                 }
             }
+            Optional<Scalar> grace = h.scalar("shutdown_grace", "shutdown_grace: 30s");
+            if (grace.isPresent()) {
+                var parsed = Durations.parse(grace.get().text());
+                if (parsed.isEmpty()) {
+                    problems.add(grace.get(), h.label("shutdown_grace") + " must be " + Durations.EXPECTED + ", got '"
+                            + grace.get().text() + "'");
+                } else {
+                    shutdownGrace = parsed.get();
+                }
+            }
         }
         List<String> origins = new ArrayList<>();
         top.map("cors", "'cors'", "cors: {allowed_origins: [\"https://app.example.com\"]}").ifPresent(c -> {
@@ -232,7 +244,7 @@ final class ConfigBinder {
                     return m.string("token", "token: ${SWITCHBOARD_METRICS_TOKEN}");
                 })
                 .map(String::strip).filter(t -> !t.isEmpty());
-        return new EdgeSettings(maxBody, heartbeat, origins, token, idempotencyTtl, readTimeout);
+        return new EdgeSettings(maxBody, heartbeat, origins, token, idempotencyTtl, readTimeout, shutdownGrace);
     }
 
     /** Where {@code builtin-catalog} is included, if it is. */

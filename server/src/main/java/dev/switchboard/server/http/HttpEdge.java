@@ -63,9 +63,13 @@ public final class HttpEdge implements AutoCloseable {
     private final CorsPolicy cors;
     private final long maxBodyBytes;
     private final Duration readTimeout;
+    private final Drain drain;
+    private final RequestObserver observer;
+    /** The endpoints still served while draining: a load balancer must keep seeing the instance leave. */
+    private static final Set<String> SERVED_WHILE_DRAINING = Set.of("health", "ready", "metrics");
 
     private HttpEdge(WebServer server, GatewayMetrics metrics, RouteTable table, ErrorRenderer fallbackErrors,
-                     CorsPolicy cors, long maxBodyBytes, Duration readTimeout) {
+                     CorsPolicy cors, long maxBodyBytes, Duration readTimeout, Drain drain, RequestObserver observer) {
         this.server = server;
         this.metrics = metrics;
         this.table = table;
@@ -73,6 +77,8 @@ public final class HttpEdge implements AutoCloseable {
         this.cors = cors;
         this.maxBodyBytes = maxBodyBytes;
         this.readTimeout = readTimeout;
+        this.drain = drain;
+        this.observer = observer;
     }
 
     /**
@@ -95,6 +101,23 @@ public final class HttpEdge implements AutoCloseable {
      */
     public static HttpEdge start(String host, int port, List<Route> routes, ErrorRenderer fallbackErrors,
                                  GatewayMetrics metrics, CorsPolicy cors, long maxBodyBytes, Duration readTimeout) {
+        return start(host, port, routes, fallbackErrors, metrics, cors, maxBodyBytes, readTimeout, new Drain());
+    }
+
+    /**
+     * As {@link #start(String, int, List, ErrorRenderer, GatewayMetrics, CorsPolicy, long, Duration)}, counting the
+     * requests it serves in {@code drain} and refusing new ones once the drain began.
+     */
+    public static HttpEdge start(String host, int port, List<Route> routes, ErrorRenderer fallbackErrors,
+                                 GatewayMetrics metrics, CorsPolicy cors, long maxBodyBytes, Duration readTimeout,
+                                 Drain drain) {
+        return start(host, port, routes, fallbackErrors, metrics, cors, maxBodyBytes, readTimeout, drain, RequestObserver.NONE);
+    }
+
+    /** As above, with {@code observer} told of every routed request (tracing's server spans). */
+    public static HttpEdge start(String host, int port, List<Route> routes, ErrorRenderer fallbackErrors,
+                                 GatewayMetrics metrics, CorsPolicy cors, long maxBodyBytes, Duration readTimeout,
+                                 Drain drain, RequestObserver observer) {
         probe(host, port);
         RouteTable table = new RouteTable(routes);
         EdgeHolder self = new EdgeHolder();
@@ -122,7 +145,7 @@ public final class HttpEdge implements AutoCloseable {
                 .shutdownHook(false)
                 .routing(routing)
                 .build();
-        self.edge = new HttpEdge(server, metrics, table, fallbackErrors, cors, maxBodyBytes, readTimeout);
+        self.edge = new HttpEdge(server, metrics, table, fallbackErrors, cors, maxBodyBytes, readTimeout, drain, observer);
         server.start();
         if (!server.isRunning() || server.port() < 0) {
             server.stop();
@@ -219,6 +242,15 @@ public final class HttpEdge implements AutoCloseable {
     }
 
     private void dispatch(Route route, ServerRequest req, ServerResponse res) {
+        drain.enter();
+        try {
+            serve(route, req, res);
+        } finally {
+            drain.exit();
+        }
+    }
+
+    private void serve(Route route, ServerRequest req, ServerResponse res) {
         HelidonExchange ex = new HelidonExchange(req, res, newRequestId(), readTimeout);
         ex.header("origin").flatMap(cors::allowOrigin).ifPresent(origin -> {
             ex.header("access-control-allow-origin", origin);
@@ -227,7 +259,14 @@ public final class HttpEdge implements AutoCloseable {
         });
         int status;
         Optional<GatewayError> refusal = Optional.empty();
+        RequestObserver.Observation observation = observer.start(route, ex);
         try {
+            if (drain.draining() && !SERVED_WHILE_DRAINING.contains(route.endpoint())) {
+                // the client's next try goes to another instance: no keep-alive back to this one
+                ex.header("connection", "close");
+                throw GatewayError.upstreamUnavailable("This gateway instance is shutting down; retry the request "
+                        + "(another instance will take it).").toException();
+            }
             route.handler().handle(ex);
             status = ex.status();
         } catch (GatewayException e) {
@@ -253,6 +292,7 @@ public final class HttpEdge implements AutoCloseable {
             refusal = Optional.of(unexpected(ex, e));
             status = fail(route, ex, refusal.get(), Optional.empty());
         }
+        observation.end(status, refusal);
         Duration took = Duration.ofNanos(System.nanoTime() - ex.startNanos());
         log(route, ex, status, took, refusal);
         String model = ex.trace().flatMap(RequestTrace::modelAnswered)

@@ -21,7 +21,8 @@ import java.util.regex.Pattern;
 /**
  * The gateway as a real operating-system process ({@code java ... dev.switchboard.server.Main --config FILE}), as
  * an operator runs it: started, killed with SIGKILL ({@code kill -9}) and started again on the same port and
- * database. Its output goes to one log file across restarts. Also samples the process's resources: heap after a
+ * database, or stopped with SIGTERM ({@link #terminate}) and its exit status read. Its output goes to one log file
+ * across restarts. Also samples the process's resources: heap after a
  * full GC ({@code jcmd}), threads and open file descriptors ({@code /proc}).
  */
 final class GatewayProcess implements AutoCloseable {
@@ -96,6 +97,22 @@ final class GatewayProcess implements AutoCloseable {
             process.waitFor(30, TimeUnit.SECONDS);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
+        }
+    }
+
+    /** SIGTERM, as an orchestrator stops a process; returns at once (see {@link #awaitExit}). */
+    void terminate() {
+        process.destroy();
+    }
+
+    /** The exit status, once the process ended within {@code within}; empty when it still runs. */
+    java.util.OptionalInt awaitExit(Duration within) {
+        try {
+            return process.waitFor(within.toMillis(), TimeUnit.MILLISECONDS) ? java.util.OptionalInt.of(process.exitValue())
+                    : java.util.OptionalInt.empty();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return java.util.OptionalInt.empty();
         }
     }
 
