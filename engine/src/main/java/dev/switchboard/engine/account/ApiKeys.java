@@ -14,6 +14,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.Optional;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -52,6 +53,11 @@ public final class ApiKeys {
     private final Map<KeyHash, CompletableFuture<Authentication>> lookups = new ConcurrentHashMap<>();
     /** Callers waiting for another's lookup right now (tests see the single flight through it). */
     private final AtomicInteger joined = new AtomicInteger();
+    /**
+     * Counts {@link #forget} calls: a lookup that read the store before a revocation here must not keep its
+     * answer for reuse after it (the revoking instance promises the very next request is refused).
+     */
+    private final AtomicLong forgets = new AtomicLong();
 
     private record Cached(Principal principal, Instant until) {
     }
@@ -107,13 +113,14 @@ public final class ApiKeys {
             }
             return new Authenticated(hit.principal());
         }
+        long forgetsBefore = forgets.get();
         CompletableFuture<Authentication> mine = new CompletableFuture<>();
         CompletableFuture<Authentication> running = lookups.putIfAbsent(hash, mine);
         if (running != null) {
             return join(running);
         }
         try {
-            Authentication answer = lookup(hash, now);
+            Authentication answer = lookup(hash, now, forgetsBefore);
             mine.complete(answer);
             return answer;
         } catch (RuntimeException | Error e) {
@@ -144,8 +151,8 @@ public final class ApiKeys {
         return joined.get();
     }
 
-    /** Asks the store, and keeps a success for reuse. */
-    private Authentication lookup(KeyHash hash, Instant now) {
+    /** Asks the store, and keeps a success for reuse unless a key was forgotten since {@code forgetsBefore}. */
+    private Authentication lookup(KeyHash hash, Instant now, long forgetsBefore) {
         Optional<StoredKey> found = store.findKeyByHash(hash);
         // The re-comparison guards against a store whose lookup is looser than byte equality.
         if (found.isEmpty() || !found.get().hash().matches(hash)) {
@@ -168,12 +175,20 @@ public final class ApiKeys {
         if (cache.size() >= CACHE_MAX) {
             cache.clear(); // crude but bounded: a burst of distinct keys costs one round of lookups
         }
-        cache.put(hash, new Cached(principal, now.plus(CACHE_TTL)));
+        Cached kept = new Cached(principal, now.plus(CACHE_TTL));
+        cache.put(hash, kept);
+        // forget() counts before it sweeps the cache: either the sweep saw this entry, or this check sees the count
+        if (forgets.get() != forgetsBefore) {
+            cache.remove(hash, kept);
+        }
         return new Authenticated(principal);
     }
 
     /** Drops any reused lookup of the key {@code keyId} (called when it is revoked here). */
     public void forget(String keyId) {
+        forgets.incrementAndGet();
+        // a lookup still running read the store before the revocation: later callers must not wait for its answer
+        lookups.clear();
         cache.values().removeIf(c -> c.principal().key().id().equals(keyId));
     }
 }

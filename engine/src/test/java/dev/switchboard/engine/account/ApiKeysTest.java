@@ -102,6 +102,39 @@ class ApiKeysTest {
     }
 
     @Test
+    void aLookupThatReadTheStoreBeforeARevocationHereLeavesNothingToReuse() throws Exception {
+        IssuedKey issued = keys.issue(alice.id(), NewKey.unrestricted("ci"));
+        java.util.concurrent.CountDownLatch read = new java.util.concurrent.CountDownLatch(1);
+        java.util.concurrent.CountDownLatch revoked = new java.util.concurrent.CountDownLatch(1);
+        // the store answers "not revoked", then the key is revoked here before the lookup keeps its answer
+        AccountStore slow = (AccountStore) java.lang.reflect.Proxy.newProxyInstance(AccountStore.class.getClassLoader(),
+                new Class<?>[] {AccountStore.class}, (proxy, m, args) -> {
+                    Object answer;
+                    try {
+                        answer = m.invoke(store, args);
+                    } catch (java.lang.reflect.InvocationTargetException e) {
+                        throw e.getCause();
+                    }
+                    if (m.getName().equals("findKeyByHash") && read.getCount() > 0) {
+                        read.countDown();
+                        revoked.await();
+                    }
+                    return answer;
+                });
+        ApiKeys slowKeys = new ApiKeys(slow, clock);
+        var early = java.util.concurrent.CompletableFuture.supplyAsync(() -> slowKeys.authenticate(issued.secret()),
+                java.util.concurrent.Executors.newVirtualThreadPerTaskExecutor());
+        read.await();
+
+        store.revokeKey(issued.key().id(), clock.instant());
+        slowKeys.forget(issued.key().id());
+        revoked.countDown();
+
+        assertThat(early.get()).as("it asked before the revocation").isInstanceOf(Authenticated.class);
+        assertThat(slowKeys.authenticate(issued.secret())).as("the next request, after it").isEqualTo(new Rejected(Reason.REVOKED));
+    }
+
+    @Test
     void aKeyRevokedByAnotherInstanceIsRejectedOnceTheReusedLookupExpires() {
         IssuedKey issued = keys.issue(alice.id(), NewKey.unrestricted("ci"));
         assertThat(keys.authenticate(issued.secret())).isInstanceOf(Authenticated.class);
