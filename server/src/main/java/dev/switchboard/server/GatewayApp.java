@@ -78,6 +78,8 @@ import dev.switchboard.server.http.ErrorRenderer;
 import dev.switchboard.server.http.Drain;
 import dev.switchboard.server.http.HttpEdge;
 import dev.switchboard.server.ops.Readiness;
+import dev.switchboard.server.http.RequestObserver;
+import dev.switchboard.server.trace.Tracing;
 import dev.switchboard.server.http.Route;
 import dev.switchboard.store.JdbcBalanceStore;
 import dev.switchboard.store.JdbcCatalogStore;
@@ -136,6 +138,8 @@ public final class GatewayApp implements AutoCloseable {
     /** Counts the requests being served; begun on SIGTERM ({@link #drain}). */
     private final Drain drain = new Drain();
     private final AtomicBoolean closed = new AtomicBoolean();
+    /** OpenTelemetry, when {@code tracing.otlp_endpoint} is set (or a test passed its own); else nothing at all. */
+    private final Optional<Tracing> tracing;
     private static final Logger LOG = LoggerFactory.getLogger(GatewayApp.class);
     /** The longest one round of readiness checks waits for the database's and Redis's answers. */
     static final Duration READY_TIMEOUT = Duration.ofSeconds(1);
@@ -157,10 +161,17 @@ public final class GatewayApp implements AutoCloseable {
         public static final PortDecorators NONE = new PortDecorators(UnaryOperator.identity(), UnaryOperator.identity());
     }
 
-    private GatewayApp(GatewayConfig config, int port, PortDecorators ports, Clock clock) {
+    private GatewayApp(GatewayConfig config, int port, PortDecorators ports, Clock clock, Optional<Tracing> tracing) {
         this.config = config;
-        this.accounts = openAccounts(config, clock);
+        this.tracing = tracing;
+        try {
+            this.accounts = openAccounts(config, clock);
+        } catch (RuntimeException | Error e) {
+            tracing.ifPresent(Tracing::close);
+            throw e;
+        }
         Deque<AutoCloseable> opened = new ArrayDeque<>(List.of(accounts));
+        tracing.ifPresent(opened::add);
         try {
             this.watchdog = opened(opened, new Watchdog(Duration.ofMillis(50)));
             this.upstream = opened(opened, new UpstreamClient(watchdog));
@@ -181,7 +192,8 @@ public final class GatewayApp implements AutoCloseable {
             if (limitCounters instanceof AutoCloseable c) {
                 opened.push(c);
             }
-            this.edge = listen(config, port, routes(clock, registry, metrics, ports, catalogStore), metrics, drain);
+            this.edge = listen(config, port, routes(clock, registry, metrics, ports, catalogStore), metrics, drain,
+                    tracing.map(Tracing::requests).orElse(RequestObserver.NONE));
         } catch (RuntimeException | Error e) {
             opened.forEach(GatewayApp::closeQuietly);
             throw e;
@@ -206,11 +218,15 @@ public final class GatewayApp implements AutoCloseable {
     private List<Route> routes(Clock clock, PrometheusMeterRegistry registry, GatewayMetrics metrics, PortDecorators ports,
                                JdbcCatalogStore catalogStore) {
         Map<ProviderType, ProviderAdapter> adapters = new EnumMap<>(ProviderType.class);
-        adapters.put(ProviderType.OPENAI, new HttpProviderAdapter(new OpenAiDialect(), upstream));
-        adapters.put(ProviderType.OPENAI_RESPONSES, new HttpProviderAdapter(new OpenAiResponsesDialect(), upstream));
-        adapters.put(ProviderType.ANTHROPIC, new HttpProviderAdapter(new AnthropicDialect(), upstream));
+        UnaryOperator<dev.switchboard.engine.upstream.HttpCall> outgoing = tracing.map(Tracing::outgoing)
+                .orElse(UnaryOperator.identity());
+        adapters.put(ProviderType.OPENAI, new HttpProviderAdapter(new OpenAiDialect(), upstream, outgoing));
+        adapters.put(ProviderType.OPENAI_RESPONSES, new HttpProviderAdapter(new OpenAiResponsesDialect(), upstream, outgoing));
+        adapters.put(ProviderType.ANTHROPIC, new HttpProviderAdapter(new AnthropicDialect(), upstream, outgoing));
         adapters.put(ProviderType.SIMULATOR, new SimulatorAdapter());
-        adapters.put(ProviderType.GEMINI, new HttpProviderAdapter(new GeminiDialect(), upstream));
+        adapters.put(ProviderType.GEMINI, new HttpProviderAdapter(new GeminiDialect(), upstream, outgoing));
+        // a client span per attempt only when tracing is on: otherwise the adapters are left as they are
+        tracing.ifPresent(t -> adapters.replaceAll((type, adapter) -> t.attempts(adapter)));
         ImageInliner images = new ImageInliner(new ImageFetcher(FetchLimits.DEFAULT));
         FailoverRouter router = new FailoverRouter(config.catalog(), adapters, metrics, images);
         Sessions sessions = accounts.sessions(SessionPolicy.DEFAULT
@@ -238,7 +254,7 @@ public final class GatewayApp implements AutoCloseable {
         ResponsesApi responses = new ResponsesApi(
                 new ResponsesService(chat, new JdbcResponseStore(accounts.database()), clock), auth, heartbeats);
         MessagesApi messages = new MessagesApi(chat, auth, heartbeats);
-        ModelsApi models = new ModelsApi(config.catalog(), auth, clock.instant().getEpochSecond(), Optional.of(defaults),
+        ModelsApi models = new ModelsApi(config.catalog(), auth, Optional.of(defaults),
                 skills);
         UsageAdminApi usageAdmin = new UsageAdminApi(admin, balances);
         AccountApi account = new AccountApi(auth, accounts.admin(), balances, clock);
@@ -355,11 +371,12 @@ public final class GatewayApp implements AutoCloseable {
         }
     }
 
-    private static HttpEdge listen(GatewayConfig config, int port, List<Route> routes, GatewayMetrics metrics, Drain drain) {
+    private static HttpEdge listen(GatewayConfig config, int port, List<Route> routes, GatewayMetrics metrics, Drain drain,
+                                   RequestObserver observer) {
         String address = new ListenAddress(config.listen().host(), port).toString();
         try {
             return HttpEdge.start(config.listen().host(), port, routes, OPENAI_ERRORS, metrics,
-                    new CorsPolicy(config.edge().corsOrigins()), config.edge().maxBodyBytes(), config.edge().readTimeout(), drain);
+                    new CorsPolicy(config.edge().corsOrigins()), config.edge().maxBodyBytes(), config.edge().readTimeout(), drain, observer);
         } catch (HttpEdge.CannotListen e) {
             String fix = config.isEmbeddedDefault()
                     ? "set SWITCHBOARD_LISTEN, e.g. SWITCHBOARD_LISTEN=127.0.0.1:8081, or give --config FILE with another `listen`"
@@ -384,22 +401,28 @@ public final class GatewayApp implements AutoCloseable {
 
     /** Starts on the configured address. */
     public static GatewayApp start(GatewayConfig config) {
-        return new GatewayApp(config, config.listen().port(), PortDecorators.NONE, Clock.systemUTC());
+        return new GatewayApp(config, config.listen().port(), PortDecorators.NONE, Clock.systemUTC(),
+                Tracing.of(config.tracing()));
     }
 
     /** Starts on {@code port} instead of the configured one (0: any free port; tests). */
     public static GatewayApp start(GatewayConfig config, int port) {
-        return new GatewayApp(config, port, PortDecorators.NONE, Clock.systemUTC());
+        return new GatewayApp(config, port, PortDecorators.NONE, Clock.systemUTC(), Tracing.of(config.tracing()));
     }
 
     /** Starts on {@code port} with the pipeline's ports wrapped by {@code ports} (tests). */
     public static GatewayApp start(GatewayConfig config, int port, PortDecorators ports) {
-        return new GatewayApp(config, port, ports, Clock.systemUTC());
+        return new GatewayApp(config, port, ports, Clock.systemUTC(), Tracing.of(config.tracing()));
     }
 
     /** Starts on {@code port} with the pipeline's ports wrapped by {@code ports}, reading time from {@code clock} (tests). */
     public static GatewayApp start(GatewayConfig config, int port, PortDecorators ports, Clock clock) {
-        return new GatewayApp(config, port, ports, clock);
+        return new GatewayApp(config, port, ports, clock, Tracing.of(config.tracing()));
+    }
+
+    /** Starts on {@code port} tracing into {@code tracing} whatever the config says (tests read the spans); closes it. */
+    public static GatewayApp start(GatewayConfig config, int port, Tracing tracing) {
+        return new GatewayApp(config, port, PortDecorators.NONE, Clock.systemUTC(), Optional.of(tracing));
     }
 
     public int port() {
@@ -487,6 +510,7 @@ public final class GatewayApp implements AutoCloseable {
             return;
         }
         edge.close();
+        tracing.ifPresent(Tracing::close);
         sweeper.close();
         idempotent.close();
         skillUses.close();

@@ -253,6 +253,39 @@ abstract class BalanceStoreContract extends StoreContract {
     }
 
     @Test
+    void sweepersOfSeveralInstancesAtOnceReleaseEachExpiredHoldOnce() throws Exception {
+        user("u1", 50 * USD);
+        for (int i = 0; i < 40; i++) {
+            store.reserve(new Hold("h" + i, "u1", "key_1", USD / 10, T0.plusSeconds(10), T0));
+        }
+        // every gateway instance runs its own sweeper, each with its own store object, on the one database
+        ExecutorService pool = Executors.newFixedThreadPool(4);
+        CountDownLatch start = new CountDownLatch(1);
+        try {
+            List<Future<Integer>> released = new ArrayList<>();
+            for (int i = 0; i < 4; i++) {
+                JdbcBalanceStore instance = new JdbcBalanceStore(database);
+                released.add(pool.submit(() -> {
+                    start.await();
+                    return instance.releaseExpired(T0.plusSeconds(10), 7);
+                }));
+            }
+            start.countDown();
+            int total = 0;
+            for (Future<Integer> f : released) {
+                total += f.get();
+            }
+            // batches of 7 may stop short of all 40; what is left is released by the next rounds, never twice
+            total += store.releaseExpired(T0.plusSeconds(10), 100);
+            assertThat(total).isEqualTo(40);
+            assertThat(store.openHolds()).isZero();
+            assertThat(store.balance("u1")).contains(new Balance(50 * USD, 0));
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
+    @Test
     void releaseFreesTheHoldOnceAndTheSweeperOnlyExpiredOnes() {
         user("u1", 5 * USD);
         store.reserve(new Hold("old", "u1", "key_1", USD, T0.plusSeconds(10), T0));

@@ -10,7 +10,11 @@ import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.Map;
 import java.util.Objects;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.Optional;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -18,8 +22,11 @@ import org.slf4j.LoggerFactory;
 /**
  * Issues and checks API keys (docs/contracts.md §5). A key is {@code sk-sb-} followed by 43 base64url
  * characters encoding 32 random bytes; the store keeps only its SHA-256 hash and its first 12
- * characters. Every {@link #authenticate} asks the store, so a revocation takes effect on the next
- * request on every instance. Logs name keys by id and prefix only, never by secret.
+ * characters. A successful lookup is reused for {@link #CACHE_TTL}, so a revocation takes effect at once on the
+ * instance that revoked the key and within that time on every other instance. Concurrent lookups of one key
+ * whose reuse ran out are made once (single flight): the others wait for that answer instead of each asking the
+ * store, so a popular key expiring under load costs one pair of queries, not one per request in flight.
+ * Logs name keys by id and prefix only, never by secret.
  */
 public final class ApiKeys {
 
@@ -42,6 +49,15 @@ public final class ApiKeys {
     private final Clock clock;
     private final RandomSecrets secrets;
     private final Map<KeyHash, Cached> cache = new ConcurrentHashMap<>();
+    /** The store lookups running now, by key: the one other callers of the same key wait for. */
+    private final Map<KeyHash, CompletableFuture<Authentication>> lookups = new ConcurrentHashMap<>();
+    /** Callers waiting for another's lookup right now (tests see the single flight through it). */
+    private final AtomicInteger joined = new AtomicInteger();
+    /**
+     * Counts {@link #forget} calls: a lookup that read the store before a revocation here must not keep its
+     * answer for reuse after it (the revoking instance promises the very next request is refused).
+     */
+    private final AtomicLong forgets = new AtomicLong();
 
     private record Cached(Principal principal, Instant until) {
     }
@@ -97,6 +113,46 @@ public final class ApiKeys {
             }
             return new Authenticated(hit.principal());
         }
+        long forgetsBefore = forgets.get();
+        CompletableFuture<Authentication> mine = new CompletableFuture<>();
+        CompletableFuture<Authentication> running = lookups.putIfAbsent(hash, mine);
+        if (running != null) {
+            return join(running);
+        }
+        try {
+            Authentication answer = lookup(hash, now, forgetsBefore);
+            mine.complete(answer);
+            return answer;
+        } catch (RuntimeException | Error e) {
+            mine.completeExceptionally(e);
+            throw e;
+        } finally {
+            lookups.remove(hash, mine);
+        }
+    }
+
+    private Authentication join(CompletableFuture<Authentication> running) {
+        joined.incrementAndGet();
+        try {
+            return running.join();
+        } catch (CompletionException e) {
+            // the store failed for the caller that asked: it fails for everyone who waited on it, the same way
+            if (e.getCause() instanceof RuntimeException r) {
+                throw r;
+            }
+            throw e;
+        } finally {
+            joined.decrementAndGet();
+        }
+    }
+
+    /** How many callers are waiting for another caller's lookup of the same key right now. */
+    int joinedLookups() {
+        return joined.get();
+    }
+
+    /** Asks the store, and keeps a success for reuse unless a key was forgotten since {@code forgetsBefore}. */
+    private Authentication lookup(KeyHash hash, Instant now, long forgetsBefore) {
         Optional<StoredKey> found = store.findKeyByHash(hash);
         // The re-comparison guards against a store whose lookup is looser than byte equality.
         if (found.isEmpty() || !found.get().hash().matches(hash)) {
@@ -119,12 +175,20 @@ public final class ApiKeys {
         if (cache.size() >= CACHE_MAX) {
             cache.clear(); // crude but bounded: a burst of distinct keys costs one round of lookups
         }
-        cache.put(hash, new Cached(principal, now.plus(CACHE_TTL)));
+        Cached kept = new Cached(principal, now.plus(CACHE_TTL));
+        cache.put(hash, kept);
+        // forget() counts before it sweeps the cache: either the sweep saw this entry, or this check sees the count
+        if (forgets.get() != forgetsBefore) {
+            cache.remove(hash, kept);
+        }
         return new Authenticated(principal);
     }
 
     /** Drops any reused lookup of the key {@code keyId} (called when it is revoked here). */
     public void forget(String keyId) {
+        forgets.incrementAndGet();
+        // a lookup still running read the store before the revocation: later callers must not wait for its answer
+        lookups.clear();
         cache.values().removeIf(c -> c.principal().key().id().equals(keyId));
     }
 }

@@ -1,5 +1,6 @@
 package dev.switchboard.engine.provider;
 
+import dev.switchboard.engine.upstream.HttpCall;
 import dev.switchboard.engine.upstream.UpstreamClient;
 import dev.switchboard.engine.upstream.UpstreamFailure;
 import dev.switchboard.engine.upstream.UpstreamIOException;
@@ -34,17 +35,27 @@ public final class HttpProviderAdapter implements ProviderAdapter {
 
     private final Dialect dialect;
     private final UpstreamClient client;
+    private final java.util.function.UnaryOperator<HttpCall> outgoing;
 
     public HttpProviderAdapter(Dialect dialect, UpstreamClient client) {
+        this(dialect, client, java.util.function.UnaryOperator.identity());
+    }
+
+    /**
+     * {@code outgoing} may add headers to every call just before it is sent (the trace context of the attempt's
+     * span, when tracing is on); it must not touch the body or the credentials.
+     */
+    public HttpProviderAdapter(Dialect dialect, UpstreamClient client, java.util.function.UnaryOperator<HttpCall> outgoing) {
         this.dialect = dialect;
         this.client = client;
+        this.outgoing = outgoing;
     }
 
     @Override
     public ChatResponse complete(Attempt original) {
         ToolNames names = ToolNames.of(original.request(), dialect.toolNames());
         Attempt attempt = original.withRequest(names.apply(original.request()));
-        try (UpstreamResponse response = client.send(dialect.call(attempt, false), attempt.provider().timeouts())) {
+        try (UpstreamResponse response = client.send(outgoing.apply(dialect.call(attempt, false)), attempt.provider().timeouts())) {
             failOnErrorStatus(response);
             byte[] body = read(response);
             try {
@@ -59,7 +70,7 @@ public final class HttpProviderAdapter implements ProviderAdapter {
     public EventSource stream(Attempt original) {
         ToolNames names = ToolNames.of(original.request(), dialect.toolNames());
         Attempt attempt = original.withRequest(names.apply(original.request()));
-        UpstreamResponse response = client.send(dialect.call(attempt, true), attempt.provider().timeouts());
+        UpstreamResponse response = client.send(outgoing.apply(dialect.call(attempt, true)), attempt.provider().timeouts());
         try {
             failOnErrorStatus(response);
         } catch (RuntimeException e) {

@@ -102,6 +102,39 @@ class ApiKeysTest {
     }
 
     @Test
+    void aLookupThatReadTheStoreBeforeARevocationHereLeavesNothingToReuse() throws Exception {
+        IssuedKey issued = keys.issue(alice.id(), NewKey.unrestricted("ci"));
+        java.util.concurrent.CountDownLatch read = new java.util.concurrent.CountDownLatch(1);
+        java.util.concurrent.CountDownLatch revoked = new java.util.concurrent.CountDownLatch(1);
+        // the store answers "not revoked", then the key is revoked here before the lookup keeps its answer
+        AccountStore slow = (AccountStore) java.lang.reflect.Proxy.newProxyInstance(AccountStore.class.getClassLoader(),
+                new Class<?>[] {AccountStore.class}, (proxy, m, args) -> {
+                    Object answer;
+                    try {
+                        answer = m.invoke(store, args);
+                    } catch (java.lang.reflect.InvocationTargetException e) {
+                        throw e.getCause();
+                    }
+                    if (m.getName().equals("findKeyByHash") && read.getCount() > 0) {
+                        read.countDown();
+                        revoked.await();
+                    }
+                    return answer;
+                });
+        ApiKeys slowKeys = new ApiKeys(slow, clock);
+        var early = java.util.concurrent.CompletableFuture.supplyAsync(() -> slowKeys.authenticate(issued.secret()),
+                java.util.concurrent.Executors.newVirtualThreadPerTaskExecutor());
+        read.await();
+
+        store.revokeKey(issued.key().id(), clock.instant());
+        slowKeys.forget(issued.key().id());
+        revoked.countDown();
+
+        assertThat(early.get()).as("it asked before the revocation").isInstanceOf(Authenticated.class);
+        assertThat(slowKeys.authenticate(issued.secret())).as("the next request, after it").isEqualTo(new Rejected(Reason.REVOKED));
+    }
+
+    @Test
     void aKeyRevokedByAnotherInstanceIsRejectedOnceTheReusedLookupExpires() {
         IssuedKey issued = keys.issue(alice.id(), NewKey.unrestricted("ci"));
         assertThat(keys.authenticate(issued.secret())).isInstanceOf(Authenticated.class);
@@ -113,6 +146,66 @@ class ApiKeysTest {
 
         clock.advance(ApiKeys.CACHE_TTL);
         assertThat(keys.authenticate(issued.secret())).isEqualTo(new Rejected(Reason.REVOKED));
+    }
+
+    @Test
+    void concurrentLookupsOfAKeyWhoseReuseRanOutAskTheStoreOnce() throws Exception {
+        IssuedKey issued = keys.issue(alice.id(), NewKey.unrestricted("busy"));
+        assertThat(keys.authenticate(issued.secret())).isInstanceOf(Authenticated.class);
+        clock.advance(ApiKeys.CACHE_TTL);
+        int before = store.hashLookups.get();
+        java.util.concurrent.CountDownLatch release = new java.util.concurrent.CountDownLatch(1);
+        store.beforeHashLookup = () -> {
+            try {
+                release.await();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        };
+        int callers = 20;
+        List<java.util.concurrent.Future<Authentication>> answers = new java.util.ArrayList<>();
+        try (var pool = java.util.concurrent.Executors.newVirtualThreadPerTaskExecutor()) {
+            for (int i = 0; i < callers; i++) {
+                answers.add(pool.submit(() -> keys.authenticate(issued.secret())));
+            }
+            // every caller but the one asking the store waits for its answer (never reached without single flight)
+            while (keys.joinedLookups() < callers - 1) {
+                Thread.onSpinWait();
+            }
+            assertThat(store.hashLookups.get()).isEqualTo(before + 1);
+            release.countDown();
+            for (var answer : answers) {
+                assertThat(answer.get()).isInstanceOf(Authenticated.class);
+            }
+        }
+        assertThat(store.hashLookups.get()).isEqualTo(before + 1);
+    }
+
+    @Test
+    void aStoreFailureDuringASharedLookupFailsEveryWaiterAndIsNotKept() throws Exception {
+        IssuedKey issued = keys.issue(alice.id(), NewKey.unrestricted("flaky"));
+        java.util.concurrent.CountDownLatch release = new java.util.concurrent.CountDownLatch(1);
+        store.beforeHashLookup = () -> {
+            try {
+                release.await();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            throw new IllegalStateException("database down");
+        };
+        try (var pool = java.util.concurrent.Executors.newVirtualThreadPerTaskExecutor()) {
+            var first = pool.submit(() -> keys.authenticate(issued.secret()));
+            var second = pool.submit(() -> keys.authenticate(issued.secret()));
+            while (keys.joinedLookups() < 1) {
+                Thread.onSpinWait();
+            }
+            release.countDown();
+            for (var f : List.of(first, second)) {
+                assertThatThrownBy(f::get).hasCauseInstanceOf(IllegalStateException.class);
+            }
+        }
+        store.beforeHashLookup = () -> { };
+        assertThat(keys.authenticate(issued.secret())).isInstanceOf(Authenticated.class);
     }
 
     @Test

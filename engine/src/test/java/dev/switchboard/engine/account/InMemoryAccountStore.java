@@ -115,10 +115,16 @@ final class InMemoryAccountStore implements AccountStore, AdminKeyStore {
     }
 
     @Override
-    public synchronized Optional<StoredKey> findKeyByHash(KeyHash hash) {
+    public Optional<StoredKey> findKeyByHash(KeyHash hash) {
         hashLookups.incrementAndGet();
-        return keysById.values().stream().filter(k -> k.hash().equals(hash)).findFirst();
+        beforeHashLookup.run();
+        synchronized (this) {
+            return keysById.values().stream().filter(k -> k.hash().equals(hash)).findFirst();
+        }
     }
+
+    /** Runs (outside the store's lock) at each key lookup: tests hold a lookup in flight with it. */
+    volatile Runnable beforeHashLookup = () -> { };
 
     @Override
     public synchronized Optional<ApiKey> findKey(String keyId) {

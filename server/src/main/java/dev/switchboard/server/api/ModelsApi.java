@@ -37,22 +37,32 @@ import java.util.Set;
 public final class ModelsApi {
     private final Catalog catalog;
     private final Authenticator auth;
-    /** Models carry no creation date in config; a fixed epoch keeps the field present for SDKs that require it. */
-    private final long created;
+    /**
+     * The {@code created} of a model whose catalog entry names no source date: a fixed instant (2025-01-01T00:00:00Z),
+     * so every instance and every restart answers the same list.
+     */
+    public static final long UNDATED_CREATED = 1_735_689_600L;
     private final Optional<SavedDefaultsService> defaults;
     private final SkillLookup skills;
 
-    public ModelsApi(Catalog catalog, Authenticator auth, long startedEpochSeconds) {
-        this(catalog, auth, startedEpochSeconds, Optional.empty(), SkillLookup.NONE);
+    public ModelsApi(Catalog catalog, Authenticator auth) {
+        this(catalog, auth, Optional.empty(), SkillLookup.NONE);
     }
 
-    public ModelsApi(Catalog catalog, Authenticator auth, long startedEpochSeconds, Optional<SavedDefaultsService> defaults,
-                     SkillLookup skills) {
+    public ModelsApi(Catalog catalog, Authenticator auth, Optional<SavedDefaultsService> defaults, SkillLookup skills) {
         this.catalog = catalog;
         this.auth = auth;
-        this.created = startedEpochSeconds;
         this.defaults = defaults;
         this.skills = skills;
+    }
+
+    /**
+     * A model's {@code created} (epoch seconds): derived from the catalog, never from when this instance started,
+     * so instances behind one load balancer agree: the date of the model's price source (midnight UTC), else
+     * {@link #UNDATED_CREATED}.
+     */
+    public static long created(ModelEntry m) {
+        return m.source().map(s -> s.asOf().atStartOfDay(java.time.ZoneOffset.UTC).toEpochSecond()).orElse(UNDATED_CREATED);
     }
 
     public void list(Exchange ex) {
@@ -67,7 +77,7 @@ public final class ModelsApi {
                 if (!entry.has("display_name")) {
                     entry.put("display_name", m.id());
                 }
-                entry.put("created_at", java.time.Instant.ofEpochSecond(created).toString());
+                entry.put("created_at", java.time.Instant.ofEpochSecond(created(m)).toString());
                 data.add(entry);
             }
         }
@@ -82,7 +92,7 @@ public final class ModelsApi {
         ObjectNode o = Json.object();
         o.put("id", m.id());
         o.put("object", "model");
-        o.put("created", created);
+        o.put("created", created(m));
         o.put("owned_by", m.ownedBy());
         m.displayName().ifPresent(n -> o.put("display_name", n));
         o.put("context_length", m.contextLength());

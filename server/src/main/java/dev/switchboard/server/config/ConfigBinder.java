@@ -25,7 +25,7 @@ import java.util.Set;
  */
 final class ConfigBinder {
     static final List<String> TOP_KEYS = List.of("listen", "database", "redis", "admin_key", "http", "cors", "metrics",
-            "include", "providers", "models", "dashboard", "extend", "plans", "billing", "limits");
+            "include", "providers", "models", "dashboard", "extend", "plans", "billing", "limits", "tracing");
     /** The largest {@code http.max_body}: bodies are held in memory whole. */
     static final long MAX_BODY_LIMIT = 1L << 30;
     static final List<String> INCLUDES = List.of(BuiltinCatalog.INCLUDE_NAME);
@@ -57,6 +57,7 @@ final class ConfigBinder {
         DashboardConfig dashboard = DashboardBinder.dashboard(top);
         boolean starterCatalog = DashboardBinder.starterCatalog(top);
         LimitsConfig limits = LimitsBinder.limits(top);
+        TracingConfig tracing = TracingBinder.tracing(top);
 
         List<ProviderConfig> providers = new ArrayList<>();
         Set<String> providerIds = new LinkedHashSet<>();
@@ -85,7 +86,7 @@ final class ConfigBinder {
         BillingSettings billing = PlansBinder.billing(top);
         problems.throwIfAny();
         return new GatewayConfig(listen, database, redis, adminKey, edge, new Catalog(providers, models, plans), source, dashboard,
-                starterCatalog, billing, limits);
+                starterCatalog, billing, limits, tracing);
     }
 
     private List<ModelEntry> ownModels(YamlFields top, Set<String> providerIds, Namespace names) {

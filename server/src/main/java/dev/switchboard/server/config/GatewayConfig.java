@@ -22,10 +22,11 @@ import java.util.Optional;
  *                 is loaded on first start ({@code extend: {starter_catalog: false}} to start empty)
  * @param billing  how long credit holds outlive a gateway that died, and how often they are swept
  * @param limits   what happens when the limit store (Redis) cannot be reached
+ * @param tracing  OpenTelemetry tracing: where spans go, when anywhere
  */
 public record GatewayConfig(ListenAddress listen, String database, Optional<URI> redis, Optional<String> adminKey,
                             EdgeSettings edge, Catalog catalog, String source, DashboardConfig dashboard,
-                            boolean starterCatalog, BillingSettings billing, LimitsConfig limits) {
+                            boolean starterCatalog, BillingSettings billing, LimitsConfig limits, TracingConfig tracing) {
     /** The {@link #source()} of {@link ConfigLoader#embeddedDefault}. */
     public static final String EMBEDDED_DEFAULT = "embedded default";
     public static final String DEFAULT_DATABASE = "sqlite:data/switchboard.db";
@@ -42,6 +43,15 @@ public record GatewayConfig(ListenAddress listen, String database, Optional<URI>
         Objects.requireNonNull(dashboard, "dashboard");
         Objects.requireNonNull(billing, "billing");
         Objects.requireNonNull(limits, "limits");
+        Objects.requireNonNull(tracing, "tracing");
+    }
+
+    /** A config without tracing. */
+    public GatewayConfig(ListenAddress listen, String database, Optional<URI> redis, Optional<String> adminKey,
+                         EdgeSettings edge, Catalog catalog, String source, DashboardConfig dashboard,
+                         boolean starterCatalog, BillingSettings billing, LimitsConfig limits) {
+        this(listen, database, redis, adminKey, edge, catalog, source, dashboard, starterCatalog, billing, limits,
+                TracingConfig.OFF);
     }
 
     /**
@@ -54,7 +64,7 @@ public record GatewayConfig(ListenAddress listen, String database, Optional<URI>
             String options = path.substring(path.indexOf('?') < 0 ? path.length() : path.indexOf('?'));
             String resolved = SQLITE + home.toAbsolutePath().resolve(f).normalize() + options;
             return new GatewayConfig(listen, resolved, redis, adminKey, edge, catalog, source, dashboard, starterCatalog,
-                    billing, limits);
+                    billing, limits, tracing);
         }).orElse(this);
     }
 

@@ -69,13 +69,15 @@ public final class HttpEdge implements AutoCloseable {
     private final long maxBodyBytes;
     private final Duration readTimeout;
     private final Drain drain;
+    private final RequestObserver observer;
     /** The endpoints still served while draining: a load balancer must keep seeing the instance leave. */
     private static final Set<String> SERVED_WHILE_DRAINING = Set.of("health", "ready", "metrics");
 
     private final HeaderDeadline headerDeadline;
 
     private HttpEdge(WebServer server, GatewayMetrics metrics, RouteTable table, ErrorRenderer fallbackErrors,
-                     CorsPolicy cors, long maxBodyBytes, Duration readTimeout, Drain drain, HeaderDeadline headerDeadline) {
+                     CorsPolicy cors, long maxBodyBytes, Duration readTimeout, Drain drain, RequestObserver observer,
+                     HeaderDeadline headerDeadline) {
         this.headerDeadline = headerDeadline;
         this.server = server;
         this.metrics = metrics;
@@ -85,6 +87,7 @@ public final class HttpEdge implements AutoCloseable {
         this.maxBodyBytes = maxBodyBytes;
         this.readTimeout = readTimeout;
         this.drain = drain;
+        this.observer = observer;
     }
 
     /**
@@ -117,6 +120,13 @@ public final class HttpEdge implements AutoCloseable {
     public static HttpEdge start(String host, int port, List<Route> routes, ErrorRenderer fallbackErrors,
                                  GatewayMetrics metrics, CorsPolicy cors, long maxBodyBytes, Duration readTimeout,
                                  Drain drain) {
+        return start(host, port, routes, fallbackErrors, metrics, cors, maxBodyBytes, readTimeout, drain, RequestObserver.NONE);
+    }
+
+    /** As above, with {@code observer} told of every routed request (tracing's server spans). */
+    public static HttpEdge start(String host, int port, List<Route> routes, ErrorRenderer fallbackErrors,
+                                 GatewayMetrics metrics, CorsPolicy cors, long maxBodyBytes, Duration readTimeout,
+                                 Drain drain, RequestObserver observer) {
         probe(host, port);
         RouteTable table = new RouteTable(routes);
         EdgeHolder self = new EdgeHolder();
@@ -152,7 +162,8 @@ public final class HttpEdge implements AutoCloseable {
                 .shutdownHook(false)
                 .routing(routing)
                 .build();
-        self.edge = new HttpEdge(server, metrics, table, fallbackErrors, cors, maxBodyBytes, readTimeout, drain, headerDeadline);
+        self.edge = new HttpEdge(server, metrics, table, fallbackErrors, cors, maxBodyBytes, readTimeout, drain, observer,
+                headerDeadline);
         server.start();
         if (!server.isRunning() || server.port() < 0) {
             server.stop();
@@ -267,6 +278,7 @@ public final class HttpEdge implements AutoCloseable {
         });
         int status;
         Optional<GatewayError> refusal = Optional.empty();
+        RequestObserver.Observation observation = observer.start(route, ex);
         try {
             if (drain.draining() && !SERVED_WHILE_DRAINING.contains(route.endpoint())) {
                 // the client's next try goes to another instance: no keep-alive back to this one
@@ -299,6 +311,7 @@ public final class HttpEdge implements AutoCloseable {
             refusal = Optional.of(unexpected(ex, e));
             status = fail(route, ex, refusal.get(), Optional.empty());
         }
+        observation.end(status, refusal);
         Duration took = Duration.ofNanos(System.nanoTime() - ex.startNanos());
         log(route, ex, status, took, refusal);
         String model = ex.trace().flatMap(RequestTrace::modelAnswered)

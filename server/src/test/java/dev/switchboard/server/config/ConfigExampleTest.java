@@ -73,7 +73,7 @@ class ConfigExampleTest {
 
         List<String> accepted = Stream.of(ConfigBinder.TOP_KEYS, ProviderBinder.KEYS, ProviderBinder.TIMEOUT_KEYS, ModelBinder.KEYS,
                 ModelBinder.REASONING_KEYS, ModelBinder.BUDGET_KEYS, ModelBinder.SOURCE_KEYS, ModelBinder.PRICING_KEYS,
-                ModelBinder.ROUTE_KEYS).flatMap(List::stream).toList();
+                ModelBinder.ROUTE_KEYS, TracingBinder.KEYS, LimitsBinder.KEYS).flatMap(List::stream).toList();
         assertThat(written).containsAll(accepted);
     }
 
