@@ -8,6 +8,8 @@ import dev.switchboard.engine.limits.LimitStore;
 import dev.switchboard.engine.limits.LimitStoreException;
 import dev.switchboard.engine.limits.Tally;
 import io.lettuce.core.ClientOptions;
+import io.lettuce.core.LettuceFutures;
+import io.lettuce.core.RedisFuture;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisException;
 import io.lettuce.core.RedisNoScriptException;
@@ -32,15 +34,21 @@ import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.locks.LockSupport;
+import java.util.concurrent.locks.ReentrantLock;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Supplier;
 
 /**
  * The limit counters in Redis, shared by every gateway instance that uses the same Redis and key prefix (the
  * rules of {@link LimitKind}, the same as {@code InMemoryLimitStore}). Each check-and-reserve is one server-side
- * script (one round trip, atomic, timed by Redis's own clock), and so is each settlement or release, sent without
- * waiting for its answer, so several instances enforce one limit exactly and a request blocks on Redis once.
+ * script (one round trip, atomic, timed by Redis's own clock), so several instances enforce one limit exactly.
+ * Settlements and releases are queued and ride along with the next check this instance sends (the same call runs
+ * them first, in order), or are sent on their own by a sender thread when no check comes within a few
+ * milliseconds: a request costs one call to Redis, and only its check waits for an answer.
  *
  * <p>Keys: {@code <prefix>lim:<counter>} (a sorted set of request ids by time for request and token windows and
  * parallel sets; a hash of UTC day to tokens for daily caps) and {@code <prefix>lim:<counter>:tokens} (the tokens
@@ -53,9 +61,18 @@ import java.util.function.Supplier;
  * client, and a fresh connection is attempted at most once per second while there is none.
  */
 public final class RedisLimitStore implements LimitStore, AutoCloseable {
-    private static final String RESERVE = script("redis/limits-reserve.lua");
-    private static final String SETTLE = script("redis/limits-settle.lua");
+    /**
+     * One script for everything: the settle and reserve scripts as functions, and a driver that runs the
+     * settlements queued so far and then, when asked, one check-and-reserve.
+     */
+    private static final String BATCH = "local function settle(KEYS, ARGV)\n" + script("redis/limits-settle.lua")
+            + "\nend\nlocal function reserve(KEYS, ARGV)\n" + script("redis/limits-reserve.lua") + "\nend\n"
+            + script("redis/limits-batch.lua");
     private static final Duration RECONNECT_EVERY = Duration.ofSeconds(1);
+    /** The most settlements one call carries (Lua's unpack is bounded by its stack). */
+    private static final int MOST_PER_CALL = 64;
+    /** How long a settlement waits for a check to carry it before it is sent on its own. */
+    private static final long SEND_ALONE_AFTER_NANOS = Duration.ofMillis(2).toNanos();
 
     private final RedisClient client;
     private final ClientResources resources;
@@ -65,8 +82,18 @@ public final class RedisLimitStore implements LimitStore, AutoCloseable {
     private final Supplier<Duration> offset;
     private final AtomicLong nextConnectAttempt = new AtomicLong();
     private volatile StatefulRedisConnection<String, String> connection;
-    private volatile String reserveSha;
-    private volatile String settleSha;
+    private volatile String batchSha;
+    /** Settlements not yet sent, oldest first. */
+    private final ConcurrentLinkedQueue<Queued> queued = new ConcurrentLinkedQueue<>();
+    /** Held while taking queued settlements and sending them: what one instance sends reaches Redis in order. */
+    private final ReentrantLock sending = new ReentrantLock();
+    private final Thread sender;
+    private final AtomicBoolean senderIdle = new AtomicBoolean();
+    private volatile boolean closed;
+
+    /** A settlement waiting to be sent: its script keys and arguments, and what completes when it was applied. */
+    private record Queued(String[] keys, List<String> args, CompletableFuture<Void> done) {
+    }
 
     /**
      * @param uri     {@code redis://[:password@]host:port[/db]} or {@code rediss://} for TLS
@@ -98,6 +125,7 @@ public final class RedisLimitStore implements LimitStore, AutoCloseable {
         } catch (LimitStoreException e) {
             // not fatal: the gateway serves under its on_store_failure policy until Redis answers
         }
+        this.sender = Thread.ofPlatform().name("limit-settlements").daemon().start(this::sendQueued);
     }
 
     private static String script(String resource) {
@@ -138,7 +166,8 @@ public final class RedisLimitStore implements LimitStore, AutoCloseable {
 
     @Override
     public LimitCheck reserve(String requestId, List<Limit> limits, long tokens) {
-        List<String> args = new ArrayList<>(5 + 2 * limits.size());
+        List<String> args = new ArrayList<>(7 + 2 * limits.size());
+        args.add("reserve");
         args.add(requestId);
         args.add(Long.toString(tokens));
         args.add(Long.toString(LimitKind.WINDOW.toMillis()));
@@ -175,9 +204,9 @@ public final class RedisLimitStore implements LimitStore, AutoCloseable {
     }
 
     /**
-     * Sends the settle script without waiting for its answer: nobody needs it, so the request's thread does not
-     * block on a second round trip. Commands on one connection run in the order they were sent, so any check this
-     * instance sends afterwards sees the settlement applied.
+     * Queues the settlement: the next check this instance sends carries it (one call, no round trip of its own), or,
+     * when no check comes within a few milliseconds, the sender thread sends it. Either way it is sent before any
+     * check that starts after this returns, and nobody waits for its answer.
      */
     private CompletionStage<Void> close(String mode, LimitHold hold, long actualTokens) {
         List<String> args = new ArrayList<>(6 + hold.limits().size());
@@ -188,31 +217,70 @@ public final class RedisLimitStore implements LimitStore, AutoCloseable {
         args.add(Long.toString(hold.epochDay()));
         args.add(Integer.toString(hold.limits().size()));
         hold.limits().forEach(l -> args.add(code(l.kind())));
-        String[] keys = keys(hold.limits());
-        String[] values = args.toArray(String[]::new);
-        try {
-            StatefulRedisConnection<String, String> c = connection();
-            String sha = settleSha;
-            if (sha == null) {
-                sha = load(c, false);
+        CompletableFuture<Void> done = new CompletableFuture<>();
+        queued.add(new Queued(keys(hold.limits()), args, done));
+        if (senderIdle.get() && senderIdle.compareAndSet(true, false)) {
+            LockSupport.unpark(sender);
+        }
+        return done;
+    }
+
+    /** The sender thread: sends what no check carried within {@link #SEND_ALONE_AFTER_NANOS}; idle when nothing waits. */
+    private void sendQueued() {
+        while (!closed) {
+            if (queued.isEmpty()) {
+                senderIdle.set(true);
+                if (queued.isEmpty() && !closed) {
+                    LockSupport.park(this);
+                }
+                senderIdle.set(false);
+                continue;
             }
-            return c.async().evalsha(sha, ScriptOutputType.MULTI, keys, values)
-                    .exceptionallyCompose(e -> unwrap(e) instanceof RedisNoScriptException
-                            // Redis restarted (or flushed its scripts) since the script was loaded
-                            ? c.async().scriptLoad(SETTLE).thenCompose(fresh -> {
-                                settleSha = fresh;
-                                return c.async().evalsha(fresh, ScriptOutputType.MULTI, keys, values);
-                            })
-                            : CompletableFuture.failedStage(e))
-                    .handle((out, e) -> {
-                        if (e != null) {
-                            throw new CompletionException(new LimitStoreException("Redis settlement failed: "
-                                    + reason(unwrap(e)), unwrap(e)));
-                        }
-                        return null;
-                    });
-        } catch (RedisException e) {
-            throw new LimitStoreException("Redis settlement failed: " + reason(e), e);
+            LockSupport.parkNanos(this, SEND_ALONE_AFTER_NANOS);
+            while (!queued.isEmpty()) {
+                List<Queued> batch = new ArrayList<>();
+                RedisFuture<List<Object>> sent;
+                sending.lock();
+                try {
+                    take(batch);
+                    if (batch.isEmpty()) {
+                        break;
+                    }
+                    sent = send(batch, new String[0], List.of());
+                } catch (LimitStoreException e) {
+                    batch.forEach(q -> q.done().completeExceptionally(e));
+                    continue;
+                } finally {
+                    sending.unlock();
+                }
+                sent.whenComplete((out, e) -> {
+                    if (e != null && unwrap(e) instanceof RedisNoScriptException) {
+                        batchSha = null; // Redis lost its scripts (and its counters): load it again next time
+                    }
+                    settled(batch, e);
+                });
+            }
+        }
+    }
+
+    /** Moves up to {@link #MOST_PER_CALL} queued settlements into {@code batch}, oldest first. */
+    private void take(List<Queued> batch) {
+        Queued q;
+        while (batch.size() < MOST_PER_CALL && (q = queued.poll()) != null) {
+            batch.add(q);
+        }
+    }
+
+    /** Completes the settlements of one call: applied, or failed with what failed the call. */
+    private static void settled(List<Queued> batch, Throwable failure) {
+        for (Queued q : batch) {
+            if (failure == null) {
+                q.done().complete(null);
+            } else {
+                Throwable cause = unwrap(failure);
+                q.done().completeExceptionally(cause instanceof LimitStoreException ? cause
+                        : new LimitStoreException("Redis settlement failed: " + reason(cause), cause));
+            }
         }
     }
 
@@ -251,34 +319,85 @@ public final class RedisLimitStore implements LimitStore, AutoCloseable {
         }
     }
 
-    /** Runs the reserve script by its digest, loading it first when Redis does not know it (yet, or any more). */
+    /**
+     * Runs one check-and-reserve, carrying the settlements queued so far, and waits for its answer. The script is
+     * run by its digest and loaded first when Redis does not know it (yet, or any more).
+     */
     private List<Object> check(String[] keys, List<String> args) {
-        String[] values = args.toArray(String[]::new);
+        List<Queued> carried = new ArrayList<>();
         try {
-            StatefulRedisConnection<String, String> c = connection();
-            String sha = reserveSha;
-            if (sha == null) {
-                sha = load(c, true);
-            }
+            RedisFuture<List<Object>> sent;
+            sending.lock();
             try {
-                return c.sync().evalsha(sha, ScriptOutputType.MULTI, keys, values);
+                take(carried);
+                sent = send(carried, keys, args);
+            } finally {
+                sending.unlock();
+            }
+            List<Object> out;
+            try {
+                out = LettuceFutures.awaitOrCancel(sent, timeout.toMillis(), TimeUnit.MILLISECONDS);
             } catch (RedisNoScriptException e) {
                 // Redis restarted (or flushed its scripts) since the script was loaded
-                return c.sync().evalsha(load(c, true), ScriptOutputType.MULTI, keys, values);
+                batchSha = null;
+                sending.lock();
+                try {
+                    sent = send(carried, keys, args);
+                } finally {
+                    sending.unlock();
+                }
+                out = LettuceFutures.awaitOrCancel(sent, timeout.toMillis(), TimeUnit.MILLISECONDS);
             }
+            settled(carried, null);
+            return out;
         } catch (RedisException e) {
-            throw new LimitStoreException("Redis check failed: " + reason(e), e);
+            LimitStoreException failed = new LimitStoreException("Redis check failed: " + reason(e), e);
+            settled(carried, failed);
+            throw failed;
+        } catch (LimitStoreException e) {
+            settled(carried, e);
+            throw e;
         }
     }
 
-    private String load(StatefulRedisConnection<String, String> c, boolean reserve) {
-        String sha = c.sync().scriptLoad(reserve ? RESERVE : SETTLE);
-        if (reserve) {
-            reserveSha = sha;
-        } else {
-            settleSha = sha;
+    /** Sends one call of the batch script: {@code settlements}, then the check of {@code keys} and {@code args}, if any. */
+    private RedisFuture<List<Object>> send(List<Queued> settlements, String[] checkKeys, List<String> checkArgs) {
+        int keyCount = checkKeys.length;
+        int argCount = 1 + checkArgs.size();
+        for (Queued q : settlements) {
+            keyCount += q.keys().length;
+            argCount += 2 + q.args().size();
         }
-        return sha;
+        String[] keys = new String[keyCount];
+        String[] args = new String[argCount];
+        int k = 0;
+        int a = 0;
+        args[a++] = Integer.toString(settlements.size());
+        for (Queued q : settlements) {
+            System.arraycopy(q.keys(), 0, keys, k, q.keys().length);
+            k += q.keys().length;
+            args[a++] = Integer.toString(q.keys().length);
+            args[a++] = Integer.toString(q.args().size());
+            for (String v : q.args()) {
+                args[a++] = v;
+            }
+        }
+        System.arraycopy(checkKeys, 0, keys, k, checkKeys.length);
+        for (String v : checkArgs) {
+            args[a++] = v;
+        }
+        try {
+            StatefulRedisConnection<String, String> c = connection();
+            String sha = batchSha;
+            if (sha == null) {
+                sha = c.sync().scriptLoad(BATCH);
+                batchSha = sha;
+            }
+            return c.async().evalsha(sha, ScriptOutputType.MULTI, keys, args);
+        } catch (RedisException e) {
+            throw new LimitStoreException("Redis " + (checkArgs.isEmpty() ? "settlement" : "check") + " failed: "
+                    + reason(e), e);
+        }
     }
 
     private static long number(List<Object> out, int index) {
@@ -295,6 +414,8 @@ public final class RedisLimitStore implements LimitStore, AutoCloseable {
 
     @Override
     public void close() {
+        closed = true;
+        LockSupport.unpark(sender);
         StatefulRedisConnection<String, String> c = connection;
         if (c != null) {
             c.close();

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.switchboard.engine.limits.Limit;
+import dev.switchboard.engine.limits.LimitHold;
 import dev.switchboard.engine.limits.LimitKind;
 import dev.switchboard.engine.limits.LimitStoreException;
 import dev.switchboard.engine.limits.LimitStore;
@@ -97,6 +98,30 @@ class RedisLimitStoreTest extends LimitStoreContract {
             }
         } finally {
             client.shutdown();
+        }
+    }
+
+    @Test
+    void aSettlementNoCheckCarriesIsSentOnItsOwnWithinMilliseconds() throws Exception {
+        Limit parallel = new Limit(LimitKind.PARALLEL_REQUESTS, "key:s:parallel", 1, Limit.KEY);
+        LimitHold hold = store.reserve("r1", List.of(parallel), 0).hold().orElseThrow();
+        RedisClient client = RedisClient.create(REDIS.toString());
+        try (StatefulRedisConnection<String, String> c = client.connect()) {
+            assertThat(c.sync().zcard(prefix + "lim:key:s:parallel")).isEqualTo(1);
+            store.settle(hold, 0).toCompletableFuture().get(5, java.util.concurrent.TimeUnit.SECONDS);
+            assertThat(c.sync().zcard(prefix + "lim:key:s:parallel")).as("the slot was freed without a check").isZero();
+        } finally {
+            client.shutdown();
+        }
+    }
+
+    @Test
+    void aSettlementRidesAlongWithTheNextCheckAndIsAppliedBeforeIt() {
+        Limit parallel = new Limit(LimitKind.PARALLEL_REQUESTS, "key:q:parallel", 1, Limit.KEY);
+        for (int i = 0; i < 200; i++) {
+            LimitHold hold = store.reserve("r" + i, List.of(parallel), 0).hold()
+                    .orElseThrow(() -> new AssertionError("the previous settlement was not applied before this check"));
+            store.settle(hold, 0);
         }
     }
 

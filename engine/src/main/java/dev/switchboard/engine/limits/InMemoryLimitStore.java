@@ -47,12 +47,21 @@ public final class InMemoryLimitStore implements LimitStore {
             }
         }
 
+        /** The time of the newest entry ({@code absent} when there is none): the last one, read in constant time. */
         long newest(long absent) {
-            long t = absent;
+            Map.Entry<String, long[]> last = entries.lastEntry();
+            return last == null ? absent : last.getValue()[0];
+        }
+
+        /** The time of the entry {@code index} places from the oldest; walks only that far. */
+        long timeAt(long index) {
+            long i = 0;
             for (long[] e : entries.values()) {
-                t = e[0];
+                if (i++ == index) {
+                    return e[0];
+                }
             }
-            return t;
+            throw new IndexOutOfBoundsException(index);
         }
     }
 
@@ -96,8 +105,8 @@ public final class InMemoryLimitStore implements LimitStore {
                 int n = w.entries.size();
                 Optional<Instant> until = Optional.empty();
                 if (n + 1 > c) {
-                    long[] last = new ArrayList<>(w.entries.values()).get((int) (n - c));
-                    until = Optional.of(Instant.ofEpochMilli(last[0] + WINDOW_MS));
+                    // the window has room once all but c - 1 of its entries have left: n - c + 1 of them, oldest first
+                    until = Optional.of(Instant.ofEpochMilli(w.timeAt(n - c) + WINDOW_MS));
                 }
                 yield new Tally(l, c - n, Instant.ofEpochMilli(w.newest(now - WINDOW_MS) + WINDOW_MS), until);
             }

@@ -31,7 +31,7 @@ class MoneyCliTest {
                     pricing: {input: 1, output: 2}
                     route: [{provider: sim, model: switchboard-demo}]
                 plans:
-                  pro: {models: [sim-chat]}
+                  pro: {models: [sim-chat], rpm: 60, daily_tokens: 100000}
                 """);
         config = file.toString();
     }
@@ -75,5 +75,16 @@ class MoneyCliTest {
         CliRun bad = run("usage", "--from", "yesterday");
         assertThat(bad.exitCode()).isEqualTo(1);
         assertThat(bad.err()).contains("from: expected an ISO-8601 instant");
+    }
+
+    @Test
+    void plansShowsTheConfiguredPlansWithTheirLimits() {
+        CliRun plans = run("plans");
+        assertThat(plans.exitCode()).as(plans.err()).isZero();
+        JsonNode pro = Json.parse(plans.out()).path("plans").get(0);
+        assertThat(pro.path("id").asText()).isEqualTo("pro");
+        assertThat(pro.path("rpm").asLong()).isEqualTo(60);
+        assertThat(pro.path("daily_tokens").asLong()).isEqualTo(100000);
+        assertThat(pro.path("models").get(0).asText()).isEqualTo("sim-chat");
     }
 }

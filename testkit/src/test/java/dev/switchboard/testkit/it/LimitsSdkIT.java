@@ -41,8 +41,8 @@ import org.junit.jupiter.api.Test;
  * Key limits as the official SDKs meet them, in each client format: at rpm 5 the sixth request in the window is
  * a 429 {@code rate_limit_error} naming the key's rpm, with {@code Retry-After} and the rate-limit headers, and the
  * SDK's own retry gets through once the window has room (the gateway's clock is moved to just before that, so the
- * test waits seconds, not a minute); a daily token cap is reached and the next request is a 429 naming it; the
- * admin API sets, changes and shows every limit.
+ * test waits seconds, not a minute); a daily token cap is reached and the next request is a 429 naming it (in each
+ * format); the admin API sets, changes and shows every limit.
  */
 class LimitsSdkIT {
     private static final String CONFIG = TestGateway.DEFAULT_HEADER + """
@@ -258,6 +258,53 @@ class LimitsSdkIT {
                 .isEqualTo(400 - used);
         assertThat(used).isLessThanOrEqualTo(400);
         assertThat(refused.headers().values("retry-after")).isNotEmpty();
+    }
+
+    /** Sends {@code request} until it throws; the throwable, after at least one answer. */
+    private static Exception untilRefused(java.util.concurrent.Callable<Object> request) throws Exception {
+        for (int answered = 0; answered < 50; answered++) {
+            try {
+                request.call();
+            } catch (Exception e) {
+                assertThat(answered).as("answers before the cap was reached").isPositive();
+                return e;
+            }
+        }
+        throw new AssertionError("50 answers under a daily cap of 400 tokens");
+    }
+
+    @Test
+    void messagesThroughTheAnthropicSdkMeetADailyTokenCapAsA429NamingIt() throws Exception {
+        AnthropicClient client = anthropic(ItSupport.keyWith(gateway, "\"daily_tokens\": 400"), 0);
+        Exception e = untilRefused(() -> client.messages().create(askClaude()));
+        assertThat(e).isInstanceOfSatisfying(com.anthropic.errors.RateLimitException.class, r -> {
+            assertThat(r.getMessage()).contains("rate_limit_error", "the key's daily token cap (400 tokens per UTC day)");
+            assertThat(r.headers().values("anthropic-ratelimit-tokens-limit")).containsExactly("400");
+            assertThat(r.headers().values("retry-after")).isNotEmpty();
+        });
+    }
+
+    @Test
+    void generateContentThroughTheGoogleSdkMeetsADailyTokenCapAsResourceExhaustedNamingIt() throws Exception {
+        Client client = gemini(ItSupport.keyWith(gateway, "\"daily_tokens\": 400"), 1);
+        com.google.genai.types.GenerateContentConfig config = com.google.genai.types.GenerateContentConfig.builder()
+                .maxOutputTokens(50).build();
+        Exception e = untilRefused(() -> client.models.generateContent("lim-chat", "Say hi.", config));
+        assertThat(e).isInstanceOfSatisfying(ClientException.class, r -> {
+            assertThat(r.code()).isEqualTo(429);
+            assertThat(r.status()).isEqualTo("RESOURCE_EXHAUSTED");
+            assertThat(r.getMessage()).contains("the key's daily token cap (400 tokens per UTC day)");
+        });
+    }
+
+    @Test
+    void responsesThroughTheOpenAiSdkMeetADailyTokenCapAsA429NamingIt() throws Exception {
+        OpenAIClient client = openAi(ItSupport.keyWith(gateway, "\"daily_tokens\": 400"), 0);
+        Exception e = untilRefused(() -> client.responses().create(askResponses()));
+        assertThat(e).isInstanceOfSatisfying(RateLimitException.class, r -> {
+            assertThat(r.getMessage()).contains("the key's daily token cap (400 tokens per UTC day)");
+            assertThat(r.headers().values("x-ratelimit-limit-tokens")).containsExactly("400");
+        });
     }
 
     @Test
