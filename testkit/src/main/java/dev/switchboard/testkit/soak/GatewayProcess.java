@@ -56,6 +56,22 @@ final class GatewayProcess implements AutoCloseable {
 
     /** Starts the process and waits until {@code /ready} answers 200 (at most 120 s). */
     void start() {
+        launch();
+        long deadline = System.nanoTime() + Duration.ofSeconds(120).toNanos();
+        while (System.nanoTime() - deadline < 0) {
+            if (!process.isAlive()) {
+                throw new IllegalStateException("the gateway process ended at start-up; see " + log);
+            }
+            if (status("/ready") == 200) {
+                return;
+            }
+            sleep(100);
+        }
+        throw new IllegalStateException("the gateway did not get ready within 120 s; see " + log);
+    }
+
+    /** Starts the process and returns at once (it may not listen yet). */
+    void launch() {
         String java = ProcessHandle.current().info().command().orElse("java");
         List<String> command = new ArrayList<>(List.of(java, "-Xmx256m", "-XX:+UseG1GC"));
         Path jar = Path.of("..", "server", "target", "switchboard.jar");
@@ -77,17 +93,6 @@ final class GatewayProcess implements AutoCloseable {
             throw new UncheckedIOException("cannot start the gateway process", e);
         }
         starts++;
-        long deadline = System.nanoTime() + Duration.ofSeconds(120).toNanos();
-        while (System.nanoTime() - deadline < 0) {
-            if (!process.isAlive()) {
-                throw new IllegalStateException("the gateway process ended at start-up; see " + log);
-            }
-            if (status("/ready") == 200) {
-                return;
-            }
-            sleep(100);
-        }
-        throw new IllegalStateException("the gateway did not get ready within 120 s; see " + log);
     }
 
     /** {@code kill -9}: no shutdown hook, no flush, no goodbye. */

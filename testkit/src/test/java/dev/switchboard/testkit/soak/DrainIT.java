@@ -62,6 +62,11 @@ class DrainIT {
     }
 
     private void start(Duration grace) throws Exception {
+        configure(grace);
+        gateway.start();
+    }
+
+    private void configure(Duration grace) throws Exception {
         upstream = FakeUpstream.start();
         upstream.script("drain-short", (request, exchange) -> stream(request, exchange, SHORT_CHUNKS));
         upstream.script("drain-long", (request, exchange) -> stream(request, exchange, 10_000));
@@ -96,7 +101,6 @@ class DrainIT {
                 """.formatted(port, dir.resolve("drain.db").toAbsolutePath(), ADMIN_KEY, grace.toMillis(),
                 upstream.openAiBaseUrl(), UPSTREAM_KEY));
         gateway = new GatewayProcess(config, dir.resolve("gateway.log"), port, Map.of());
-        gateway.start();
     }
 
     @AfterEach
@@ -148,6 +152,21 @@ class DrainIT {
             assertThat(s.content()).startsWith("[0][1]");
         }
         assertBilledOnce(seen, "CUT");
+    }
+
+    @Test
+    void aSigtermWhileTheGatewayIsStillStartingIsACleanStop() throws Exception {
+        configure(Duration.ofSeconds(5));
+        gateway.launch();
+        // the first line of its own the gateway logs comes once main runs, while the database is opened and
+        // before the port is: the signal handlers must be in place by then
+        Path log = dir.resolve("gateway.log");
+        long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+        while (!(Files.exists(log) && Files.readString(log).contains("dev.switchboard")) && System.nanoTime() - deadline < 0) {
+            Thread.sleep(5);
+        }
+        gateway.terminate();
+        assertThat(gateway.awaitExit(Duration.ofSeconds(60))).as("exit status (log: %s)", log).hasValue(0);
     }
 
     /**
