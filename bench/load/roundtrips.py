@@ -62,7 +62,7 @@ def redis(port):
 
 
 def snapshot(a):
-    time.sleep(1.5)  # PostgreSQL publishes a backend's counters at most once a second
+    time.sleep(11)  # an idle PostgreSQL backend publishes its counters within 10 s (PGSTAT_IDLE_INTERVAL)
     return {"pg_segs": segments(a.pids, a.pg_port), "redis_segs": segments(a.pids, a.redis_port),
             "pg": pg(a.pg_db, a.pg_port), "redis": redis(a.redis_port)}
 
@@ -100,7 +100,7 @@ def main():
         failed += r.status != 200
     busy = time.monotonic() - t0
     s1 = snapshot(a)
-    time.sleep(max(0.0, busy - 1.5))
+    time.sleep(max(0.0, busy - 11))
     s2 = snapshot(a)
     load, idle, n = delta(s0, s1), delta(s1, s2), a.requests
 
