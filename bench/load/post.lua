@@ -3,6 +3,9 @@
 --   BENCH_BODY  request body file (required)
 --   BENCH_OUT   where to write the summary (default: stdout)
 --
+--   BENCH_ADDRS comma-separated host:port of several gateway instances: wrk's threads are given to them in
+--               turn (so connections are spread evenly); unset or empty: every thread uses the URL's address
+--
 -- Headers (Authorization for the gateway) come from wrk's -H. No response() callback, so wrk stays on
 -- its fast path; non-2xx answers are counted by wrk itself (err_status).
 
@@ -12,6 +15,26 @@ wrk.method = "POST"
 wrk.body = f:read("*a")
 f:close()
 wrk.headers["Content-Type"] = "application/json"
+
+local addrs
+local threads = 0
+function setup(thread)
+  local list = os.getenv("BENCH_ADDRS")
+  if not list or list == "" then
+    return
+  end
+  if not addrs then
+    addrs = {}
+    for hp in string.gmatch(list, "[^,]+") do
+      local host, port = hp:match("^(.*):(%d+)$")
+      local addr = wrk.lookup(host, port)[1]
+      assert(addr, "cannot resolve " .. hp)
+      addrs[#addrs + 1] = addr
+    end
+  end
+  thread.addr = addrs[threads % #addrs + 1]
+  threads = threads + 1
+end
 
 function done(summary, latency, requests)
   local e = summary.errors

@@ -9,6 +9,7 @@
 #                     [--max-foreign 0.15] [--gate-wait 120] [--retries 2]
 #                     [--upstream-port 18180] [--gateway-port 18190] [--rebuild] [--max-lifetime 7200]
 #                     [--limits "--rpm N --tpm N ..."] [--redis redis://127.0.0.1:6379]
+#                     [--instances 1] [--database sqlite|postgresql://user@host:5432/db] [--roundtrips N]
 #
 # What it does: builds server/target/switchboard.jar if it is missing; starts nginx (1 worker) with
 # bench/load/upstream-nginx.conf; writes a gateway config whose two models, bench-json and bench-sse,
@@ -19,6 +20,11 @@
 # --limits (arguments of `switchboard keys create`, e.g. "--rpm 100000000 --tpm 100000000000") a second key
 # with those limits is created and measured as the target `limited`, to see what counting limits costs;
 # --redis puts the limit counters in that Redis (under a key prefix of this run's own).
+# --instances N starts N gateway processes (ports --gateway-port, +1, ...) on one database, which must then be
+# PostgreSQL (--database); wrk's threads are spread evenly over them (post.lua's setup, BENCH_ADDRS), and the
+# gateway CPU per request is the sum of all N processes' CPU over the requests. --roundtrips N (PostgreSQL only)
+# afterwards sends N plain requests one at a time per key and counts the PostgreSQL and Redis round trips each
+# costs (bench/load/roundtrips.py); give --redis a Redis of the run's own, so only the gateway's commands count.
 #
 # Per run it records wrk's req/s and latency percentiles, and from /proc the CPU time (utime+stime) of
 # the gateway JVM, of nginx, of wrk, and of everything else on the machine. Before each run it waits
@@ -38,7 +44,7 @@ LIB="$HERE/loadlib.py"
 OUT=""; DUR=15; WARM=3; INIT_WARM=20; REPEATS=3; CONNS="1 32 128"; MODES="json sse"; THREADS=2
 CPU_GATEWAY=""; CPU_UPSTREAM=""; CPU_LOADGEN=""; JAVA_OPTS=""; HEAP=512m; LOG_LEVEL=INFO
 MAX_FOREIGN=0.15; GATE_WAIT=120; RETRIES=2; UP_PORT=18180; GW_PORT=18190; REBUILD=""; MAX_LIFETIME=7200
-LIMITS=""; REDIS=""
+LIMITS=""; REDIS=""; INSTANCES=1; DATABASE=""; ROUNDTRIPS=0
 
 while [ $# -gt 0 ]; do
   case "$1" in
@@ -65,6 +71,9 @@ while [ $# -gt 0 ]; do
     --max-lifetime) MAX_LIFETIME="$2"; shift 2 ;;
     --limits) LIMITS="$2"; shift 2 ;;
     --redis) REDIS="$2"; shift 2 ;;
+    --instances) INSTANCES="$2"; shift 2 ;;
+    --database) DATABASE="$2"; shift 2 ;;
+    --roundtrips) ROUNDTRIPS="$2"; shift 2 ;;
     -h|--help) sed -n '2,33p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "unknown argument: $1 (see --help)" >&2; exit 2 ;;
   esac
@@ -73,6 +82,9 @@ done
 OUT="${OUT:-/tmp/switchboard-bench/$(date +%Y%m%d-%H%M%S)}"
 log() { printf '[%s] %s\n' "$(date +%H:%M:%S)" "$*" >&2; }
 die() { log "error: $*"; exit 1; }
+[[ "$INSTANCES" =~ ^[1-9][0-9]?$ ]] || die "--instances takes 1 to 99"
+[[ "$INSTANCES" -eq 1 || "$DATABASE" == postgresql://* ]] || die "several instances need a shared database: --database postgresql://..."
+GW_PORTS=(); for i in $(seq 0 $((INSTANCES - 1))); do GW_PORTS+=($((GW_PORT + i))); done
 
 # ---- tools ------------------------------------------------------------------------------------------
 missing=()
@@ -100,7 +112,7 @@ if [[ ! -f "$JAR" || -n "$REBUILD" ]]; then
   (cd "$ROOT" && timeout 1800 ./mvnw -B -q -DskipTests -pl server -am package) >&2
 fi
 
-for p in "$UP_PORT" "$GW_PORT"; do
+for p in "$UP_PORT" "${GW_PORTS[@]}"; do
   if ss -ltnH "sport = :$p" 2>/dev/null | grep -q .; then die "port $p is in use (--upstream-port / --gateway-port)"; fi
 done
 
@@ -110,7 +122,7 @@ RES="$OUT/results.jsonl"
 : > "$RES"
 
 # ---- processes, stopped by PID on exit -------------------------------------------------------------
-UP_TIMEOUT_PID=""; UP_MASTER=""; GW_TIMEOUT_PID=""; GW_PID=""; CLEANED=""
+UP_TIMEOUT_PID=""; UP_MASTER=""; GW_TIMEOUT_PIDS=(); GW_PID_LIST=(); CLEANED=""
 stop_pid() { # pid seconds: TERM (QUIT for nginx is passed as $3), wait, then KILL
   local pid="$1" secs="$2" sig="${3:-TERM}"
   [ -n "$pid" ] || return 0
@@ -122,8 +134,9 @@ cleanup() {
   [ -n "$CLEANED" ] && return 0
   CLEANED=1
   set +e
-  stop_pid "$GW_PID" 15
-  stop_pid "$GW_TIMEOUT_PID" 2
+  local p
+  for p in "${GW_PID_LIST[@]}"; do stop_pid "$p" 15; done
+  for p in "${GW_TIMEOUT_PIDS[@]}"; do stop_pid "$p" 2; done
   stop_pid "$UP_MASTER" 5 QUIT
   stop_pid "$UP_TIMEOUT_PID" 2
   wait 2>/dev/null
@@ -154,7 +167,7 @@ GW_DIR="$OUT/gateway"
 cat > "$GW_DIR/config.yaml" <<EOF
 # Written by bench/load/run.sh: two models on a static nginx upstream, one per reply kind.
 listen: 127.0.0.1:$GW_PORT
-database: sqlite:$GW_DIR/bench.db
+database: ${DATABASE:-sqlite:$GW_DIR/bench.db}
 admin_key: sk-admin-bench-not-secret-0123456789abcdef
 providers:
   bench-json:
@@ -198,20 +211,39 @@ if [ -n "$LIMITS" ]; then
   log "key with limits ($LIMITS): $(python3 "$LIB" cli-json "$GW_DIR/key-limited.json" prefix)…"
 fi
 
-# ---- gateway ------------------------------------------------------------------------------------------
+# ---- gateway instances ----------------------------------------------------------------------------------
 gw_pin=(); [ -n "$CPU_GATEWAY" ] && gw_pin=(taskset -c "$CPU_GATEWAY")
-# shellcheck disable=SC2086  # JAVA_OPTS is a list of JVM flags
-(cd "$GW_DIR" && SWITCHBOARD_LOG_LEVEL="$LOG_LEVEL" exec timeout "$MAX_LIFETIME" "${gw_pin[@]}" \
-  "$JAVA" -Xmx"$HEAP" $JAVA_OPTS -jar "$JAR" --config "$GW_DIR/config.yaml") > "$OUT/gateway.log" 2>&1 &
-GW_TIMEOUT_PID=$!
-for _ in $(seq 1 600); do
-  curl -fsS --max-time 1 "http://127.0.0.1:$GW_PORT/health" >/dev/null 2>&1 && break
-  kill -0 "$GW_TIMEOUT_PID" 2>/dev/null || die "gateway exited, see $OUT/gateway.log"
-  sleep 0.1
+for i in $(seq 0 $((INSTANCES - 1))); do
+  port="${GW_PORTS[$i]}"; cfg="$GW_DIR/config.yaml"; glog="$OUT/gateway.log"
+  if [ "$i" -gt 0 ]; then
+    cfg="$GW_DIR/config-$i.yaml"; glog="$OUT/gateway-$i.log"
+    sed "s/^listen: .*/listen: 127.0.0.1:$port/" "$GW_DIR/config.yaml" > "$cfg"
+  fi
+  # shellcheck disable=SC2086  # JAVA_OPTS is a list of JVM flags
+  (cd "$GW_DIR" && SWITCHBOARD_LOG_LEVEL="$LOG_LEVEL" exec timeout "$MAX_LIFETIME" "${gw_pin[@]}" \
+    "$JAVA" -Xmx"$HEAP" $JAVA_OPTS -jar "$JAR" --config "$cfg") > "$glog" 2>&1 &
+  tpid=$!
+  GW_TIMEOUT_PIDS+=("$tpid")
+  for _ in $(seq 1 600); do
+    curl -fsS --max-time 1 "http://127.0.0.1:$port/health" >/dev/null 2>&1 && break
+    kill -0 "$tpid" 2>/dev/null || die "gateway exited, see $glog"
+    sleep 0.1
+  done
+  gpid="$(pgrep -P "$tpid" | head -n1)"
+  [ -n "$gpid" ] || die "gateway did not start, see $glog"
+  GW_PID_LIST+=("$gpid")
+  log "gateway pid $gpid on 127.0.0.1:$port$( [ -n "$CPU_GATEWAY" ] && echo ", cpus $CPU_GATEWAY")"
 done
-GW_PID="$(pgrep -P "$GW_TIMEOUT_PID" | head -n1)"
-[ -n "$GW_PID" ] || die "gateway did not start, see $OUT/gateway.log"
-log "gateway pid $GW_PID on 127.0.0.1:$GW_PORT$( [ -n "$CPU_GATEWAY" ] && echo ", cpus $CPU_GATEWAY")"
+GW_PID="${GW_PID_LIST[0]}"
+GW_PIDS="$(IFS=,; echo "${GW_PID_LIST[*]}")"
+# wrk's threads go to the instances in turn (post.lua's setup); the direct target is nginx alone
+GW_ADDRS="$(printf '127.0.0.1:%s,' "${GW_PORTS[@]}")"; GW_ADDRS="${GW_ADDRS%,}"
+addrs() { [ "$1" = direct ] || echo "$GW_ADDRS"; }
+threads_for() { # target: at least one thread per instance, a multiple of the instances
+  local t="$THREADS"
+  if [ "$1" != direct ] && [ "$INSTANCES" -gt 1 ]; then t=$(( (THREADS + INSTANCES - 1) / INSTANCES * INSTANCES )); fi
+  echo "$t"
+}
 
 # ---- targets ------------------------------------------------------------------------------------------
 # Modes: json (plain answer), sse (a streamed answer), xsse (a stream across formats: the messages endpoint
@@ -241,9 +273,11 @@ version() { echo "anthropic-version: 2023-06-01"; }
 
 for t in $TARGETS; do
   for m in $MODES; do
+   for port in "${GW_PORTS[@]}"; do
+    [ "$t" = direct ] && [ "$port" != "$GW_PORT" ] && continue
     f="$OUT/wrk/check-$t-$m.out"
     code="$(curl -s -o "$f" -w '%{http_code}' --max-time 10 -X POST -H 'Content-Type: application/json' \
-      -H "$(auth "$t")" -H "$(version)" --data-binary @"$(body "$m")" "$(url "$t" "$m")" || true)"
+      -H "$(auth "$t")" -H "$(version)" --data-binary @"$(body "$m")" "$(url "$t" "$m" | sed "s/:$GW_PORT\//:$port\//")" || true)"
     ok=""
     if [ "$code" = 200 ]; then
       if [ "$m" = json ] && grep -q '"chatcmpl-bench0001"' "$f" && grep -q '"total_tokens":260' "$f"; then ok=1; fi
@@ -252,7 +286,8 @@ for t in $TARGETS; do
         && [ "$(grep -c '^data: ' "$f")" -ge 21 ]; then ok=1; fi
     fi
     [ -n "$ok" ] || die "check $t/$m failed: HTTP $code, body in $f"
-    log "check $t/$m: HTTP $code, $(wc -c < "$f") bytes, ok"
+    log "check $t/$m$( [ "$t" = direct ] || echo " on :$port"): HTTP $code, $(wc -c < "$f") bytes, ok"
+   done
   done
 done
 
@@ -267,13 +302,14 @@ done
   echo "settings: repeats=$REPEATS duration=${DUR}s warmup=${WARM}s initial_warmup=${INIT_WARM}s conns='$CONNS' modes='$MODES' threads=$THREADS max_foreign=$MAX_FOREIGN gate_wait=${GATE_WAIT}s retries=$RETRIES"
   echo "pinning: gateway=${CPU_GATEWAY:-none} upstream=${CPU_UPSTREAM:-none} loadgen=${CPU_LOADGEN:-none}"
   echo "limits: ${LIMITS:-none} (target limited), counters in ${REDIS:-memory}"
-  echo "pids: gateway $GW_PID, nginx $UP_PIDS"
+  echo "instances: $INSTANCES on ${DATABASE:-sqlite} (ports ${GW_PORTS[*]})"
+  echo "pids: gateway $GW_PIDS, nginx $UP_PIDS"
 } > "$OUT/env.txt"
 
 wrk_plain() { # target mode conns seconds (warm-up, not recorded)
-  local th="$THREADS"; [ "$3" -lt "$th" ] && th="$3"
+  local th; th="$(threads_for "$1")"; [ "$3" -lt "$th" ] && th="$3"
   local pin=(); [ -n "$CPU_LOADGEN" ] && pin=(taskset -c "$CPU_LOADGEN")
-  BENCH_BODY="$(body "$2")" BENCH_OUT="$OUT/wrk/warm.json" timeout $(($4 + 30)) "${pin[@]}" \
+  BENCH_ADDRS="$(addrs "$1")" BENCH_BODY="$(body "$2")" BENCH_OUT="$OUT/wrk/warm.json" timeout $(($4 + 30)) "${pin[@]}" \
     wrk -t"$th" -c"$3" -d"$4s" --timeout 10s -s "$HERE/post.lua" -H "$(auth "$1")" -H "$(version)" "$(url "$1" "$2")" > /dev/null
 }
 
@@ -287,14 +323,15 @@ fi
 measure() { # target mode conns rep
   local a gate interf
   for a in $(seq 1 $((RETRIES + 1))); do
-    gate="$(python3 "$LIB" gate --pids "$GW_PID,$UP_PIDS" --max-foreign "$MAX_FOREIGN" --max-wait "$GATE_WAIT")"
+    gate="$(python3 "$LIB" gate --pids "$GW_PIDS,$UP_PIDS" --max-foreign "$MAX_FOREIGN" --max-wait "$GATE_WAIT")"
     if python3 -c "import sys; sys.exit(0 if ${gate%% *} > 3 else 1)"; then
       log "waited ${gate%% *}s for other processes to quieten (now ${gate##* } cores)"
     fi
     if [ "$WARM" -gt 0 ]; then wrk_plain "$1" "$2" "$3" "$WARM"; fi
-    python3 "$LIB" measure --out "$RES" --tmp "$OUT/wrk" --target "$1" --mode "$2" --conns "$3" --rep "$4" \
-      --attempt "$a" --duration "$DUR" --threads "$THREADS" --url "$(url "$1" "$2")" --body "$(body "$2")" \
-      --lua "$HERE/post.lua" --header "$(auth "$1")" --header "$(version)" --gw-pids "$GW_PID" --up-pids "$UP_PIDS" \
+    BENCH_ADDRS="$(addrs "$1")" python3 "$LIB" measure --out "$RES" --tmp "$OUT/wrk" --target "$1" --mode "$2" \
+      --conns "$3" --rep "$4" --attempt "$a" --duration "$DUR" --threads "$(threads_for "$1")" --url "$(url "$1" "$2")" \
+      --body "$(body "$2")" --lua "$HERE/post.lua" --header "$(auth "$1")" --header "$(version)" --gw-pids "$GW_PIDS" \
+      --up-pids "$UP_PIDS" \
       --up-port "$UP_PORT" --jstat "$JAVA_HOME/bin/jstat" \
       ${CPU_LOADGEN:+--loadgen-cpus "$CPU_LOADGEN"}
     log "$(python3 "$LIB" brief "$RES")"
@@ -314,6 +351,21 @@ for rep in $(seq 1 "$REPEATS"); do
   done
 done
 
+if [ "$ROUNDTRIPS" -gt 0 ] && [[ "$DATABASE" == postgresql://* ]]; then
+  pg_db="${DATABASE##*/}"; pg_db="${pg_db%%\?*}"
+  pg_port="$(echo "$DATABASE" | sed -n 's#.*:\([0-9][0-9]*\)/.*#\1#p')"
+  redis_port=""; [ -n "$REDIS" ] && redis_port="$(echo "$REDIS" | sed -n 's#.*:\([0-9][0-9]*\).*#\1#p')"
+  for t in $TARGETS; do
+    [ "$t" = direct ] && continue
+    log "counting round trips: $t, $ROUNDTRIPS requests"
+    python3 "$HERE/roundtrips.py" --pids "$GW_PIDS" --ports "$(IFS=,; echo "${GW_PORTS[*]}")" \
+      --key "$(auth "$t" | sed 's/^Authorization: Bearer //')" --body "$HERE/bodies/chat.json" --requests "$ROUNDTRIPS" \
+      --pg-db "$pg_db" --pg-port "${pg_port:-5432}" ${redis_port:+--redis-port "$redis_port"} \
+      --label "$t ($( [ "$t" = limited ] && echo "key with limits: $LIMITS" || echo "key without limits"))" \
+      >> "$OUT/roundtrips.md"
+  done
+fi
+
 echo "gateway RSS at the end: $(awk '/VmRSS/{print $2" "$3}' "/proc/$GW_PID/status" 2>/dev/null || echo '?')" >> "$OUT/env.txt"
 # The idle gateway: CPU over 10 s with no traffic (kept upstream connections must cost nothing).
 idle0="$(awk '{print $14+$15}' "/proc/$GW_PID/stat")"; sleep 10; idle1="$(awk '{print $14+$15}' "/proc/$GW_PID/stat")"
@@ -326,6 +378,7 @@ echo "idle gateway: $(python3 -c "print(round(($idle1-$idle0)/$(getconf CLK_TCK)
   echo '```'
   echo
   python3 "$LIB" summarize "$RES" --max-foreign "$MAX_FOREIGN" --target-us 150
+  [ -f "$OUT/roundtrips.md" ] && { echo; cat "$OUT/roundtrips.md"; }
 } > "$OUT/summary.md"
 cat "$OUT/summary.md"
 log "results in $OUT"

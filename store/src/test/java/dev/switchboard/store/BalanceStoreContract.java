@@ -127,6 +127,46 @@ abstract class BalanceStoreContract extends StoreContract {
     }
 
     @Test
+    void fortyConcurrentSettlementsOfOneUserEachChargeOnceAndTheLedgerAddsUp() throws Exception {
+        // 40 holds of 1 USD on 30 USD would not fit: 30 are held, every settlement charges 0.6 USD while others
+        // still hold, so the caps and the row lock are exercised together
+        user("u1", 30 * USD);
+        List<String> held = new ArrayList<>();
+        for (int i = 0; i < 40; i++) {
+            if (store.reserve(hold("r" + i, "u1", USD))) {
+                held.add("r" + i);
+            }
+        }
+        assertThat(held).hasSize(30);
+        ExecutorService pool = Executors.newFixedThreadPool(16);
+        CountDownLatch start = new CountDownLatch(1);
+        try {
+            List<Future<Settled>> results = new ArrayList<>();
+            for (String id : held) {
+                results.add(pool.submit(() -> {
+                    start.await();
+                    return store.settle(record(id, "u1", 600_000_000L, 600_000_000L, "m1", T0));
+                }));
+            }
+            start.countDown();
+            long charged = 0;
+            for (Future<Settled> f : results) {
+                charged += f.get().chargedNanos();
+            }
+            assertThat(charged).isEqualTo(30 * 600_000_000L);
+            assertThat(store.balance("u1")).contains(new Balance(30 * USD - charged, 0));
+            List<LedgerEntry> charges = accounts.ledger("u1", 100).stream().filter(e -> e.kind() == LedgerEntry.Kind.CHARGE).toList();
+            assertThat(charges).hasSize(30);
+            assertThat(charges.stream().mapToLong(LedgerEntry::amountNanos).sum()).isEqualTo(-charged);
+            // each entry's balance after is one step of the same sequence: no two settlements saw the same balance
+            assertThat(charges.stream().map(LedgerEntry::balanceAfterNanos).distinct().count()).isEqualTo(30);
+            assertThat(store.openHolds()).isZero();
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
+    @Test
     void aRepeatedSettlementChargesAndRecordsNothing() {
         user("u1", 10 * USD);
         store.reserve(hold("r1", "u1", 4 * USD));
