@@ -37,6 +37,8 @@ public final class SseSink implements StreamSink, AutoCloseable {
     private byte[] pending = new byte[2048];
     private int pendingLength;
     private volatile long lastWriteNanos = System.nanoTime();
+    /** The stream's terminal event (its end, or an error that ends it) has been sent. */
+    private boolean ended;
     /** When the probe after the last heartbeat is due; 0 when none is pending. */
     private long probeDueNanos;
     private volatile Runnable onGone = () -> { };
@@ -102,6 +104,12 @@ public final class SseSink implements StreamSink, AutoCloseable {
                     writePending();
                     out.flush();
                     lastWriteNanos = System.nanoTime();
+                }
+                if (event instanceof StreamEvent.MessageStop || event instanceof StreamEvent.StreamError) {
+                    // The stream has ended for the client: no heartbeat may follow its end (the messages format's
+                    // ping would be an event after message_stop), although the request is still being settled.
+                    ended = true;
+                    heartbeats.ifPresent(h -> h.unregister(this));
                 }
             }
         } catch (IOException | RuntimeException e) {

@@ -59,6 +59,33 @@ class SseSinkTest {
         assertThat(array.get(1).at("/candidates/0/content/parts/0/text").asText()).isEqualTo(" there");
     }
 
+    /**
+     * Found by the fault soak on PostgreSQL: settlement runs after the stream's last event and before the sink is
+     * closed, and a heartbeat due meanwhile went out after the end (the messages format's {@code ping} after
+     * {@code message_stop}). Nothing may follow a stream's end or the error that ended it.
+     */
+    @Test
+    void noHeartbeatFollowsTheEndOfAStreamOrTheErrorThatEndedIt() throws Exception {
+        for (StreamEvent last : java.util.List.of(new StreamEvent.MessageStop(),
+                new StreamEvent.StreamError(dev.switchboard.model.GatewayError.upstreamUnavailable("cut")))) {
+            RecordingExchange ex = new RecordingExchange();
+            try (Heartbeats heartbeats = new Heartbeats(Duration.ofHours(1));
+                 SseSink sink = new SseSink(ex, e -> (e.getClass().getSimpleName() + "\n").getBytes(StandardCharsets.UTF_8),
+                         Optional.of(heartbeats), "ping\n".getBytes(StandardCharsets.UTF_8))) {
+                sink.send(new StreamEvent.MessageStart("r1", "m", Usage.EMPTY));
+                sink.heartbeatIfQuiet(System.nanoTime() + 1, 0, Long.MAX_VALUE / 4);
+                sink.send(last);
+                // quiet for longer than any interval, and a probe due: still nothing after the end
+                sink.heartbeatIfQuiet(System.nanoTime() + Duration.ofHours(2).toNanos(), 0, 0);
+                sink.heartbeatIfQuiet(System.nanoTime() + Duration.ofHours(3).toNanos(), 0, 0);
+            }
+
+            String text = ex.body.toString(StandardCharsets.UTF_8);
+            assertThat(text).as("a heartbeat while the stream was open").isEqualTo("MessageStart\nping\n"
+                    + last.getClass().getSimpleName() + "\n");
+        }
+    }
+
     @Test
     void aFinishedWriterAddsNothingOnClose() throws Exception {
         RecordingExchange ex = new RecordingExchange();

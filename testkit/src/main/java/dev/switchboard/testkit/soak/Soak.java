@@ -116,7 +116,19 @@ public final class Soak {
                 secrets.addAll(providerKeys.values());
                 gateway.close();
                 MoneyOracle money = new MoneyOracle(Map.of("p1", SOAK_A, "p2", SOAK_A, "p3", SOAK_B));
-                MoneyCheck.reconcile(observations, o -> report.overlapsKill(o.startNanos(), o.endNanos()),
+                // A client can be done before the gateway is: a stream it left, or one whose end it read, is settled only
+                // after the gateway notices; the access line is written once it has. A request without one was cut by a
+                // kill if one came soon after the client's end; otherwise the gateway never finished it.
+                java.util.Set<String> finished = finishedRequestIds(s.dir().resolve("gateway.log"));
+                for (Observation o : observations) {
+                    if (!o.requestId().isEmpty() && !finished.contains(o.requestId())
+                            && !report.overlapsKill(o.startNanos(), o.endNanos())
+                            && !report.killSoonAfter(o.endNanos(), UNFINISHED_BEFORE_KILL)) {
+                        report.violation(o.n(), o.requestId() + ": the gateway never finished it (no access line) and no kill came");
+                    }
+                }
+                MoneyCheck.reconcile(observations, o -> report.overlapsKill(o.startNanos(), o.endNanos())
+                                || !finished.contains(o.requestId()) && report.killSoonAfter(o.endNanos(), UNFINISHED_BEFORE_KILL),
                         upstreams::attempts, money, MoneyBook.read(databaseUrl, accounts.userId()), START_BALANCE, report);
                 SecretScan.scan(databaseUrl, s.dir().resolve("gateway.log"), secrets, report);
             }
@@ -168,6 +180,23 @@ public final class Soak {
             }
             inFlight.acquire(s.concurrency());
             inFlight.release(s.concurrency());
+        }
+        return out;
+    }
+
+    /** How long after a client was done a kill may still have cut the gateway's end of its request. */
+    static final Duration UNFINISHED_BEFORE_KILL = Duration.ofSeconds(30);
+    private static final java.util.regex.Pattern ACCESS_LINE = java.util.regex.Pattern.compile(
+            "\"logger\":\"switchboard\\.access\".*?\"request_id\":\"(req_[0-9a-f]+)\"");
+
+    /** The request ids of the gateway's access lines: the requests it finished (answered, settled, logged). */
+    private static java.util.Set<String> finishedRequestIds(Path log) throws IOException {
+        java.util.Set<String> out = new java.util.HashSet<>();
+        for (String line : new String(Files.readAllBytes(log), java.nio.charset.StandardCharsets.UTF_8).split("\n")) {
+            java.util.regex.Matcher m = ACCESS_LINE.matcher(line);
+            if (m.find()) {
+                out.add(m.group(1));
+            }
         }
         return out;
     }

@@ -53,6 +53,11 @@ public record SoakReport(String text, List<String> violations) {
             return kills.stream().mapToLong(k -> k[0]).max().orElse(startNanos);
         }
 
+        /** Whether a kill began within {@code within} after {@code endNanos} (the gateway may not have finished by then). */
+        boolean killSoonAfter(long endNanos, Duration within) {
+            return kills.stream().anyMatch(k -> k[0] >= endNanos && k[0] - endNanos <= within.toNanos());
+        }
+
         boolean overlapsKill(long start, long end) {
             return kills.stream().anyMatch(k -> start <= k[1] && end >= k[0]);
         }
