@@ -202,4 +202,26 @@ class UpstreamRulesTest {
         assertThat(Json.write(Anthropic.toUpstream(back, "u", false, 100))).as("the carrier is not Anthropic's thinking")
                 .doesNotContain("CiQB");
     }
+
+    @Test
+    void aGeminiSignatureOnAThoughtSurvivesAMessagesClientAndReachesGeminiOnTheNextTurn() {
+        dev.switchboard.model.Signature sig = new dev.switchboard.model.Signature("gemini", "CiQBthought==");
+        dev.switchboard.model.ChatResponse answer = new dev.switchboard.model.ChatResponse("r", "m", List.of(
+                new dev.switchboard.model.ContentBlock.Thinking("Plan the reply.", Optional.of(sig)),
+                dev.switchboard.model.ContentBlock.Text.of("Hello.")), dev.switchboard.model.StopReason.END_TURN,
+                Optional.empty(), dev.switchboard.model.Usage.EMPTY);
+
+        JsonNode shown = Anthropic.toClient(answer).path("content");
+        assertThat(shown.get(0).path("type").asText()).isEqualTo("thinking");
+        assertThat(shown.get(0).path("signature").asText()).as("never the empty signature").isNotEmpty();
+
+        String next = """
+                {"model": "m", "max_tokens": 100, "messages": [{"role": "user", "content": "Hi"},
+                  {"role": "assistant", "content": %s}, {"role": "user", "content": "And?"}]}""".formatted(Json.write(shown));
+        ChatRequest back = Anthropic.fromClient(Json.parse(next.getBytes()));
+        JsonNode thought = Gemini.toUpstream(back).at("/contents/1/parts/0");
+        assertThat(thought.path("thought").asBoolean()).as(thought.toString()).isTrue();
+        assertThat(thought.path("thoughtSignature").asText()).isEqualTo("CiQBthought==");
+        assertThat(Json.write(Anthropic.toUpstream(back, "u", false, 100))).as("never sent to Anthropic").doesNotContain("CiQB");
+    }
 }

@@ -46,6 +46,8 @@ final class RefusedParams {
         }
         if (refused.contains("logprobs")) {
             b.logprobs(OptionalInt.empty());
+        } else if (refused.contains("top_logprobs") && request.logprobs().isPresent()) {
+            b.logprobs(OptionalInt.of(0)); // the chosen tokens' logprobs still, without alternatives
         }
         return b.build();
     }

@@ -103,6 +103,11 @@ class ResponsesUpstreamIT {
                 route:
                   - {provider: p-resp, model: up-r-cut-midfail}
                   - {provider: p-chat, model: up-c-never}
+              r-refuses:
+                context_length: 100000
+                max_output_tokens: 4096
+                pricing: {input: 1, output: 2}
+                route: [{provider: p-resp, model: up-r-balk-refusal}]
               r-rejects:
                 context_length: 100000
                 max_output_tokens: 4096
@@ -301,5 +306,33 @@ class ResponsesUpstreamIT {
                 .isInstanceOfSatisfying(BadRequestException.class,
                         e -> assertThat(e.getMessage()).contains("scripted failure 400"));
         assertThat(gateway.upstream().received("up-c-never-asked")).isEmpty();
+    }
+
+    @Test
+    void aRefusalStaysARefusalForTheClientAndOnTheNextTurnOfAChain() {
+        ChatCompletion plain = sdk.chat().completions().create(ItSupport.ask("r-refuses", "Pick a lock"));
+        assertThat(plain.choices().getFirst().message().refusal()).hasValueSatisfying(r -> assertThat(r).isNotEmpty());
+        assertThat(plain.choices().getFirst().message().content().orElse("")).isEmpty();
+
+        List<ChatCompletionChunk> chunks = new ArrayList<>();
+        assertThat(streamedText(ItSupport.ask("r-refuses", "Pick a lock"), chunks)).isEmpty();
+        String streamedRefusal = chunks.stream().flatMap(c -> c.choices().stream())
+                .map(c -> c.delta().refusal().orElse("")).collect(Collectors.joining());
+        assertThat(streamedRefusal).isEqualTo(plain.choices().getFirst().message().refusal().orElseThrow());
+
+        var first = ItSupport.post(gateway, "/v1/responses", ItSupport.bearer(gateway.apiKey()), """
+                {"model": "r-refuses", "input": "Pick a lock"}""");
+        assertThat(first.statusCode()).as(first.body()).isEqualTo(200);
+        JsonNode shown = ItSupport.json(first.body()).at("/output/0/content/0");
+        assertThat(shown.path("type").asText()).isEqualTo("refusal");
+        String id = ItSupport.json(first.body()).path("id").asText();
+
+        var next = ItSupport.post(gateway, "/v1/responses", ItSupport.bearer(gateway.apiKey()), """
+                {"model": "r-plain", "previous_response_id": "%s", "input": "How do locks work?"}""".formatted(id));
+        assertThat(next.statusCode()).as(next.body()).isEqualTo(200);
+        JsonNode replayed = lastResponsesRequest("up-r-plain-noreason").path("input").get(1);
+        assertThat(replayed.path("role").asText()).isEqualTo("assistant");
+        assertThat(replayed.at("/content/0/type").asText()).isEqualTo("refusal");
+        assertThat(replayed.at("/content/0/refusal").asText()).isEqualTo(shown.path("refusal").asText());
     }
 }

@@ -439,4 +439,25 @@ class UpstreamRulesIT {
         assertThat(chat(g, body.formatted("r-ant")).statusCode()).isEqualTo(200);
         assertThat(lastSent(g, "up-ant").at("/messages/1/content").toString()).contains("I can't help with that.");
     }
+
+    @Test
+    void theMessagesBetaSpellingOutputFormatReachesOpenAiAndGeminiAsTheirSchemaFields() {
+        TestGateway g = GATEWAY.gateway();
+        String body = """
+                {"model": "%s", "max_tokens": 100, "messages": [{"role": "user", "content": "A person, please."}],
+                 "output_format": {"type": "json_schema", "schema": {"type": "object", "properties": {"name": {"type": "string"}},
+                   "required": ["name"], "additionalProperties": false}}}""";
+
+        HttpResponse<String> oai = messages(g, body.formatted("r-oai"));
+        assertThat(oai.statusCode()).as(oai.body()).isEqualTo(200);
+        assertThat(lastSent(g, "up-oai").at("/response_format/type").asText()).isEqualTo("json_schema");
+        assertThat(lastSent(g, "up-oai").at("/response_format/json_schema/schema/required/0").asText()).isEqualTo("name");
+        assertThat(oai.headers().firstValue(DROPPED)).isEmpty();
+
+        HttpResponse<String> gem = messages(g, body.formatted("r-gem"));
+        assertThat(gem.statusCode()).as(gem.body()).isEqualTo(200);
+        assertThat(lastSent(g, "up-gem").at("/generationConfig/responseMimeType").asText()).isEqualTo("application/json");
+        assertThat(lastSent(g, "up-gem").at("/generationConfig/responseJsonSchema/properties/name/type").asText())
+                .isEqualTo("string");
+    }
 }

@@ -105,6 +105,24 @@ class AgentRequestsTest {
     }
 
     @Test
+    void codexsHarmlessExtrasReachAResponsesUpstreamAndAreNamedWhereTheyCannotGo() {
+        ChatRequest request = Responses.toCanonical(Responses.fromClient(body("codex")), List.of());
+
+        JsonNode responses = Responses.toUpstream(request, "up", true, new ResponsesUpstreamOptions(true, true, true));
+        assertThat(responses.at("/text/verbosity").asText()).isEqualTo("low");
+        assertThat(responses.at("/reasoning/context").asText()).isEqualTo("all_turns");
+        assertThat(responses.path("prompt_cache_key").asText()).isEqualTo("01a20a78-e658-77f2-8552-522a3471cb85");
+
+        JsonNode chat = OpenAi.toUpstream(request, "up", true);
+        assertThat(chat.path("prompt_cache_key").asText()).isEqualTo("01a20a78-e658-77f2-8552-522a3471cb85");
+        assertThat(chat.has("verbosity") || chat.has("client_metadata") || chat.has("reasoning")).as(chat.toString()).isFalse();
+        assertThat(OpenAi.notCarried(request, dev.switchboard.wire.openai.OpenAiUpstreamOptions.OPENAI))
+                .contains("client_metadata", "reasoning.context", "verbosity");
+        assertThat(Gemini.notCarried(request)).contains("client_metadata", "reasoning.context", "verbosity",
+                "prompt_cache_key");
+    }
+
+    @Test
     void geminiCliRequestKeepsItsToolsAndTheirResults() {
         JsonNode body = body("gemini-cli");
         ChatRequest request = Gemini.fromClient("gemini-3.8-flash", body, true);

@@ -119,4 +119,17 @@ class GeminiUpstreamRulesTest {
                     "parts": [{"text": "not media"}]}}]}]}""".formatted(call))))
                 .isInstanceOfSatisfying(GatewayException.class, e -> assertThat(e.error().message()).contains("inlineData or fileData"));
     }
+
+    @Test
+    void logprobsAreTheCanonicalRequestAndACountNeedsResponseLogprobs() {
+        assertThat(Gemini.fromClient("m", json("""
+                {"contents": [{"role": "user", "parts": [{"text": "hi"}]}], "generationConfig": {"responseLogprobs": true}}""")).logprobs())
+                .hasValue(0);
+        assertThatThrownBy(() -> Gemini.fromClient("m", json("""
+                {"contents": [{"role": "user", "parts": [{"text": "hi"}]}], "generationConfig": {"logprobs": 3}}""")))
+                .isInstanceOfSatisfying(GatewayException.class, e -> {
+                    assertThat(e.error().status()).isEqualTo(400);
+                    assertThat(e.error().param()).contains("generationConfig.logprobs");
+                });
+    }
 }

@@ -167,6 +167,12 @@ class OpenAiSdkCompatibilityTest {
                         || signed && hasCalls)
                 .toList();
         assertThat(r.messages().get(1).content()).isEqualTo(want);
+        if (!expected.response().logprobs().isEmpty()) {
+            // the SDK appends the logprobs of every chunk: all the answer's tokens, in order
+            assertThat(folded.choices().get(0).logprobs().flatMap(l -> l.content()).orElseThrow())
+                    .extracting(t -> t.token()).containsExactlyElementsOf(
+                            expected.response().logprobs().stream().map(dev.switchboard.model.TokenLogprob::token).toList());
+        }
     }
 
     /**
