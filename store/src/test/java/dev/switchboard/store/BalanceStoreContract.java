@@ -133,7 +133,7 @@ abstract class BalanceStoreContract extends StoreContract {
         user("u1", 30 * USD);
         List<String> held = new ArrayList<>();
         for (int i = 0; i < 40; i++) {
-            if (store.reserve(hold("r" + i, "u1", USD))) {
+            if (store.reserve(hold("r" + i, "u1", USD)) == Reservation.HELD) {
                 held.add("r" + i);
             }
         }

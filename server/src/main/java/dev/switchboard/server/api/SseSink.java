@@ -37,8 +37,6 @@ public final class SseSink implements StreamSink, AutoCloseable {
     private byte[] pending = new byte[2048];
     private int pendingLength;
     private volatile long lastWriteNanos = System.nanoTime();
-    /** The stream's terminal event (its end, or an error that ends it) has been sent. */
-    private boolean ended;
     /** When the probe after the last heartbeat is due; 0 when none is pending. */
     private long probeDueNanos;
     private volatile Runnable onGone = () -> { };
@@ -87,9 +85,6 @@ public final class SseSink implements StreamSink, AutoCloseable {
     @Override
     public void send(StreamEvent event, boolean moreReady) throws ClientGoneException {
         byte[] bytes = writer.apply(event);
-        if (event instanceof StreamEvent.MessageStop || event instanceof StreamEvent.StreamError) {
-            ended = true;
-        }
         try {
             synchronized (this) {
                 if (gone) {
