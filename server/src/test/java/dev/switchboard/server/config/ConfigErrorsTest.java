@@ -67,7 +67,7 @@ class ConfigErrorsTest {
 
         assertThat(ps).extracting(ConfigProblem::line).containsExactly(1, 6, 8, 9, 11, 11, 12, 13);
         assertThat(ps.get(0).message()).isEqualTo("unknown key 'lisen' at the top level (expected one of: listen, database, redis, "
-                + "admin_key, http, cors, metrics, include, providers, models, dashboard, extend, plans, billing, limits; did you mean 'listen'?)");
+                + "admin_key, http, cors, metrics, include, providers, models, dashboard, extend, plans, billing, limits, tracing; did you mean 'listen'?)");
         assertThat(ps.get(1).message()).contains("unknown key 'conect' in timeouts of provider 'openai'", "did you mean 'connect'?");
         // line 8: the model, now without context_length; line 9: the misspelt key
         assertThat(ps.get(2).message()).isEqualTo("model 'm1' has no 'context_length' (add context_length: N, the context window in tokens)");
