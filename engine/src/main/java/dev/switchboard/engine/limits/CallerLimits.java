@@ -17,6 +17,10 @@ final class CallerLimits {
 
     static List<Limit> of(Caller caller, PlanQuota plan) {
         KeyLimits key = caller.keyLimits();
+        if (key.rpm().isEmpty() && key.tpm().isEmpty() && key.dailyTokens().isEmpty() && key.maxParallel().isEmpty()
+                && plan.rpm().isEmpty() && plan.dailyTokens().isEmpty()) {
+            return List.of(); // most callers: nothing to count, nothing to build
+        }
         List<Limit> limits = new ArrayList<>(6);
         String k = "key:" + caller.keyId() + ":";
         String u = "user:" + caller.userId() + ":plan:";
