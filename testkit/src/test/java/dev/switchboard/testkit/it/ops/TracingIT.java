@@ -89,6 +89,8 @@ class TracingIT {
                 Tracing.exportingTo(SimpleSpanProcessor.create(spans), "switchboard-it"));
         opened.add(app);
         String key = apiKey(app);
+        // a server span ends after its response is sent: wait for the two admin requests' spans before the reset
+        awaitSpans(spans, 2);
 
         for (boolean stream : new boolean[] {false, true}) {
             spans.reset();
