@@ -38,8 +38,8 @@ import org.slf4j.spi.LoggingEventBuilder;
 /**
  * Runs the routes on Helidon SE (one virtual thread per request) and does what every request needs: a
  * request id, errors rendered in the route's format (never a stack trace; unexpected failures are a 500
- * with the request id to quote), one JSON log line and the request metrics. The only class besides
- * {@link HelidonExchange} that knows Helidon.
+ * with the request id to quote), one JSON log line and the request metrics. With {@link HelidonExchange} and
+ * {@link HeaderDeadline}, the only classes that know Helidon.
  *
  * <p>It also answers what no handler sees, the same way for every route, including routes added later:
  * a known path asked with another method is a 405 with {@code Allow}; {@code OPTIONS} on a known path is
