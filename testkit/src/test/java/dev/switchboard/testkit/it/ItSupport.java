@@ -166,6 +166,28 @@ final class ItSupport {
     private ItSupport() {
     }
 
+    /**
+     * A config with one fake OpenAI-format provider (accepting {@link #UPSTREAM_KEY}) and one model on it, {@code model}
+     * priced {@code pricing} (e.g. {@code "{input: 1, output: 2}"}), followed by {@code more} (top-level YAML: plans,
+     * limits, redis...).
+     */
+    static String oneModelConfig(String model, String pricing, String more) {
+        return TestGateway.DEFAULT_HEADER + """
+                providers:
+                  fake:
+                    type: openai
+                    base_url: ${UPSTREAM_OPENAI}
+                    keys: ["%s"]
+                    timeouts: {connect: 1s, first_byte: 3s, idle: 3s, total: 10s}
+                models:
+                  %s:
+                    context_length: 8192
+                    max_output_tokens: 1024
+                    pricing: %s
+                    route: [{provider: fake, model: up-basic}]
+                """.formatted(UPSTREAM_KEY, model, pricing) + more;
+    }
+
     /** The gateway on {@link #CONFIG}, the fake accepting {@link #UPSTREAM_KEY}, with an OpenAI SDK client. */
     static SdkGateway<OpenAIClient> openAiGateway() {
         return new SdkGateway<>(CONFIG, ItSupport::client, UPSTREAM_KEY);

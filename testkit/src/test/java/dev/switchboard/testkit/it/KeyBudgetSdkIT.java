@@ -35,20 +35,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * so the budget alone refuses.
  */
 class KeyBudgetSdkIT {
-    static final String CONFIG = TestGateway.DEFAULT_HEADER + """
-            providers:
-              fake:
-                type: openai
-                base_url: ${UPSTREAM_OPENAI}
-                keys: ["%s"]
-                timeouts: {connect: 1s, first_byte: 3s, idle: 3s, total: 10s}
-            models:
-              budget-chat:
-                context_length: 8192
-                max_output_tokens: 1024
-                pricing: {input: 1000, output: 1000}
-                route: [{provider: fake, model: up-basic}]
-            """.formatted(ItSupport.UPSTREAM_KEY);
+    static final String CONFIG = ItSupport.oneModelConfig("budget-chat", "{input: 1000, output: 1000}", "");
     private static final long BUDGET_NANOS = 100_000_000L;
 
     @RegisterExtension

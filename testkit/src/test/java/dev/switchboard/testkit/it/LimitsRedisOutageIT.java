@@ -41,22 +41,10 @@ class LimitsRedisOutageIT {
     }
 
     private void startGateway(String policy) {
-        gateway = TestGateway.start(TestGateway.DEFAULT_HEADER + """
+        gateway = TestGateway.start(ItSupport.oneModelConfig("lim-chat", "{input: 0, output: 0}", """
                 redis: %s
                 limits: {on_store_failure: %s, store_timeout: 500ms}
-                providers:
-                  fake:
-                    type: openai
-                    base_url: ${UPSTREAM_OPENAI}
-                    keys: ["%s"]
-                    timeouts: {connect: 1s, first_byte: 3s, idle: 3s, total: 10s}
-                models:
-                  lim-chat:
-                    context_length: 8192
-                    max_output_tokens: 1024
-                    pricing: {input: 0, output: 0}
-                    route: [{provider: fake, model: up-basic}]
-                """.formatted(redis.url(), policy, ItSupport.UPSTREAM_KEY));
+                """.formatted(redis.url(), policy)));
     }
 
 

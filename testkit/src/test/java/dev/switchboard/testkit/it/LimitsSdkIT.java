@@ -45,20 +45,7 @@ import org.junit.jupiter.api.Test;
  * format); the admin API sets, changes and shows every limit.
  */
 class LimitsSdkIT {
-    private static final String CONFIG = TestGateway.DEFAULT_HEADER + """
-            providers:
-              fake:
-                type: openai
-                base_url: ${UPSTREAM_OPENAI}
-                keys: ["%s"]
-                timeouts: {connect: 1s, first_byte: 3s, idle: 3s, total: 10s}
-            models:
-              lim-chat:
-                context_length: 8192
-                max_output_tokens: 1024
-                pricing: {input: 1, output: 2}
-                route: [{provider: fake, model: up-basic}]
-            """.formatted(ItSupport.UPSTREAM_KEY);
+    private static final String CONFIG = ItSupport.oneModelConfig("lim-chat", "{input: 1, output: 2}", "");
 
     private static final ShiftedClock CLOCK = new ShiftedClock();
     /** Requests the limits refused (429), counted at the admission port. */

@@ -28,23 +28,11 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * the plans with their limits.
  */
 class PlanLimitsIT {
-    static final String CONFIG = TestGateway.DEFAULT_HEADER + """
-            providers:
-              fake:
-                type: openai
-                base_url: ${UPSTREAM_OPENAI}
-                keys: ["%s"]
-                timeouts: {connect: 1s, first_byte: 3s, idle: 3s, total: 10s}
-            models:
-              plan-chat:
-                context_length: 8192
-                max_output_tokens: 1024
-                pricing: {input: 1, output: 2}
-                route: [{provider: fake, model: up-basic}]
+    static final String CONFIG = ItSupport.oneModelConfig("plan-chat", "{input: 1, output: 2}", """
             plans:
               team: {models: [plan-chat], rpm: 3}
               daily: {models: [plan-chat], daily_tokens: 400}
-            """.formatted(ItSupport.UPSTREAM_KEY);
+            """);
 
     @RegisterExtension
     static final GatewayExtension GATEWAY = new GatewayExtension(CONFIG);

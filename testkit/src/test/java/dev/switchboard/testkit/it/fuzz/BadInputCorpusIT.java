@@ -47,30 +47,7 @@ class BadInputCorpusIT {
     private static final ObjectMapper JSON = new ObjectMapper();
 
     @RegisterExtension
-    static final GatewayExtension GATEWAY = new GatewayExtension(TestGateway.DEFAULT_HEADER + """
-            http: {max_body: 2MB}
-            providers:
-              fake:
-                type: openai
-                base_url: ${UPSTREAM_OPENAI}
-                keys: ["sk-upstream-corpus-0123456789"]
-                timeouts: {connect: 1s, first_byte: 3s, idle: 3s, total: 10s}
-            models:
-              fuzz-all:
-                context_length: 200000
-                max_output_tokens: 4096
-                supports_tools: true
-                supports_vision: true
-                supports_reasoning: true
-                supports_json: true
-                pricing: {input: 0, output: 0}
-                route: [{provider: fake, model: up-basic}]
-              chat-basic:
-                context_length: 200000
-                max_output_tokens: 4096
-                pricing: {input: 0, output: 0}
-                route: [{provider: fake, model: up-backup}]
-            """);
+    static final GatewayExtension GATEWAY = new GatewayExtension(FuzzGateway.config("sk-upstream-corpus-0123456789"));
 
     private static TestGateway gateway;
     private static HttpClient http;

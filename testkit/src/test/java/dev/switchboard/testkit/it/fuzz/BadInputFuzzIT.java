@@ -47,30 +47,7 @@ class BadInputFuzzIT {
     private static final String PNG = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=";
 
     @RegisterExtension
-    static final GatewayExtension GATEWAY = new GatewayExtension(TestGateway.DEFAULT_HEADER + """
-            http: {max_body: 2MB}
-            providers:
-              fake:
-                type: openai
-                base_url: ${UPSTREAM_OPENAI}
-                keys: ["%s"]
-                timeouts: {connect: 1s, first_byte: 3s, idle: 3s, total: 10s}
-            models:
-              fuzz-all:
-                context_length: 200000
-                max_output_tokens: 4096
-                supports_tools: true
-                supports_vision: true
-                supports_reasoning: true
-                supports_json: true
-                pricing: {input: 0, output: 0}
-                route: [{provider: fake, model: up-basic}]
-              chat-basic:
-                context_length: 200000
-                max_output_tokens: 4096
-                pricing: {input: 0, output: 0}
-                route: [{provider: fake, model: up-backup}]
-            """.formatted(UPSTREAM_KEY));
+    static final GatewayExtension GATEWAY = new GatewayExtension(FuzzGateway.config(UPSTREAM_KEY));
 
     private static TestGateway gateway;
     private static HttpClient http;
