@@ -12,14 +12,9 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.sql.Connection;
-import java.sql.DriverManager;
-import java.sql.SQLException;
-import java.sql.Statement;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
@@ -56,8 +51,6 @@ import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
  */
 class RacesIT {
     private static final int ROUNDS = Integer.getInteger("switchboard.races.rounds", 3);
-    private static final String POSTGRES = System.getProperty("switchboard.test.postgres.url",
-            System.getenv().getOrDefault("SWITCHBOARD_TEST_POSTGRES_URL", "postgresql://postgres@127.0.0.1:5432/test"));
     private static final HttpClient HTTP = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
             .connectTimeout(Duration.ofSeconds(10)).build();
     private static final long USD = 1_000_000_000L;
@@ -114,12 +107,8 @@ class RacesIT {
     @Test
     @EnabledIfSystemProperty(named = "switchboard.test.postgres", matches = "true")
     void onPostgresql() throws Exception {
-        String schema = "sbraces_" + UUID.randomUUID().toString().replace("-", "").substring(0, 16).toLowerCase(Locale.ROOT);
-        execute("CREATE SCHEMA " + schema);
-        try {
-            races(POSTGRES + (POSTGRES.contains("?") ? "&" : "?") + "currentSchema=" + schema);
-        } finally {
-            execute("DROP SCHEMA IF EXISTS " + schema + " CASCADE");
+        try (ScratchSchema schema = ScratchSchema.create("sbraces_")) {
+            races(schema.databaseUrl());
         }
     }
 
@@ -370,13 +359,6 @@ class RacesIT {
                 throw new AssertionError("timed out waiting for " + what);
             }
             Thread.sleep(20);
-        }
-    }
-
-    private static void execute(String sql) throws SQLException {
-        String url = "jdbc:" + POSTGRES.replace("postgresql://postgres@", "postgresql://");
-        try (Connection c = DriverManager.getConnection(url, "postgres", null); Statement s = c.createStatement()) {
-            s.execute(sql);
         }
     }
 

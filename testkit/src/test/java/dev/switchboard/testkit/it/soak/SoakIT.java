@@ -6,12 +6,6 @@ import dev.switchboard.testkit.soak.Soak;
 import dev.switchboard.testkit.soak.SoakReport;
 import dev.switchboard.testkit.soak.SoakSettings;
 import java.nio.file.Path;
-import java.sql.Connection;
-import java.sql.DriverManager;
-import java.sql.SQLException;
-import java.sql.Statement;
-import java.util.Locale;
-import java.util.UUID;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
 
@@ -24,8 +18,6 @@ class SoakIT {
     private static final int REQUESTS = Integer.getInteger("switchboard.soak.requests", 1500);
     private static final int KILLS = Integer.getInteger("switchboard.soak.kills", 1);
     private static final long SEED = Long.getLong("switchboard.soak.seed", 20261124L);
-    private static final String POSTGRES = System.getProperty("switchboard.test.postgres.url",
-            System.getenv().getOrDefault("SWITCHBOARD_TEST_POSTGRES_URL", "postgresql://postgres@127.0.0.1:5432/test"));
 
     /** Kept after the run (config, database, the gateway's log), so a violation can be traced by its request id. */
     private static Path dir(String database) throws java.io.IOException {
@@ -46,26 +38,10 @@ class SoakIT {
     @Test
     @EnabledIfSystemProperty(named = "switchboard.test.postgres", matches = "true")
     void onPostgresqlEveryOutcomeIsOneTheContractAllows() throws Exception {
-        String schema = "soak_" + UUID.randomUUID().toString().replace("-", "").substring(0, 12).toLowerCase(Locale.ROOT);
-        execute("CREATE SCHEMA " + schema);
-        try {
-            String url = POSTGRES + (POSTGRES.contains("?") ? "&" : "?") + "currentSchema=" + schema;
-            SoakReport report = Soak.run(settings(url, dir("postgresql")));
+        try (ScratchSchema schema = ScratchSchema.create("soak_")) {
+            SoakReport report = Soak.run(settings(schema.databaseUrl(), dir("postgresql")));
             System.out.println(report.render());
             assertThat(report.violations()).as(report.render()).isEmpty();
-        } finally {
-            execute("DROP SCHEMA IF EXISTS " + schema + " CASCADE");
-        }
-    }
-
-    private static void execute(String sql) throws SQLException {
-        // postgresql://user@host:port/db -> jdbc:postgresql://host:port/db as user
-        String rest = POSTGRES.substring("postgresql://".length());
-        String user = rest.contains("@") ? rest.substring(0, rest.indexOf('@')) : "postgres";
-        String hostAndDb = rest.substring(rest.indexOf('@') + 1);
-        try (Connection c = DriverManager.getConnection("jdbc:postgresql://" + hostAndDb, user.split(":")[0],
-                user.contains(":") ? user.split(":")[1] : null); Statement s = c.createStatement()) {
-            s.execute(sql);
         }
     }
 }
