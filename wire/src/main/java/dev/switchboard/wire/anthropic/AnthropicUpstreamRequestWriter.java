@@ -13,6 +13,7 @@ import dev.switchboard.model.Role;
 import dev.switchboard.model.ToolChoice;
 import dev.switchboard.model.ToolSpec;
 import dev.switchboard.wire.Json;
+import dev.switchboard.wire.internal.FreeformTools;
 import dev.switchboard.wire.internal.JsonSchemas;
 import java.util.ArrayList;
 import java.util.List;
@@ -204,7 +205,7 @@ final class AnthropicUpstreamRequestWriter {
 
     private static ObjectNode tool(ToolSpec t) {
         ObjectNode out = Json.object().put("name", t.name());
-        t.description().ifPresent(d -> out.put("description", d));
+        FreeformTools.functionDescription(t).ifPresent(d -> out.put("description", d));
         out.set("input_schema", JsonSchemas.standardTypes(t.parameters()));
         t.strict().ifPresent(s -> out.put("strict", s));
         AnthropicCacheControls.put(out, t.cache());

@@ -14,6 +14,7 @@ import dev.switchboard.model.Sampling;
 import dev.switchboard.model.ToolChoice;
 import dev.switchboard.model.ToolSpec;
 import dev.switchboard.wire.Json;
+import dev.switchboard.wire.internal.FreeformTools;
 import java.util.Map;
 
 /**
@@ -100,7 +101,7 @@ final class GeminiUpstreamRequestWriter {
         for (ToolSpec t : request.tools()) {
             ObjectNode d = declarations.addObject();
             d.put("name", t.name());
-            t.description().ifPresent(desc -> d.put("description", desc));
+            FreeformTools.functionDescription(t).ifPresent(desc -> d.put("description", desc));
             d.set("parametersJsonSchema", GeminiJsonSchemas.reduce(t.parameters()));
         }
         body.putArray("tools").addObject().set("functionDeclarations", declarations);

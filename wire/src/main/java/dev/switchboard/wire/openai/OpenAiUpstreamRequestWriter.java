@@ -21,6 +21,7 @@ import dev.switchboard.model.Sampling;
 import dev.switchboard.model.ToolChoice;
 import dev.switchboard.model.ToolSpec;
 import dev.switchboard.wire.Json;
+import dev.switchboard.wire.internal.FreeformTools;
 import dev.switchboard.wire.internal.JsonSchemas;
 import dev.switchboard.wire.internal.NotCarried;
 import dev.switchboard.wire.internal.UserIds;
@@ -359,7 +360,7 @@ final class OpenAiUpstreamRequestWriter {
         tool.put("type", "function");
         ObjectNode fn = tool.putObject("function");
         fn.put("name", t.name());
-        t.description().ifPresent(d -> fn.put("description", d));
+        FreeformTools.functionDescription(t).ifPresent(d -> fn.put("description", d));
         JsonNode parameters = JsonSchemas.standardTypes(t.parameters());
         fn.set("parameters", parameters);
         t.strict().ifPresent(s -> fn.put("strict", s && JsonSchemas.qualifiesForStrict(parameters)));

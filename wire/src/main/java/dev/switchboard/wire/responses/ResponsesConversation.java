@@ -15,6 +15,7 @@ import dev.switchboard.model.MediaSource;
 import dev.switchboard.model.Message;
 import dev.switchboard.model.Role;
 import dev.switchboard.model.Signature;
+import dev.switchboard.wire.internal.FreeformTools;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -80,7 +81,7 @@ final class ResponsesConversation {
             case ResponsesItem.Message m -> message(m, p);
             case ResponsesItem.FunctionCall c -> call(c.callId(), ResponsesToolNames.flat(c.namespace(), c.name()), c.arguments(), p);
             case ResponsesItem.CustomToolCall c -> call(c.callId(), ResponsesToolNames.flat(c.namespace(), c.name()),
-                    ResponsesToolNames.argumentsOf(c.input()), p);
+                    FreeformTools.argumentsOf(c.input()), p);
             case ResponsesItem.FunctionCallOutput r -> output(r.callId(), r.output(), p, "function_call");
             case ResponsesItem.CustomToolCallOutput r -> output(r.callId(), r.output(), p, "custom_tool_call");
             case ResponsesItem.Reasoning r -> reasoning(r);

@@ -7,6 +7,7 @@ import dev.switchboard.model.ContentBlock.Thinking;
 import dev.switchboard.model.ContentBlock.ToolCall;
 import dev.switchboard.model.Signature;
 import dev.switchboard.model.TokenLogprob;
+import dev.switchboard.wire.internal.FreeformTools;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -79,7 +80,7 @@ final class ResponsesOutputItems {
         ResponsesToolNames.Origin o = origin.get();
         return o.custom()
                 ? new ResponsesItem.CustomToolCall(Optional.of(itemId), callId, o.namespace(), o.name(),
-                        ResponsesToolNames.inputOf(arguments), status)
+                        FreeformTools.inputOf(arguments), status)
                 : new ResponsesItem.FunctionCall(Optional.of(itemId), callId, o.name(), arguments, status, o.namespace());
     }
 

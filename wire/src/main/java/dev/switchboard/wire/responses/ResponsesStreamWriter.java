@@ -12,6 +12,7 @@ import dev.switchboard.model.TokenLogprob;
 import dev.switchboard.model.StreamEvent;
 import dev.switchboard.model.StreamEvent.Delta;
 import dev.switchboard.wire.Json;
+import dev.switchboard.wire.internal.FreeformTools;
 import dev.switchboard.wire.internal.LogprobEntries;
 import dev.switchboard.wire.internal.EventStreamWriter;
 import dev.switchboard.wire.sse.SseFrames;
@@ -204,7 +205,7 @@ public final class ResponsesStreamWriter extends EventStreamWriter {
                     .put("name", names.origin(slot.name).map(ResponsesToolNames.Origin::name).orElse(slot.name))
                     .put("arguments", text));
             case CUSTOM_CALL -> {
-                String input = ResponsesToolNames.inputOf(text);
+                String input = FreeformTools.inputOf(text);
                 if (!input.isEmpty()) {
                     emit(out, slotEvent("response.custom_tool_call_input.delta", slot).put("delta", input));
                 }
@@ -324,7 +325,7 @@ public final class ResponsesStreamWriter extends EventStreamWriter {
                 case REASONING -> ResponsesOutputItems.reasoning(itemId, new Thinking(adding ? "" : text.toString(),
                         adding ? Optional.empty() : signature));
                 case CALL, CUSTOM_CALL -> ResponsesOutputItems.callWithId(callId, name,
-                        adding ? (kind == Kind.CALL ? "" : ResponsesToolNames.argumentsOf("")) : text.toString(), status, names,
+                        adding ? (kind == Kind.CALL ? "" : FreeformTools.argumentsOf("")) : text.toString(), status, names,
                         itemId);
                 case OPAQUE -> new ResponsesItem.Reasoning(Optional.of(itemId), List.of(), List.of(),
                         payload.map(ResponsesReasoningPayload::encode));

@@ -1,8 +1,6 @@
 package dev.switchboard.wire.responses;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.switchboard.wire.Json;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Optional;
@@ -11,7 +9,8 @@ import java.util.Optional;
  * How the tools of a Responses request that the canonical model has no word for become plain functions, and
  * back. A tool inside a {@code namespace} group is the function {@code <namespace>__<name>} (a name every
  * provider accepts: letters, digits, {@code _}, {@code -}); a {@code custom} tool (free text, optionally
- * constrained by a grammar) is a function taking one string argument, {@code input}. Calls to them come back
+ * constrained by a grammar) is a canonical free-text tool, whose calls carry their input as one string argument
+ * ({@link dev.switchboard.wire.internal.FreeformTools}). Calls to them come back
  * to the client as the format says: {@code custom_tool_call} with {@code input}, and {@code namespace} on
  * calls of namespaced tools. The directory is read from the tools a response echoes, so a stored response
  * and a stream render alike.
@@ -19,8 +18,6 @@ import java.util.Optional;
 final class ResponsesToolNames {
     /** Joins a namespace and a tool name into one function name. */
     static final String SEPARATOR = "__";
-    /** The one argument of a custom tool seen as a function. */
-    static final String INPUT = "input";
 
     /** Where a canonical function came from. */
     record Origin(Optional<String> namespace, String name, boolean custom) {
@@ -58,26 +55,5 @@ final class ResponsesToolNames {
     /** Where the canonical function {@code flatName} came from; empty for a plain function. */
     Optional<Origin> origin(String flatName) {
         return Optional.ofNullable(byFlatName.get(flatName));
-    }
-
-    /** A custom tool's free-text input as the arguments of its function. */
-    static String argumentsOf(String input) {
-        ObjectNode o = Json.object();
-        o.put(INPUT, input);
-        return Json.write(o);
-    }
-
-    /**
-     * The free-text input inside a custom tool's function arguments. Arguments that are not the expected
-     * object (a model that ignored the schema) are passed on whole rather than lost.
-     */
-    static String inputOf(String argumentsJson) {
-        try {
-            JsonNode args = Json.parse(argumentsJson);
-            JsonNode input = args.path(INPUT);
-            return input.isTextual() ? input.textValue() : argumentsJson;
-        } catch (RuntimeException notJson) {
-            return argumentsJson;
-        }
     }
 }

@@ -15,9 +15,11 @@ import static dev.switchboard.wire.internal.JsonFields.wrongType;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.switchboard.model.Passthrough;
 import dev.switchboard.model.ToolChoice;
 import dev.switchboard.model.ToolSpec;
 import dev.switchboard.wire.Json;
+import dev.switchboard.wire.internal.FreeformTools;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.LinkedHashSet;
@@ -31,8 +33,8 @@ import java.util.Set;
  *
  * <ul>
  *   <li>{@code function}: a canonical tool as it is.
- *   <li>{@code custom} (free-text input, optionally a {@code grammar}): a function taking one string,
- *       {@code input}, whose description carries the grammar; its calls go back as custom calls.
+ *   <li>{@code custom} (free-text input, optionally a {@code grammar}): a canonical free-text tool
+ *       ({@link ToolSpec#freeform()}) with its {@code format} as sent; its calls go back as custom calls.
  *   <li>{@code namespace}: its functions and custom tools, each named {@code <namespace>__<name>}; calls go
  *       back with their namespace (see {@link ResponsesToolNames}).
  *   <li>Hosted tools run only inside OpenAI and no upstream of the gateway runs them. Per tool:
@@ -43,6 +45,8 @@ import java.util.Set;
  * </ul>
  */
 final class ResponsesToolReader {
+    /** The grammar syntaxes OpenAI defines for a custom tool's {@code format}. */
+    static final Set<String> GRAMMAR_SYNTAXES = Set.of("lark", "regex");
     /** Hosted tools left out (and reported) rather than refused. */
     static final Set<String> DROPPED_HOSTED = Set.of("web_search", "web_search_preview", "web_search_preview_2025_03_11",
             "web_search_2025_08_26");
@@ -113,8 +117,8 @@ final class ResponsesToolReader {
         }
         Optional<String> description = optString(t, "description", path(p, "description"));
         if (requireString(t, "type", path(p, "type")).equals("custom")) {
-            return new ToolSpec(name, Optional.of(customDescription(t, p, description)), customParameters(),
-                    Optional.empty(), Optional.empty());
+            return new ToolSpec(name, description, FreeformTools.parameters(), Optional.empty(), Optional.empty(),
+                    Passthrough.NONE, Optional.of(new ToolSpec.Freeform(customFormat(t, p))));
         }
         Optional<ObjectNode> parameters = optObject(t, "parameters", path(p, "parameters"));
         Optional<Boolean> strict = optBoolean(t, "strict", path(p, "strict"));
@@ -122,39 +126,28 @@ final class ResponsesToolReader {
                 strict, Optional.empty());
     }
 
-    /** The tool's description, then what its free-text input must look like. */
-    private static String customDescription(ObjectNode t, String p, Optional<String> description) {
-        StringBuilder sb = new StringBuilder(description.orElse(""));
-        if (!sb.isEmpty()) {
-            sb.append("\n\n");
-        }
-        sb.append("Call this tool with its whole input as the string argument `input` (free text, not JSON).");
+    /** A custom tool's {@code format} as sent: none, {@code {type: "text"}} or a grammar. */
+    private static Optional<ToolSpec.Freeform.Format> customFormat(ObjectNode t, String p) {
         Optional<ObjectNode> format = optObject(t, "format", path(p, "format"));
-        if (format.isPresent()) {
-            String fp = path(p, "format");
-            String type = optString(format.get(), "type", path(fp, "type")).orElse("text");
-            switch (type) {
-                case "text" -> { }
-                case "grammar" -> {
-                    String syntax = requireNonEmptyString(format.get(), "syntax", path(fp, "syntax"));
-                    String definition = requireNonEmptyString(format.get(), "definition", path(fp, "definition"));
-                    sb.append(" The input must match this ").append(syntax).append(" grammar:\n").append(definition);
-                }
-                default -> throw invalid(path(fp, "type"), "`" + path(fp, "type") + "` must be \"text\" or \"grammar\"; got \""
-                        + type + "\".");
-            }
+        if (format.isEmpty()) {
+            return Optional.empty();
         }
-        return sb.toString();
-    }
-
-    private static ObjectNode customParameters() {
-        ObjectNode p = Json.object();
-        p.put("type", "object");
-        p.putObject("properties").putObject(ResponsesToolNames.INPUT).put("type", "string")
-                .put("description", "The tool's whole input, as free text.");
-        p.putArray("required").add(ResponsesToolNames.INPUT);
-        p.put("additionalProperties", false);
-        return p;
+        String fp = path(p, "format");
+        String type = requireString(format.get(), "type", path(fp, "type"));
+        return Optional.of(switch (type) {
+            case "text" -> new ToolSpec.Freeform.Format.Text();
+            case "grammar" -> {
+                String syntax = requireString(format.get(), "syntax", path(fp, "syntax"));
+                if (!GRAMMAR_SYNTAXES.contains(syntax)) {
+                    throw invalid(path(fp, "syntax"), "`" + path(fp, "syntax") + "` must be \"lark\" or \"regex\"; got \""
+                            + syntax + "\".");
+                }
+                yield new ToolSpec.Freeform.Format.Grammar(syntax,
+                        requireNonEmptyString(format.get(), "definition", path(fp, "definition")));
+            }
+            default -> throw invalid(path(fp, "type"), "`" + path(fp, "type") + "` must be \"text\" or \"grammar\"; got \""
+                    + type + "\".");
+        });
     }
 
     /** How the response object shows a tool: functions as OpenAI echoes them, custom and namespace tools as sent. */

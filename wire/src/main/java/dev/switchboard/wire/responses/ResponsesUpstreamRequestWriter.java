@@ -19,16 +19,19 @@ import dev.switchboard.model.ResponseFormat;
 import dev.switchboard.model.ToolChoice;
 import dev.switchboard.model.ToolSpec;
 import dev.switchboard.wire.Json;
+import dev.switchboard.wire.internal.FreeformTools;
 import dev.switchboard.wire.internal.JsonSchemas;
 import dev.switchboard.wire.internal.Media;
 import dev.switchboard.wire.internal.NotCarried;
 import dev.switchboard.wire.internal.UserIds;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.stream.Collectors;
 
 /**
  * Renders a canonical request for an upstream speaking the Responses format ({@code POST /responses}),
@@ -39,17 +42,21 @@ import java.util.Set;
  * <ul>
  *   <li>System blocks become {@code instructions} (their texts joined by a blank line); a system entry
  *       between turns stays a {@code system} message in its place.</li>
- *   <li>A USER turn gives one {@code function_call_output} per tool result, first, then one user
+ *   <li>A USER turn gives one {@code function_call_output} per tool result (a
+ *       {@code custom_tool_call_output} for a call of a custom tool), first, then one user
  *       {@code message} with the rest ({@code input_text}, {@code input_image}, {@code input_file}).</li>
  *   <li>An ASSISTANT turn gives its items in block order: a {@code reasoning} item for each trace whose
  *       signature this format issued (its {@code encrypted_content}, its text as the summary), an
  *       assistant {@code message} per run of text (an empty run is none), an assistant {@code message} with
  *       a {@code refusal} part per refusal, a {@code function_call} per call (the canonical id as
- *       {@code call_id}). Traces signed by other providers or not signed at all are not sent: the
+ *       {@code call_id}), or a {@code custom_tool_call} with its free-text {@code input} when it calls a
+ *       free-text tool of the request. Traces signed by other providers or not signed at all are not sent: the
  *       upstream can read only its own encrypted reasoning, and a reasoning item without it is refused
  *       when nothing is stored. A reasoning item with nothing after it in its turn is left out too (the
  *       API wants each reasoning item followed by the item it led to).</li>
  *   <li>No item carries an {@code id}: ids refer to stored items, and nothing is stored.</li>
+ *   <li>Free-text tools ({@link ToolSpec#freeform()}) are the format's {@code custom} tools, their
+ *       {@code format} (text or grammar) as the client sent it.</li>
  *   <li>Function tools are flat and always say {@code strict} (the format's default is {@code true},
  *       which a schema not written for strict mode fails); it is true only when the caller asked for it and
  *       the schema qualifies ({@link JsonSchemas#qualifiesForStrict}), and schemas in Google's upper-case
@@ -89,11 +96,13 @@ final class ResponsesUpstreamRequestWriter {
         ObjectNode o = Json.object();
         o.put("model", upstreamModel);
         instructions(req).ifPresent(i -> o.put("instructions", i));
-        o.set("input", input(req.messages(), opts));
+        Set<String> freeform = req.tools().stream().filter(t -> t.freeform().isPresent()).map(ToolSpec::name)
+                .collect(Collectors.toSet());
+        o.set("input", input(req.messages(), opts, freeform));
         if (!req.tools().isEmpty()) {
             ArrayNode tools = o.putArray("tools");
             req.tools().forEach(t -> tools.add(tool(t)));
-            toolChoice(o, req.toolChoice());
+            toolChoice(o, req.toolChoice(), freeform);
             req.parallelToolCalls().ifPresent(p -> o.put("parallel_tool_calls", p));
         }
         text(o, req);
@@ -162,12 +171,17 @@ final class ResponsesUpstreamRequestWriter {
         return text.toLowerCase(Locale.ROOT).contains("json");
     }
 
-    private static ArrayNode input(List<Message> messages, ResponsesUpstreamOptions opts) {
+    /**
+     * The conversation as input items. Calls of the free-text tools named in {@code freeform} (and their
+     * results) are custom tool items, collected in {@code customCalls} as they appear.
+     */
+    private static ArrayNode input(List<Message> messages, ResponsesUpstreamOptions opts, Set<String> freeform) {
         ArrayNode items = Json.array();
+        Set<String> customCalls = new HashSet<>();
         for (Message m : messages) {
             switch (m.role()) {
-                case USER -> user(items, m.content());
-                case ASSISTANT -> assistant(items, m.content(), opts);
+                case USER -> user(items, m.content(), customCalls);
+                case ASSISTANT -> assistant(items, m.content(), opts, freeform, customCalls);
                 case SYSTEM -> systemTurn(items, m);
             }
         }
@@ -182,11 +196,11 @@ final class ResponsesUpstreamRequestWriter {
         }
     }
 
-    private static void user(ArrayNode items, List<ContentBlock> blocks) {
+    private static void user(ArrayNode items, List<ContentBlock> blocks, Set<String> customCalls) {
         ArrayNode parts = Json.array();
         for (ContentBlock b : blocks) {
             if (b instanceof ToolResult r) {
-                items.add(toolOutput(r));
+                items.add(toolOutput(r, customCalls.contains(r.callId()) ? "custom_tool_call_output" : "function_call_output"));
             } else {
                 part(b).ifPresent(parts::add);
             }
@@ -197,8 +211,9 @@ final class ResponsesUpstreamRequestWriter {
         }
     }
 
-    private static ObjectNode toolOutput(ToolResult r) {
-        ObjectNode item = Json.object().put("type", "function_call_output").put("call_id", r.callId());
+    /** A tool's result as an output item of {@code type} (function or custom: the same fields). */
+    private static ObjectNode toolOutput(ToolResult r, String type) {
+        ObjectNode item = Json.object().put("type", type).put("call_id", r.callId());
         boolean textOnly = r.content().stream().allMatch(b -> b instanceof Text);
         if (textOnly) {
             item.put("output", r.text());
@@ -256,7 +271,8 @@ final class ResponsesUpstreamRequestWriter {
         };
     }
 
-    private static void assistant(ArrayNode items, List<ContentBlock> blocks, ResponsesUpstreamOptions opts) {
+    private static void assistant(ArrayNode items, List<ContentBlock> blocks, ResponsesUpstreamOptions opts,
+                                  Set<String> freeform, Set<String> customCalls) {
         List<ObjectNode> reasoning = new ArrayList<>(); // sent only once the item they led to follows
         StringBuilder text = new StringBuilder();
         for (ContentBlock b : blocks) {
@@ -275,6 +291,12 @@ final class ResponsesUpstreamRequestWriter {
                     flush(reasoning, items);
                     ObjectNode refusal = items.addObject().put("type", "message").put("role", "assistant");
                     refusal.putArray("content").addObject().put("type", "refusal").put("refusal", r.text());
+                }
+                case ToolCall c when freeform.contains(c.name()) -> {
+                    flush(reasoning, items);
+                    customCalls.add(c.id());
+                    items.addObject().put("type", "custom_tool_call").put("call_id", c.id()).put("name", c.name())
+                            .put("input", FreeformTools.inputOf(c.argumentsJson()));
                 }
                 case ToolCall c -> {
                     flush(reasoning, items);
@@ -323,6 +345,9 @@ final class ResponsesUpstreamRequestWriter {
     }
 
     private static ObjectNode tool(ToolSpec t) {
+        if (t.freeform().isPresent()) {
+            return customTool(t, t.freeform().get());
+        }
         ObjectNode tool = Json.object().put("type", "function").put("name", t.name());
         t.description().ifPresent(d -> tool.put("description", d));
         JsonNode parameters = JsonSchemas.standardTypes(t.parameters());
@@ -331,13 +356,29 @@ final class ResponsesUpstreamRequestWriter {
         return tool;
     }
 
-    /** {@code auto} is the default and is left out. */
-    private static void toolChoice(ObjectNode o, ToolChoice choice) {
+    /** A free-text tool as the format's own {@code custom} tool, its {@code format} as the client sent it. */
+    private static ObjectNode customTool(ToolSpec t, ToolSpec.Freeform freeform) {
+        ObjectNode tool = Json.object().put("type", "custom").put("name", t.name());
+        t.description().ifPresent(d -> tool.put("description", d));
+        freeform.format().ifPresent(f -> {
+            ObjectNode format = tool.putObject("format");
+            switch (f) {
+                case ToolSpec.Freeform.Format.Text text -> format.put("type", "text");
+                case ToolSpec.Freeform.Format.Grammar g -> format.put("type", "grammar").put("syntax", g.syntax())
+                        .put("definition", g.definition());
+            }
+        });
+        return tool;
+    }
+
+    /** {@code auto} is the default and is left out; a named free-text tool is chosen as a custom tool. */
+    private static void toolChoice(ObjectNode o, ToolChoice choice, Set<String> freeform) {
         switch (choice) {
             case ToolChoice.Auto a -> { }
             case ToolChoice.None n -> o.put("tool_choice", "none");
             case ToolChoice.Required r -> o.put("tool_choice", "required");
-            case ToolChoice.Named n -> o.putObject("tool_choice").put("type", "function").put("name", n.name());
+            case ToolChoice.Named n -> o.putObject("tool_choice")
+                    .put("type", freeform.contains(n.name()) ? "custom" : "function").put("name", n.name());
         }
     }
 

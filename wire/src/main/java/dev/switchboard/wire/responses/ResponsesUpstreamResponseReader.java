@@ -14,6 +14,7 @@ import dev.switchboard.model.TokenLogprob;
 import dev.switchboard.model.StopReason;
 import dev.switchboard.model.Usage;
 import dev.switchboard.wire.Json;
+import dev.switchboard.wire.internal.FreeformTools;
 import dev.switchboard.wire.internal.LogprobEntries;
 import java.util.ArrayList;
 import java.util.List;
@@ -31,7 +32,8 @@ import java.util.Optional;
  *       block of its {@code refusal} parts; a refusal makes the stop reason REFUSAL. The
  *       {@code output_text} parts' {@code logprobs} are the answer's token log probabilities.</li>
  *   <li>{@code function_call} items become tool calls whose id is the {@code call_id} (not the item id,
- *       which names the item, not the call).</li>
+ *       which names the item, not the call); {@code custom_tool_call} items too, their free-text
+ *       {@code input} as the one string argument of a free-text tool's call ({@link FreeformTools}).</li>
  *   <li>Other items (hosted tools the gateway never asks for) are left out.</li>
  *   <li>{@code status}: {@code completed} is the end of a turn (a tool use when it called functions);
  *       {@code incomplete} says why ({@code max_output_tokens}: MAX_TOKENS; {@code content_filter}:
@@ -94,6 +96,10 @@ final class ResponsesUpstreamResponseReader {
                             item.path("arguments").asText("")));
                     called = true;
                 }
+                case "custom_tool_call" -> {
+                    content.add(customCall(item));
+                    called = true;
+                }
                 default -> { }
             }
         }
@@ -118,6 +124,12 @@ final class ResponsesUpstreamResponseReader {
                 : Usage.EMPTY.withProvenance(Usage.Provenance.ESTIMATED);
         return new ChatResponse(b.path("id").asText(""), b.path("model").asText(""), content, stop, stopSequence, usage,
                 logprobs);
+    }
+
+    /** A custom tool call as a canonical call, its free-text input as the one string argument. */
+    static ToolCall customCall(JsonNode item) {
+        return ToolCall.of(item.path("call_id").asText(""), item.path("name").asText(""),
+                FreeformTools.argumentsOf(item.path("input").asText("")));
     }
 
     /** A reasoning item as a Thinking block (see the class comment). */

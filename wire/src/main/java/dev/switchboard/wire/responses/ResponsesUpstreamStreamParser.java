@@ -8,6 +8,7 @@ import dev.switchboard.model.StreamEvent;
 import dev.switchboard.model.StreamEvent.Delta;
 import dev.switchboard.model.Usage;
 import dev.switchboard.wire.Json;
+import dev.switchboard.wire.internal.FreeformTools;
 import dev.switchboard.wire.internal.LogprobEntries;
 import dev.switchboard.wire.internal.UpstreamErrors;
 import java.nio.charset.StandardCharsets;
@@ -41,7 +42,10 @@ import java.util.Set;
  *       known at {@code output_item.done}, is a SignatureDelta of origin {@code responses} just before the
  *       block stops.</li>
  *   <li>A function call starts with its {@code call_id} and name and empty arguments;
- *       {@code function_call_arguments.delta}s are ArgumentsDeltas.</li>
+ *       {@code function_call_arguments.delta}s are ArgumentsDeltas. A {@code custom_tool_call} is a call
+ *       too: its {@code custom_tool_call_input.delta}s are ArgumentsDeltas of the canonical arguments
+ *       holding the free-text input as one string ({@link FreeformTools}), which end when the item
+ *       does.</li>
  *   <li>Text a server only gives in a {@code .done} event or in the finished item (no deltas) is sent as one
  *       delta there, so nothing of the answer is lost.</li>
  *   <li>{@code response.completed} and {@code response.incomplete} give {@code MessageDelta} (stop reason
@@ -57,13 +61,15 @@ import java.util.Set;
  * dropped, and the stream still ends with the upstream's usage, reporting STOP_SEQUENCE.
  */
 public final class ResponsesUpstreamStreamParser {
-    private enum Kind { TEXT, REFUSAL, REASONING, CALL }
+    private enum Kind { TEXT, REFUSAL, REASONING, CALL, CUSTOM_CALL }
 
     private static final class Open {
         final int index;
         final Kind kind;
         boolean streamed;
         boolean textSeen;
+        /** A custom call's arguments were sent whole, so there is no string left open to close. */
+        boolean argumentsWhole;
 
         Open(int index, Kind kind) {
             this.index = index;
@@ -113,6 +119,8 @@ public final class ResponsesUpstreamStreamParser {
             case "response.reasoning_summary_text.delta", "response.reasoning_text.delta" -> thinking(payload, out);
             case "response.function_call_arguments.delta" -> arguments(payload, payload.path("delta").asText(""), out);
             case "response.function_call_arguments.done" -> argumentsDone(payload, out);
+            case "response.custom_tool_call_input.delta" -> customInput(payload, payload.path("delta").asText(""), out);
+            case "response.custom_tool_call_input.done" -> customInputDone(payload, payload.path("input").asText(""), out);
             case "response.output_item.done" -> itemDone(payload, out);
             case "response.completed", "response.incomplete" -> finish(payload.path("response"), out);
             case "response.failed" -> {
@@ -182,6 +190,7 @@ public final class ResponsesUpstreamStreamParser {
         switch (item.path("type").asText("")) {
             case "reasoning" -> openBlock(itemKey(payload), Kind.REASONING, ContentBlock.Thinking.of(""), out);
             case "function_call" -> openCall(payload, item, out);
+            case "custom_tool_call" -> openCustomCall(payload, item, out);
             default -> { } // a message opens a block per content part; other items are not the gateway's
         }
     }
@@ -189,6 +198,35 @@ public final class ResponsesUpstreamStreamParser {
     private Optional<Open> openCall(JsonNode payload, JsonNode item, List<StreamEvent> out) {
         return openBlock(itemKey(payload), Kind.CALL, ContentBlock.ToolCall.of(item.path("call_id").asText(""),
                 item.path("name").asText(""), ""), out);
+    }
+
+    private Optional<Open> openCustomCall(JsonNode payload, JsonNode item, List<StreamEvent> out) {
+        return openBlock(itemKey(payload), Kind.CUSTOM_CALL, ContentBlock.ToolCall.of(item.path("call_id").asText(""),
+                item.path("name").asText(""), ""), out);
+    }
+
+    /**
+     * A piece of a custom call's free-text input, as a piece of its canonical arguments: the first piece
+     * opens the one string argument, {@link #close} ends it.
+     */
+    private void customInput(JsonNode payload, String delta, List<StreamEvent> out) {
+        Open block = open.get(itemKey(payload));
+        if (block == null || block.kind != Kind.CUSTOM_CALL || delta.isEmpty()) {
+            return;
+        }
+        String piece = (block.streamed ? "" : FreeformTools.opening()) + FreeformTools.escaped(delta);
+        block.streamed = true;
+        out.add(new StreamEvent.BlockDelta(block.index, new Delta.ArgumentsDelta(piece)));
+    }
+
+    /** The whole input, when no piece of it was streamed (an empty input included). */
+    private void customInputDone(JsonNode payload, String input, List<StreamEvent> out) {
+        Open block = open.get(itemKey(payload));
+        if (block != null && block.kind == Kind.CUSTOM_CALL && !block.streamed) {
+            block.streamed = true;
+            block.argumentsWhole = true;
+            out.add(new StreamEvent.BlockDelta(block.index, new Delta.ArgumentsDelta(FreeformTools.argumentsOf(input))));
+        }
     }
 
     private void partAdded(JsonNode payload, List<StreamEvent> out) {
@@ -304,6 +342,12 @@ public final class ResponsesUpstreamStreamParser {
                 }
                 close(k, out);
             }
+            case "custom_tool_call" -> {
+                called |= !cut();
+                openCustomCall(payload, item, out);
+                customInputDone(payload, item.path("input").asText(""), out);
+                close(k, out);
+            }
             case "message" -> messageDone(payload, item, out);
             default -> { }
         }
@@ -340,6 +384,13 @@ public final class ResponsesUpstreamStreamParser {
             String held = stops.flush();
             if (!held.isEmpty()) {
                 out.add(new StreamEvent.BlockDelta(block.index, new Delta.TextDelta(held)));
+            }
+        }
+        if (block.kind == Kind.CUSTOM_CALL) {
+            if (!block.streamed) {
+                out.add(new StreamEvent.BlockDelta(block.index, new Delta.ArgumentsDelta(FreeformTools.argumentsOf(""))));
+            } else if (!block.argumentsWhole) {
+                out.add(new StreamEvent.BlockDelta(block.index, new Delta.ArgumentsDelta(FreeformTools.closing())));
             }
         }
         out.add(new StreamEvent.BlockStop(block.index));

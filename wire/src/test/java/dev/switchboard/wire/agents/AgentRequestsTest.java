@@ -9,6 +9,7 @@ import dev.switchboard.model.ContentBlock;
 import dev.switchboard.model.Message;
 import dev.switchboard.model.Role;
 import dev.switchboard.model.ToolSpec;
+import dev.switchboard.wire.Json;
 import dev.switchboard.wire.anthropic.Anthropic;
 import dev.switchboard.wire.gemini.Gemini;
 import dev.switchboard.wire.openai.OpenAi;
@@ -91,7 +92,12 @@ class AgentRequestsTest {
         assertThat(names).contains("functions__exec", "functions__wait");
         ToolSpec exec = request.tools().stream().filter(t -> t.name().equals("functions__exec")).findFirst().orElseThrow();
         assertThat(exec.parameters().path("properties").path("input").path("type").asText()).isEqualTo("string");
-        assertThat(exec.description().orElse("")).contains("lark grammar");
+        assertThat(exec.description()).contains("placeholder description");
+        assertThat(exec.freeform()).hasValueSatisfying(f -> assertThat(f.format()).hasValueSatisfying(g ->
+                assertThat(g).isInstanceOfSatisfying(ToolSpec.Freeform.Format.Grammar.class, grammar -> {
+                    assertThat(grammar.syntax()).isEqualTo("lark");
+                    assertThat(grammar.definition()).isNotBlank();
+                })));
         List<ContentBlock.ToolCall> calls = request.messages().stream().flatMap(m -> m.content().stream())
                 .filter(ContentBlock.ToolCall.class::isInstance).map(ContentBlock.ToolCall.class::cast).toList();
         assertThat(calls).singleElement().satisfies(c -> {
@@ -102,6 +108,45 @@ class AgentRequestsTest {
                 .anyMatch(ContentBlock.ToolResult.class::isInstance);
         assertThat(request.system()).as("Codex's developer messages").isNotEmpty();
         writesForEveryUpstream(request);
+
+        // Other upstreams see a function taking one string, told the grammar in its description.
+        JsonNode chatTool = toolNamed(OpenAi.toUpstream(request, "up", true).path("tools"), "functions__exec").path("function");
+        assertThat(chatTool.path("description").asText()).startsWith("placeholder description").contains("lark grammar");
+        assertThat(chatTool.path("parameters").path("required")).containsExactly(Json.MAPPER.getNodeFactory().textNode("input"));
+    }
+
+    @Test
+    void codexsCustomToolIsNativeAtAResponsesUpstreamAndItsCallReplaysAsCustomItems() {
+        JsonNode body = body("codex");
+        ChatRequest request = Responses.toCanonical(Responses.fromClient(body), List.of());
+        JsonNode sent = body.path("input").get(0).path("tools").get(0).path("tools").get(0);
+
+        ObjectNode upstream = Responses.toUpstream(request, "up", true, ResponsesUpstreamOptions.PLAIN);
+        JsonNode exec = toolNamed(upstream.path("tools"), "functions__exec");
+        assertThat(exec.path("type").asText()).isEqualTo("custom");
+        assertThat(exec.path("description")).isEqualTo(sent.path("description"));
+        assertThat(exec.path("format")).as("the grammar exactly as Codex sent it").isEqualTo(sent.path("format"));
+        assertThat(exec.has("parameters")).isFalse();
+
+        List<String> types = new ArrayList<>();
+        upstream.path("input").forEach(i -> types.add(i.path("type").asText()));
+        assertThat(types).contains("custom_tool_call", "custom_tool_call_output")
+                .doesNotContain("function_call", "function_call_output");
+        JsonNode call = upstream.path("input").get(types.indexOf("custom_tool_call"));
+        assertThat(call.path("input").asText()).isEqualTo("text(\"switchboard-agent-exec-\" + (6 * 7))");
+        assertThat(call.path("call_id").asText()).isEqualTo("call_2");
+        assertThat(call.path("name").asText()).isEqualTo("functions__exec");
+        assertThat(upstream.path("input").get(types.indexOf("custom_tool_call_output")).path("call_id").asText())
+                .isEqualTo("call_2");
+    }
+
+    private static JsonNode toolNamed(JsonNode tools, String name) {
+        for (JsonNode t : tools) {
+            if (t.path("name").asText().equals(name) || t.path("function").path("name").asText().equals(name)) {
+                return t;
+            }
+        }
+        throw new AssertionError("no tool " + name + " in " + tools);
     }
 
     @Test

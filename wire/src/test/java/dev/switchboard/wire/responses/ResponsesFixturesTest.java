@@ -170,6 +170,9 @@ class ResponsesFixturesTest implements FixtureFormat {
             if (i instanceof ResponsesItem.FunctionCall c) {
                 items.add(new ResponsesItem.FunctionCallOutput(Optional.empty(), c.callId(),
                         new ResponsesItem.ToolOutput.Text("ok"), "completed"));
+            } else if (i instanceof ResponsesItem.CustomToolCall c) {
+                items.add(new ResponsesItem.CustomToolCallOutput(Optional.empty(), c.callId(),
+                        new ResponsesItem.ToolOutput.Text("ok"), "completed"));
             }
         }
         return items;

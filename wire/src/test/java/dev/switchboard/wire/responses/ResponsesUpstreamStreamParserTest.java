@@ -57,6 +57,28 @@ class ResponsesUpstreamStreamParserTest {
     }
 
     @Test
+    void aCustomCallIsWholeJsonArgumentsHoweverItsInputArrives() {
+        // Input pieces with no .done event (the item's end closes the string), then a call given only whole.
+        List<StreamEvent> events = feed(new ResponsesUpstreamStreamParser(List.of()), CREATED,
+                "{\"type\":\"response.output_item.added\",\"output_index\":0,\"item\":{\"type\":\"custom_tool_call\","
+                        + "\"call_id\":\"call_1\",\"name\":\"exec\",\"input\":\"\"}}",
+                "{\"type\":\"response.custom_tool_call_input.delta\",\"output_index\":0,\"delta\":\"say(\\\"a\"}",
+                "{\"type\":\"response.custom_tool_call_input.delta\",\"output_index\":0,\"delta\":\"\\\\b\\\")\\n\"}",
+                "{\"type\":\"response.output_item.done\",\"output_index\":0,\"item\":{\"type\":\"custom_tool_call\","
+                        + "\"call_id\":\"call_1\",\"name\":\"exec\",\"input\":\"say(\\\"a\\\\b\\\")\\n\"}}",
+                "{\"type\":\"response.output_item.done\",\"output_index\":1,\"item\":{\"type\":\"custom_tool_call\","
+                        + "\"call_id\":\"call_2\",\"name\":\"note\",\"input\":\"\"}}",
+                COMPLETED);
+
+        StreamAccumulator acc = accumulate(events);
+        assertThat(acc.complete()).isTrue();
+        assertThat(acc.response().content()).containsExactly(
+                ContentBlock.ToolCall.of("call_1", "exec", "{\"input\":\"say(\\\"a\\\\b\\\")\\n\"}"),
+                ContentBlock.ToolCall.of("call_2", "note", "{\"input\":\"\"}"));
+        assertThat(acc.response().stopReason()).isEqualTo(StopReason.TOOL_USE);
+    }
+
+    @Test
     void noiseIsIgnoredAndABodyThatIsNotJsonIsARetryableFailure() {
         ResponsesUpstreamStreamParser parser = new ResponsesUpstreamStreamParser(List.of());
         assertThat(parser.onEvent(Optional.of("keepalive"), "{\"type\":\"keepalive\"}")).isEmpty();

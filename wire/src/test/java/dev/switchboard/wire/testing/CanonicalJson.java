@@ -21,6 +21,7 @@ import dev.switchboard.model.MediaSource;
 import dev.switchboard.model.ResponseFormat;
 import dev.switchboard.model.StreamEvent;
 import dev.switchboard.model.ToolChoice;
+import dev.switchboard.model.ToolSpec;
 
 /**
  * Test-only JSON rendering of the canonical records, so fixtures can show (and diff) the canonical
@@ -68,6 +69,13 @@ public final class CanonicalJson {
     private interface ResponseFormatMixIn {
     }
 
+    @JsonTypeInfo(use = JsonTypeInfo.Id.NAME, property = "type")
+    @JsonSubTypes({
+            @JsonSubTypes.Type(value = ToolSpec.Freeform.Format.Text.class, name = "text"),
+            @JsonSubTypes.Type(value = ToolSpec.Freeform.Format.Grammar.class, name = "grammar")})
+    private interface FreeformFormatMixIn {
+    }
+
     @JsonTypeInfo(use = JsonTypeInfo.Id.NAME, property = "event")
     @JsonSubTypes({
             @JsonSubTypes.Type(value = StreamEvent.MessageStart.class, name = "message_start"),
@@ -102,6 +110,7 @@ public final class CanonicalJson {
             .addMixIn(MediaSource.class, MediaMixIn.class)
             .addMixIn(ToolChoice.class, ToolChoiceMixIn.class)
             .addMixIn(ResponseFormat.class, ResponseFormatMixIn.class)
+            .addMixIn(ToolSpec.Freeform.Format.class, FreeformFormatMixIn.class)
             .addMixIn(StreamEvent.class, EventMixIn.class)
             .addMixIn(StreamEvent.Delta.class, DeltaMixIn.class)
             .addMixIn(ChatResponse.class, ResponseMixIn.class)
