@@ -74,7 +74,7 @@ final class FakeResponsesDialect implements FakeDialect {
         }
         Reply reply = generator.reply(body.prompt(), scenario);
         ResponsesRender render = new ResponsesRender("resp_fake_" + responseSequence.incrementAndGet(), body.prompt().model(),
-                body.summary(), body.encrypted(), scenario.has(Scenario.Flag.REFUSAL));
+                body.summary(), body.encrypted(), scenario.has(Scenario.Flag.REFUSAL), body.customTools());
         if (body.stream()) {
             stream(render, reply, scenario, exchange);
         } else if (scenario.has(Scenario.Flag.FAILED)) {

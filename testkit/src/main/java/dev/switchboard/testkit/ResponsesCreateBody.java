@@ -1,7 +1,9 @@
 package dev.switchboard.testkit;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
@@ -28,7 +30,11 @@ import java.util.regex.Pattern;
  *       ({@link FakeSignatures#encryptedProblem}), a reasoning item not followed by the item it led to, a
  *       {@code function_call_output} answering no earlier call, a call without its output, an
  *       {@code item_reference};</li>
- *   <li>tools: names outside {@code ^[a-zA-Z0-9_-]{1,64}$}, a strict function (the default when
+ *   <li>{@code custom_tool_call} items without their free-text {@code input}, and outputs whose type does
+ *       not match their call's ({@code function_call_output} for a function call, {@code custom_tool_call_output}
+ *       for a custom one);</li>
+ *   <li>tools: names outside {@code ^[a-zA-Z0-9_-]{1,64}$}, a custom tool's {@code format} other than text or
+ *       a lark or regex grammar with its definition, a strict function (the default when
  *       {@code strict} is absent) whose schema is not closed ({@code additionalProperties: false} and every
  *       property required), a named {@code tool_choice} naming no tool;</li>
  *   <li>{@code text.format}: {@code json_schema} without a valid name or schema, {@code json_object} when
@@ -40,10 +46,17 @@ import java.util.regex.Pattern;
  * @param encrypted       {@code include} asks for {@code reasoning.encrypted_content}
  * @param summary         {@code reasoning.summary} asks for a summary of the reasoning
  * @param store           {@code store}, which OpenAI defaults to true
+ * @param customTools     the names of the {@code custom} (free-text) tools, whose calls are
+ *                        {@code custom_tool_call} items; the answer generator sees each as a function of one
+ *                        string argument, {@value #CUSTOM_INPUT}, whose value is the call's input
  */
-record ResponsesCreateBody(Prompt prompt, boolean stream, boolean encrypted, boolean summary, boolean store) {
+record ResponsesCreateBody(Prompt prompt, boolean stream, boolean encrypted, boolean summary, boolean store,
+                           Set<String> customTools) {
 
     static final int MIN_OUTPUT_TOKENS = 16;
+    /** The argument that carries a custom tool's input in the answer generator's calls. */
+    static final String CUSTOM_INPUT = "input";
+    private static final Set<String> GRAMMAR_SYNTAXES = Set.of("lark", "regex");
     static final Set<String> KNOWN = Set.of("model", "input", "instructions", "tools", "tool_choice",
             "parallel_tool_calls", "text", "reasoning", "max_output_tokens", "temperature", "top_p", "store", "stream",
             "stream_options", "include", "metadata", "user", "safety_identifier", "prompt_cache_key",
@@ -112,8 +125,9 @@ record ResponsesCreateBody(Prompt prompt, boolean stream, boolean encrypted, boo
         boolean store = body.path("store").asBoolean(true);
         String instructions = body.path("instructions").asText("");
         Conversation conversation = conversation(body.path("input"), store);
-        List<Prompt.ToolSpec> tools = tools(body.path("tools"));
-        Optional<String> forced = toolChoice(body.path("tool_choice"), tools);
+        Set<String> customTools = new HashSet<>();
+        List<Prompt.ToolSpec> tools = tools(body.path("tools"), customTools);
+        Optional<String> forced = toolChoice(body.path("tool_choice"), tools, customTools);
         boolean toolsOff = body.path("tool_choice").asText("").equals("none");
         format(body.path("text").path("format"), instructions + " " + conversation.allText);
 
@@ -121,7 +135,8 @@ record ResponsesCreateBody(Prompt prompt, boolean stream, boolean encrypted, boo
                 toolsOff ? List.of() : tools, forced, max.isIntegralNumber() ? Optional.of(max.asInt()) : Optional.empty(),
                 List.of(), instructions.length() + conversation.chars, !effort.isEmpty() && !effort.equals("none"),
                 OpenAiRequest.schema(body.path("text").path("format").path("schema")));
-        return new ResponsesCreateBody(prompt, body.path("stream").asBoolean(false), encrypted, !summary.isEmpty(), store);
+        return new ResponsesCreateBody(prompt, body.path("stream").asBoolean(false), encrypted, !summary.isEmpty(), store,
+                Set.copyOf(customTools));
     }
 
     private record Conversation(String lastUserText, Optional<String> toolResult, int chars, String allText) {
@@ -139,7 +154,7 @@ record ResponsesCreateBody(Prompt prompt, boolean stream, boolean encrypted, boo
         int chars = 0;
         StringBuilder all = new StringBuilder();
         Map<String, Integer> unanswered = new LinkedHashMap<>();
-        Set<String> calls = new HashSet<>();
+        Map<String, String> calls = new HashMap<>(); // call id -> the output item type that answers it
         for (int i = 0; i < input.size(); i++) {
             JsonNode item = input.get(i);
             String at = "input[" + i + "]";
@@ -155,19 +170,21 @@ record ResponsesCreateBody(Prompt prompt, boolean stream, boolean encrypted, boo
                     }
                 }
                 case "reasoning" -> reasoning(item, at, input.path(i + 1), store);
-                case "function_call" -> {
-                    for (String field : List.of("call_id", "name", "arguments")) {
+                case "function_call", "custom_tool_call" -> {
+                    boolean custom = type.equals("custom_tool_call");
+                    for (String field : List.of("call_id", "name", custom ? "input" : "arguments")) {
                         if (!item.path(field).isTextual()) {
                             throw new Invalid(at + "." + field, "Missing required parameter: '" + at + "." + field + "'.");
                         }
                     }
-                    calls.add(item.path("call_id").asText());
+                    calls.put(item.path("call_id").asText(), type + "_output");
                     unanswered.put(item.path("call_id").asText(), i);
                 }
-                case "function_call_output" -> {
+                case "function_call_output", "custom_tool_call_output" -> {
                     String callId = item.path("call_id").asText();
-                    if (!calls.contains(callId)) {
-                        throw new Invalid("input", "No tool call found for function call output with call_id " + callId + ".");
+                    if (!type.equals(calls.get(callId))) {
+                        throw new Invalid("input", "No tool call found for " + (type.startsWith("custom") ? "custom tool"
+                                : "function") + " call output with call_id " + callId + ".");
                     }
                     unanswered.remove(callId);
                     String output = outputText(item.path("output"));
@@ -237,7 +254,7 @@ record ResponsesCreateBody(Prompt prompt, boolean stream, boolean encrypted, boo
             }
         }
         String nextType = next.path("type").asText(next.has("role") ? "message" : "");
-        boolean followed = nextType.equals("function_call") || nextType.equals("reasoning")
+        boolean followed = nextType.equals("function_call") || nextType.equals("custom_tool_call") || nextType.equals("reasoning")
                 || nextType.equals("message") && next.path("role").asText().equals("assistant");
         if (!followed) {
             throw new Invalid("input", "Item '" + id + "' of type 'reasoning' was provided without its required following "
@@ -258,18 +275,26 @@ record ResponsesCreateBody(Prompt prompt, boolean stream, boolean encrypted, boo
         return String.join(" ", texts);
     }
 
-    private static List<Prompt.ToolSpec> tools(JsonNode tools) throws Invalid {
+    /** The function and custom tools; the custom ones' names join {@code customTools}. */
+    private static List<Prompt.ToolSpec> tools(JsonNode tools, Set<String> customTools) throws Invalid {
         List<Prompt.ToolSpec> specs = new ArrayList<>();
         for (int i = 0; i < tools.size(); i++) {
             JsonNode tool = tools.get(i);
             String at = "tools[" + i + "]";
-            if (!tool.path("type").asText().equals("function")) {
-                continue; // hosted and custom tools are not the fake's business
+            String type = tool.path("type").asText();
+            if (!type.equals("function") && !type.equals("custom")) {
+                continue; // hosted tools are not the fake's business
             }
             String name = tool.path("name").asText("");
             if (!NAME.matcher(name).matches()) {
                 throw new Invalid(at + ".name", "Invalid '" + at + ".name': string does not match pattern. Expected a string "
                         + "that matches the pattern '^[a-zA-Z0-9_-]+$'.");
+            }
+            if (type.equals("custom")) {
+                customFormat(tool.path("format"), at + ".format");
+                customTools.add(name);
+                specs.add(new Prompt.ToolSpec(name, customInputSchema()));
+                continue;
             }
             JsonNode parameters = tool.path("parameters");
             if (tool.path("strict").asBoolean(true) && parameters.isObject()) {
@@ -281,6 +306,35 @@ record ResponsesCreateBody(Prompt prompt, boolean stream, boolean encrypted, boo
             specs.add(new Prompt.ToolSpec(name, parameters.isObject() ? parameters : TestkitJson.object()));
         }
         return specs;
+    }
+
+    /** A custom tool's {@code format}: absent, {@code {type: text}} or a lark or regex grammar with its definition. */
+    private static void customFormat(JsonNode format, String at) throws Invalid {
+        if (format.isMissingNode()) {
+            return;
+        }
+        switch (format.path("type").asText("")) {
+            case "text" -> { }
+            case "grammar" -> {
+                if (!GRAMMAR_SYNTAXES.contains(format.path("syntax").asText(""))) {
+                    throw new Invalid(at + ".syntax", "Invalid value: '" + format.path("syntax").asText("") + "'. Supported "
+                            + "values are: 'lark' and 'regex'.");
+                }
+                if (!format.path("definition").isTextual()) {
+                    throw new Invalid(at + ".definition", "Missing required parameter: '" + at + ".definition'.");
+                }
+            }
+            default -> throw new Invalid(at + ".type", "Invalid value: '" + format.path("type").asText("") + "'. Supported "
+                    + "values are: 'text' and 'grammar'.");
+        }
+    }
+
+    /** How the answer generator sees a custom tool: one string, the call's whole input. */
+    private static JsonNode customInputSchema() {
+        ObjectNode schema = TestkitJson.object().put("type", "object");
+        schema.putObject("properties").putObject(CUSTOM_INPUT).put("type", "string");
+        schema.putArray("required").add(CUSTOM_INPUT);
+        return schema;
     }
 
     /** What OpenAI's strict mode finds wrong with a schema: every object closed, every property required. */
@@ -311,14 +365,17 @@ record ResponsesCreateBody(Prompt prompt, boolean stream, boolean encrypted, boo
         return Optional.empty();
     }
 
-    private static Optional<String> toolChoice(JsonNode choice, List<Prompt.ToolSpec> tools) throws Invalid {
+    /** A named choice must name a tool of its kind: {@code function} a function tool, {@code custom} a custom one. */
+    private static Optional<String> toolChoice(JsonNode choice, List<Prompt.ToolSpec> tools, Set<String> customTools)
+            throws Invalid {
         if (choice.isMissingNode() || choice.isTextual() && Set.of("none", "auto", "required").contains(choice.asText())) {
             return Optional.empty();
         }
-        if (choice.path("type").asText().equals("function")) {
+        String type = choice.path("type").asText();
+        if (type.equals("function") || type.equals("custom")) {
             String name = choice.path("name").asText("");
-            if (tools.stream().noneMatch(t -> t.name().equals(name))) {
-                throw new Invalid("tool_choice", "Tool choice 'function' not found in 'tools' parameter.");
+            if (tools.stream().noneMatch(t -> t.name().equals(name)) || customTools.contains(name) != type.equals("custom")) {
+                throw new Invalid("tool_choice", "Tool choice '" + type + "' not found in 'tools' parameter.");
             }
             return Optional.of(name);
         }

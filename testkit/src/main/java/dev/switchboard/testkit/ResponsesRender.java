@@ -1,9 +1,12 @@
 package dev.switchboard.testkit;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
 
 /**
  * Renders a {@link Reply} as the Responses API does: one {@code response} object, or its named-event
@@ -16,7 +19,8 @@ import java.util.List;
  * the request asked for one and its {@code encrypted_content} ({@link FakeSignatures#encrypt}) only when the
  * request included it; then a {@code message} with one {@code output_text} part (a {@code refusal} part
  * for {@code -refusal}), or one {@code function_call} per call whose arguments stream in two or three
- * slices. Usage: {@code input_tokens} with {@code cached_tokens} inside, {@code output_tokens} with
+ * slices ({@code custom_tool_call} with its free-text {@code input}, streamed the same way, for a call of a
+ * custom tool). Usage: {@code input_tokens} with {@code cached_tokens} inside, {@code output_tokens} with
  * {@code reasoning_tokens} inside.
  */
 final class ResponsesRender {
@@ -30,14 +34,16 @@ final class ResponsesRender {
     private final boolean summary;
     private final boolean encrypted;
     private final boolean refusal;
+    private final Set<String> customTools;
     private int sequence;
 
-    ResponsesRender(String id, String model, boolean summary, boolean encrypted, boolean refusal) {
+    ResponsesRender(String id, String model, boolean summary, boolean encrypted, boolean refusal, Set<String> customTools) {
         this.id = id;
         this.model = model;
         this.summary = summary;
         this.encrypted = encrypted;
         this.refusal = refusal;
+        this.customTools = Set.copyOf(customTools);
     }
 
     /** The whole response object. */
@@ -121,11 +127,21 @@ final class ResponsesRender {
                 message.putArray("content").add(part(text.text()));
                 items.add(message);
             }
-            case ScriptedAnswer.ToolCalls calls -> calls.calls().forEach(call -> items.add(TestkitJson.object()
-                    .put("id", "fc_fake_" + call.sequence()).put("type", "function_call").put("status", "completed")
-                    .put("arguments", call.arguments()).put("call_id", OpenAiRender.callId(call)).put("name", call.name())));
+            case ScriptedAnswer.ToolCalls calls -> calls.calls().forEach(call -> items.add(customTools.contains(call.name())
+                    ? TestkitJson.object().put("id", "ctc_fake_" + call.sequence()).put("type", "custom_tool_call")
+                            .put("status", "completed").put("call_id", OpenAiRender.callId(call)).put("name", call.name())
+                            .put("input", customInput(call.arguments()))
+                    : TestkitJson.object().put("id", "fc_fake_" + call.sequence()).put("type", "function_call")
+                            .put("status", "completed").put("arguments", call.arguments())
+                            .put("call_id", OpenAiRender.callId(call)).put("name", call.name())));
         }
         return items;
+    }
+
+    /** A custom call's free-text input: the generator's one string argument ({@link ResponsesCreateBody#customTools}). */
+    private static String customInput(String arguments) {
+        JsonNode input = TestkitJson.parseOrMissing(arguments.getBytes(StandardCharsets.UTF_8)).path(ResponsesCreateBody.CUSTOM_INPUT);
+        return input.isTextual() ? input.asText() : arguments;
     }
 
     private ObjectNode part(String text) {
@@ -196,6 +212,17 @@ final class ResponsesRender {
                 }
                 frames.add(frame("response.function_call_arguments.done", located(itemId, index)
                         .put("name", item.path("name").asText()).put("arguments", item.path("arguments").asText())));
+            }
+            case "custom_tool_call" -> {
+                added.put("input", "").put("status", "in_progress");
+                frames.add(frame("response.output_item.added", TestkitJson.object().put("output_index", index).set("item", added)));
+                String input = item.path("input").asText();
+                for (String slice : AnthropicRender.slices(input)) {
+                    if (!slice.isEmpty()) {
+                        frames.add(frame("response.custom_tool_call_input.delta", located(itemId, index).put("delta", slice)));
+                    }
+                }
+                frames.add(frame("response.custom_tool_call_input.done", located(itemId, index).put("input", input)));
             }
             default -> throw new IllegalStateException("no events for item " + item);
         }

@@ -104,6 +104,47 @@ class ResponsesEndpointTest {
         assertThat(events).anySatisfy(e -> assertThat(e.path("type").asText()).isEqualTo("response.function_call_arguments.delta"));
     }
 
+    private static ObjectNode withCustomTool(ObjectNode body) {
+        body.putArray("tools").addObject().put("type", "custom").put("name", "exec").put("description", "Run a script.")
+                .putObject("format").put("type", "grammar").put("syntax", "lark").put("definition", "start: /.+/");
+        return body;
+    }
+
+    @Test
+    void aCustomToolIsCalledWithFreeTextPlainAndStreamedAndItsOutputIsTakenBack() throws Exception {
+        upstream.preferCalls(List.of(new FakeUpstream.PreferredCall("exec", "{\"input\":\"print(\\\"hi\\\")\"}")));
+        HttpResponse<String> plain = post(withCustomTool(ask("fake-model", "Run it")));
+
+        assertThat(plain.statusCode()).as(plain.body()).isEqualTo(200);
+        Response response = ObjectMappers.jsonMapper().readValue(plain.body(), Response.class);
+        response.validate();
+        var call = response.output().getLast().asCustomToolCall();
+        assertThat(call.name()).isEqualTo("exec");
+        assertThat(call.input()).isEqualTo("print(\"hi\")");
+
+        HttpResponse<String> streamed = post(withCustomTool(ask("fake-model", "Run it")).put("stream", true));
+        List<JsonNode> events = events(streamed.body());
+        ResponseAccumulator accumulator = ResponseAccumulator.create();
+        for (JsonNode e : events) {
+            ResponseStreamEvent event = ObjectMappers.jsonMapper().readValue(e.toString(), ResponseStreamEvent.class);
+            event.validate();
+            accumulator.accumulate(event);
+        }
+        assertThat(events).filteredOn(e -> e.path("type").asText().equals("response.custom_tool_call_input.delta"))
+                .hasSizeGreaterThan(1);
+        assertThat(accumulator.response().output().getLast().asCustomToolCall().input()).isEqualTo("print(\"hi\")");
+
+        ObjectNode next = withCustomTool(ask("fake-model", "Run it"));
+        ArrayNode input = (ArrayNode) next.get("input");
+        input.addObject().put("type", "custom_tool_call").put("call_id", call.callId()).put("name", "exec")
+                .put("input", call.input());
+        input.addObject().put("type", "custom_tool_call_output").put("call_id", call.callId()).put("output", "hi");
+        assertThat(json(post(next).body()).at("/output/0/content/0/text").asText()).isEqualTo("Tool result received: hi");
+
+        ((ObjectNode) input.get(2)).put("type", "function_call_output");
+        assertThat(post(next).body()).contains("No tool call found for function call output with call_id " + call.callId());
+    }
+
     @Test
     void encryptedReasoningItIssuedIsAcceptedBackAndAnyOtherIsRefused() throws Exception {
         JsonNode first = json(post(reasoning(ask("fake-model", "Say hi"))).body());
@@ -151,6 +192,10 @@ class ResponsesEndpointTest {
         looseStrict.putArray("tools").addObject().put("type", "function").put("name", "f").putObject("parameters")
                 .put("type", "object").putObject("properties").putObject("q").put("type", "string");
         assertThat(post(looseStrict).body()).contains("Invalid schema for function 'f'").contains("additionalProperties");
+
+        ObjectNode ebnf = withCustomTool(ask("fake-model", "x"));
+        ((ObjectNode) ebnf.at("/tools/0/format")).put("syntax", "ebnf");
+        assertThat(post(ebnf).body()).contains("Invalid value: 'ebnf'").contains("tools[0].format.syntax");
 
         ObjectNode jsonWithoutTheWord = ask("fake-model", "x");
         jsonWithoutTheWord.putObject("text").putObject("format").put("type", "json_object");

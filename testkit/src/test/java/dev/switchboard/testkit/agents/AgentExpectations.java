@@ -89,10 +89,17 @@ final class AgentExpectations {
     private static void codex(AgentsIT.UpstreamKind kind, List<RecordedRequest> chats) {
         UpstreamShape upstream = UpstreamShape.of(kind, chats.getFirst());
         assertThat(upstream.toolNames()).as("namespaced tools flattened").contains("functions__exec", "functions__wait");
-        JsonNode exec = upstream.toolParameters("functions__exec");
-        assertThat(exec.path("properties").path("input").path("type").asText())
-                .as("the custom tool as a function of one string").isEqualTo("string");
-        assertThat(exec.path("required").toString()).contains("input");
+        if (kind == AgentsIT.UpstreamKind.OPENAI_RESPONSES) {
+            JsonNode exec = upstream.toolNamed("functions__exec");
+            assertThat(exec.path("type").asText()).as("the custom tool native at a Responses upstream").isEqualTo("custom");
+            assertThat(exec.path("format").path("syntax").asText()).isEqualTo("lark");
+            assertThat(exec.path("format").path("definition").asText()).isNotBlank();
+        } else {
+            JsonNode exec = upstream.toolParameters("functions__exec");
+            assertThat(exec.path("properties").path("input").path("type").asText())
+                    .as("the custom tool as a function of one string").isEqualTo("string");
+            assertThat(exec.path("required").toString()).contains("input");
+        }
         if (kind == AgentsIT.UpstreamKind.OPENAI_RESPONSES) {
             // the fake refuses encrypted content it did not issue, so reaching it unaltered is checked there too
             assertThat(chats).as("a later turn carries the model's encrypted reasoning back, through Codex")

@@ -63,8 +63,9 @@ enum CodingAgent {
 
         @Override
         List<FakeUpstream.PreferredCall> toolCalls(Workspace ws) {
-            // `exec` is a custom (free-text, grammar) tool in the "functions" namespace: other upstreams see it
-            // as the function functions__exec taking one string, `input`. The script proves it ran: 6*7.
+            // `exec` is a custom (free-text, grammar) tool in the "functions" namespace, functions__exec upstream:
+            // a Responses upstream gets it as a custom tool (the fake answers a custom_tool_call whose input is
+            // this `input`), the others as a function taking one string, `input`. The script proves it ran: 6*7.
             return List.of(new FakeUpstream.PreferredCall("functions__exec",
                     "{\"input\":\"text(\\\"" + CODEX_MARKER_PREFIX + "\\\" + (6 * 7))\"}"));
         }

@@ -59,6 +59,16 @@ record UpstreamShape(AgentsIT.UpstreamKind kind, JsonNode body) {
         return com.fasterxml.jackson.databind.node.MissingNode.getInstance();
     }
 
+    /** The tool {@code name} as a Responses upstream received it (a function or a custom tool), or a missing node. */
+    JsonNode toolNamed(String name) {
+        for (JsonNode t : body.path("tools")) {
+            if (t.path("name").asText().equals(name)) {
+                return t;
+            }
+        }
+        return com.fasterxml.jackson.databind.node.MissingNode.getInstance();
+    }
+
     /** The text of every tool result in the conversation. */
     List<String> toolResultTexts() {
         List<String> texts = new ArrayList<>();
@@ -79,7 +89,8 @@ record UpstreamShape(AgentsIT.UpstreamKind kind, JsonNode body) {
                 }
             }));
             case OPENAI_RESPONSES -> body.path("input").forEach(i -> {
-                if (i.path("type").asText().equals("function_call_output")) {
+                String type = i.path("type").asText();
+                if (type.equals("function_call_output") || type.equals("custom_tool_call_output")) {
                     texts.add(text(i.path("output")));
                 }
             });

@@ -36,6 +36,7 @@ class AgentShapesIT {
               ant: {type: anthropic, base_url: "${UPSTREAM}", keys: ["%1$s"]}
               oai: {type: openai, base_url: "${UPSTREAM_OPENAI}", keys: ["%1$s"]}
               gem: {type: gemini, base_url: "${UPSTREAM}", keys: ["%1$s"]}
+              rsp: {type: openai-responses, base_url: "${UPSTREAM_OPENAI}", keys: ["%1$s"]}
             models:
               m-ant:
                 context_length: 200000
@@ -56,6 +57,12 @@ class AgentShapesIT {
                 supports_tools: true
                 pricing: {input: 1, output: 2}
                 route: [{provider: gem, model: up-gem}]
+              m-rsp:
+                context_length: 200000
+                max_output_tokens: 8192
+                supports_tools: true
+                pricing: {input: 1, output: 2}
+                route: [{provider: rsp, model: up-rsp}]
             """.formatted(KEY));
 
     private static Map<String, String> messagesHeaders(TestGateway g) {
@@ -107,6 +114,10 @@ class AgentShapesIT {
         }
     }
 
+    /** Codex's {@code exec} tool as it sends it: free text constrained by a Lark grammar. */
+    private static final String EXEC_FORMAT = """
+            {"type": "grammar", "syntax": "lark", "definition": "start: SOURCE\\nSOURCE: /[\\\\s\\\\S]+/"}""";
+
     /** Codex's shape: tools in an additional_tools item, a namespace holding a custom grammar tool and a function. */
     private static String codexTurn(String model, String extraInput) {
         return """
@@ -115,8 +126,7 @@ class AgentShapesIT {
                  "input": [
                    {"type": "additional_tools", "role": "developer", "tools": [
                      {"type": "namespace", "name": "functions", "description": "", "tools": [
-                       {"type": "custom", "name": "exec", "description": "Run JavaScript.",
-                        "format": {"type": "grammar", "syntax": "lark", "definition": "start: SOURCE\\nSOURCE: /[\\\\s\\\\S]+/"}},
+                       {"type": "custom", "name": "exec", "description": "Run JavaScript.", "format": %s},
                        {"type": "function", "name": "wait", "description": "Wait.", "strict": false,
                         "parameters": {"type": "object", "properties": {"cell_id": {"type": "string"}}, "required": ["cell_id"]}}
                      ]}
@@ -124,11 +134,11 @@ class AgentShapesIT {
                    {"type": "message", "role": "developer", "content": [{"type": "input_text", "text": "Be brief."}]},
                    {"type": "message", "role": "user", "content": [{"type": "input_text", "text": "Run it."}]}%s
                  ]}
-                """.formatted(model, extraInput);
+                """.formatted(model, EXEC_FORMAT, extraInput);
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"m-ant", "m-oai", "m-gem"})
+    @ValueSource(strings = {"m-ant", "m-oai", "m-gem", "m-rsp"})
     void customAndNamespacedToolsRoundTripThroughEveryUpstream(String model) {
         TestGateway g = GATEWAY.gateway();
         g.upstream().preferCalls(List.of(new FakeUpstream.PreferredCall("functions__exec", "{\"input\":\"text(6 * 7)\"}")));
@@ -142,9 +152,22 @@ class AgentShapesIT {
             assertThat(call.path("name").asText()).isEqualTo("exec");
             assertThat(call.path("namespace").asText()).isEqualTo("functions");
             assertThat(call.path("input").asText()).isEqualTo("text(6 * 7)");
-            String tools = g.upstream().received().getLast().bodyText();
-            assertThat(tools).contains("functions__exec", "functions__wait", "lark grammar").doesNotContain("web_search")
-                    .doesNotContain("all_turns").doesNotContain("verbosity").doesNotContain("client_metadata");
+            RecordedRequest asked = g.upstream().received().getLast();
+            String tools = asked.bodyText();
+            assertThat(tools).contains("functions__exec", "functions__wait").doesNotContain("web_search");
+            if (model.equals("m-rsp")) {
+                // Native at a Responses upstream: a custom tool with Codex's grammar exactly, no function in between.
+                JsonNode exec = toolNamed(asked.json(), "functions__exec");
+                assertThat(exec.path("type").asText()).isEqualTo("custom");
+                assertThat(exec.path("description").asText()).isEqualTo("Run JavaScript.");
+                assertThat(exec.path("format")).isEqualTo(ItSupport.json(EXEC_FORMAT));
+                assertThat(exec.has("parameters")).isFalse();
+                assertThat(tools).as("the format's own extras; reasoning.context only to a model that reasons")
+                        .contains("verbosity", "client_metadata").doesNotContain("all_turns");
+            } else {
+                assertThat(tools).contains("lark grammar").doesNotContain("all_turns").doesNotContain("verbosity")
+                        .doesNotContain("client_metadata");
+            }
 
             String replay = ",\n" + ItSupport.JSON.createObjectNode().put("type", "custom_tool_call")
                     .put("call_id", call.path("call_id").asText()).put("name", "exec").put("namespace", "functions")
@@ -158,17 +181,33 @@ class AgentShapesIT {
                     .isEqualTo("Tool result received: 42");
             RecordedRequest upstream = g.upstream().received().getLast();
             assertThat(upstream.bodyText()).contains("text(6 * 7)").contains("functions__exec");
+            if (model.equals("m-rsp")) {
+                List<JsonNode> replayed = new java.util.ArrayList<>();
+                upstream.json().path("input").forEach(i -> {
+                    if (i.path("type").asText().startsWith("custom_tool_call")) {
+                        replayed.add(i);
+                    }
+                });
+                assertThat(replayed).as("the call and its output replayed as custom items").hasSize(2);
+                assertThat(replayed.get(0).path("type").asText()).isEqualTo("custom_tool_call");
+                assertThat(replayed.get(0).path("name").asText()).isEqualTo("functions__exec");
+                assertThat(replayed.get(0).path("input").asText()).isEqualTo("text(6 * 7)");
+                assertThat(replayed.get(1).path("type").asText()).isEqualTo("custom_tool_call_output");
+                assertThat(replayed.get(1).path("output").asText()).isEqualTo("42");
+                assertThat(replayed.get(1).path("call_id")).isEqualTo(replayed.get(0).path("call_id"));
+            }
         } finally {
             g.upstream().preferCalls(List.of());
         }
     }
 
-    @Test
-    void streamedCustomCallsArriveAsCustomToolCallItems() {
+    @ParameterizedTest
+    @ValueSource(strings = {"m-oai", "m-rsp"})
+    void streamedCustomCallsArriveAsCustomToolCallItems(String model) {
         TestGateway g = GATEWAY.gateway();
         g.upstream().preferCalls(List.of(new FakeUpstream.PreferredCall("functions__exec", "{\"input\":\"text(1)\"}")));
         try {
-            String body = codexTurn("m-oai", "").replace("\"stream\": false", "\"stream\": true");
+            String body = codexTurn(model, "").replace("\"stream\": false", "\"stream\": true");
             HttpResponse<String> r = ItSupport.post(g, "/v1/responses", ItSupport.bearer(g.apiKey()), body);
 
             assertThat(r.statusCode()).isEqualTo(200);
@@ -185,6 +224,15 @@ class AgentShapesIT {
         } finally {
             g.upstream().preferCalls(List.of());
         }
+    }
+
+    private static JsonNode toolNamed(JsonNode body, String name) {
+        for (JsonNode t : body.path("tools")) {
+            if (t.path("name").asText().equals(name)) {
+                return t;
+            }
+        }
+        throw new AssertionError("no tool " + name + " in " + body.path("tools"));
     }
 
     @Test

@@ -26,6 +26,8 @@ final class ResponsesUpstream implements UpstreamFormat {
     private static final Set<String> OUTPUT_PARTS = Set.of("output_text", "refusal");
     private static final Set<String> EFFORTS = Set.of("none", "minimal", "low", "medium", "high", "xhigh");
     private static final Pattern NAME = Pattern.compile("^[a-zA-Z0-9_-]{1,64}$");
+    private static final Set<String> CUSTOM_TOOL = Set.of("type", "name", "description", "format");
+    private static final Set<String> GRAMMAR_SYNTAXES = Set.of("lark", "regex");
 
     @Override
     public List<String> problems(RecordedRequest r, String apiKey) {
@@ -50,14 +52,7 @@ final class ResponsesUpstream implements UpstreamFormat {
             item(input.get(i), "input[" + i + "]", p);
         }
         for (int i = 0; i < b.path("tools").size(); i++) {
-            JsonNode tool = b.path("tools").get(i);
-            String at = "tools[" + i + "]";
-            p.require(tool.path("type").asText().equals("function"), at + ".type", "must be function");
-            p.matches(tool.path("name"), NAME, at + ".name");
-            p.require(!tool.has("function"), at, "function tools are flat here (no nested `function`)");
-            p.require(tool.path("parameters").isObject(), at + ".parameters", "must be an object");
-            p.require(tool.path("strict").isBoolean(), at + ".strict",
-                    "must be given: the format's default is true, which a non-strict schema fails");
+            tool(b.path("tools").get(i), "tools[" + i + "]", p);
         }
         JsonNode format = b.path("text").path("format");
         if (!format.isMissingNode()) {
@@ -81,6 +76,32 @@ final class ResponsesUpstream implements UpstreamFormat {
         JsonNode stream = b.path("stream");
         p.require(stream.isMissingNode() || stream.isBoolean(), "stream", "must be a boolean");
         return p.list;
+    }
+
+    /** A function tool (flat, strict stated) or a custom tool (free text, its format text or a grammar). */
+    private static void tool(JsonNode tool, String at, Problems p) {
+        String type = tool.path("type").asText();
+        p.require(type.equals("function") || type.equals("custom"), at + ".type", "must be function or custom");
+        p.matches(tool.path("name"), NAME, at + ".name");
+        p.require(!tool.has("function"), at, "tools are flat here (no nested `function`)");
+        if (type.equals("custom")) {
+            p.onlyKnownKeys(tool, CUSTOM_TOOL, at);
+            JsonNode format = tool.path("format");
+            if (!format.isMissingNode()) {
+                String formatType = format.path("type").asText();
+                p.require(formatType.equals("text") || formatType.equals("grammar"), at + ".format.type",
+                        "must be text or grammar");
+                if (formatType.equals("grammar")) {
+                    p.require(GRAMMAR_SYNTAXES.contains(format.path("syntax").asText()), at + ".format.syntax",
+                            "must be one of " + GRAMMAR_SYNTAXES.stream().sorted().toList());
+                    p.require(format.path("definition").isTextual(), at + ".format.definition", "must be a string");
+                }
+            }
+            return;
+        }
+        p.require(tool.path("parameters").isObject(), at + ".parameters", "must be an object");
+        p.require(tool.path("strict").isBoolean(), at + ".strict",
+                "must be given: the format's default is true, which a non-strict schema fails");
     }
 
     private static void item(JsonNode item, String at, Problems p) {
@@ -115,7 +136,12 @@ final class ResponsesUpstream implements UpstreamFormat {
                 p.matches(item.path("name"), NAME, at + ".name");
                 p.require(item.path("arguments").isTextual(), at + ".arguments", "must be a JSON string");
             }
-            case "function_call_output" -> {
+            case "custom_tool_call" -> {
+                p.require(item.path("call_id").isTextual(), at + ".call_id", "missing");
+                p.matches(item.path("name"), NAME, at + ".name");
+                p.require(item.path("input").isTextual(), at + ".input", "must be the free text as a string");
+            }
+            case "function_call_output", "custom_tool_call_output" -> {
                 p.require(item.path("call_id").isTextual(), at + ".call_id", "missing");
                 p.require(item.path("output").isTextual() || item.path("output").isArray(), at + ".output",
                         "must be a string or a list of parts");

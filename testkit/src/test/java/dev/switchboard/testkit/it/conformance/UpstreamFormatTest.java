@@ -49,8 +49,12 @@ class UpstreamFormatTest {
                 {"type":"reasoning","summary":[],"encrypted_content":"e"},
                 {"type":"function_call","call_id":"c","name":"f","arguments":"{}"},
                 {"type":"function_call_output","call_id":"c","output":"ok"},
+                {"type":"custom_tool_call","call_id":"d","name":"g","input":"free text"},
+                {"type":"custom_tool_call_output","call_id":"d","output":"ok"},
                 {"type":"message","role":"assistant","content":"a"}],
-                "tools":[{"type":"function","name":"f","parameters":{},"strict":false}],
+                "tools":[{"type":"function","name":"f","parameters":{},"strict":false},
+                {"type":"custom","name":"g","description":"d","format":{"type":"grammar","syntax":"lark","definition":"start: /.+/"}},
+                {"type":"custom","name":"h","format":{"type":"text"}},{"type":"custom","name":"i"}],
                 "text":{"format":{"type":"json_schema","name":"w","schema":{}}}}""")).isEmpty();
         assertThat(responses("""
                 {"model":"m","stop":["x"],"input":[{"id":"msg_1","type":"message","role":"assistant",
@@ -64,10 +68,19 @@ class UpstreamFormatTest {
                         "input[1].encrypted_content: required: without storage a reasoning item is only its encrypted content",
                         "input[2].content[0].image_url: must be a string (not an object)",
                         "tools[0].name: must match ^[a-zA-Z0-9_-]{1,64}$, is ",
-                        "tools[0]: function tools are flat here (no nested `function`)",
+                        "tools[0]: tools are flat here (no nested `function`)",
                         "tools[0].parameters: must be an object",
                         "tools[0].strict: must be given: the format's default is true, which a non-strict schema fails",
                         "max_output_tokens: must be an integer of at least 16");
+        assertThat(responses("""
+                {"model":"m","store":false,"input":[{"type":"custom_tool_call","call_id":"d","name":"g","input":{}}],
+                "tools":[{"type":"custom","name":"g","parameters":{},"format":{"type":"grammar","syntax":"ebnf"}},
+                {"type":"custom","name":"h","format":{"type":"json"}}]}"""))
+                .containsExactlyInAnyOrder("input[0].input: must be the free text as a string",
+                        "tools[0].parameters: unknown field (the provider rejects it)",
+                        "tools[0].format.syntax: must be one of [lark, regex]",
+                        "tools[0].format.definition: must be a string",
+                        "tools[1].format.type: must be text or grammar");
     }
 
     @Test
