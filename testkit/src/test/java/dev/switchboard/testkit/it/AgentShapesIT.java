@@ -57,12 +57,8 @@ class AgentShapesIT {
                 supports_tools: true
                 pricing: {input: 1, output: 2}
                 route: [{provider: gem, model: up-gem}]
-              m-rsp:
-                context_length: 200000
-                max_output_tokens: 8192
-                supports_tools: true
-                pricing: {input: 1, output: 2}
-                route: [{provider: rsp, model: up-rsp}]
+              m-rsp: {context_length: 200000, max_output_tokens: 8192, supports_tools: true, pricing: {input: 1, output: 2},
+                      route: [{provider: rsp, model: up-rsp}]}
             """.formatted(KEY));
 
     private static Map<String, String> messagesHeaders(TestGateway g) {
