@@ -127,15 +127,8 @@ final class AnthropicUpstream implements UpstreamFormat {
     }
 
     @Override
-    public boolean streamed(RecordedRequest r) {
-        return r.json().path("stream").asBoolean(false);
-    }
-
-    @Override
     public List<String> toolNames(RecordedRequest r) {
-        List<String> names = new ArrayList<>();
-        r.json().path("tools").forEach(t -> names.add(t.path("name").asText()));
-        return names;
+        return UpstreamFormat.toolNamesAt(r, "/name");
     }
 
     @Override

@@ -107,15 +107,8 @@ final class OpenAiUpstream implements UpstreamFormat {
     }
 
     @Override
-    public boolean streamed(RecordedRequest r) {
-        return r.json().path("stream").asBoolean(false);
-    }
-
-    @Override
     public List<String> toolNames(RecordedRequest r) {
-        List<String> names = new ArrayList<>();
-        r.json().path("tools").forEach(t -> names.add(t.path("function").path("name").asText()));
-        return names;
+        return UpstreamFormat.toolNamesAt(r, "/function/name");
     }
 
     @Override

@@ -151,15 +151,8 @@ final class ResponsesUpstream implements UpstreamFormat {
     }
 
     @Override
-    public boolean streamed(RecordedRequest r) {
-        return r.json().path("stream").asBoolean(false);
-    }
-
-    @Override
     public List<String> toolNames(RecordedRequest r) {
-        List<String> names = new ArrayList<>();
-        r.json().path("tools").forEach(t -> names.add(t.path("name").asText()));
-        return names;
+        return UpstreamFormat.toolNamesAt(r, "/name");
     }
 
     /** The model must be told to reason and to show it: an effort and a summary, and encrypted reasoning kept. */

@@ -22,11 +22,20 @@ interface UpstreamFormat {
     /** Everything wrong with {@code request} for this format; empty when it is well-formed. */
     List<String> problems(RecordedRequest request, String apiKey);
 
-    /** Whether the request asks for a streamed answer. */
-    boolean streamed(RecordedRequest request);
+    /** Whether the request asks for a streamed answer: {@code stream: true} in the body, unless the format says otherwise. */
+    default boolean streamed(RecordedRequest request) {
+        return request.json().path("stream").asBoolean(false);
+    }
 
     /** The names of the functions the request declares. */
     List<String> toolNames(RecordedRequest request);
+
+    /** The value at {@code pointer} (a JSON pointer) in each entry of the body's {@code tools}: their names. */
+    static List<String> toolNamesAt(RecordedRequest request, String pointer) {
+        List<String> names = new ArrayList<>();
+        request.json().path("tools").forEach(t -> names.add(t.at(pointer).asText()));
+        return names;
+    }
 
     /** The native reasoning control, described, when the request asks the model to reason and show it. */
     Optional<String> reasoning(RecordedRequest request);
