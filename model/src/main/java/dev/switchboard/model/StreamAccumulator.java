@@ -26,6 +26,8 @@ public final class StreamAccumulator {
     private boolean stopped;
     private Optional<GatewayError> error = Optional.empty();
     private final List<TokenLogprob> logprobs = new ArrayList<>();
+    private final List<TokenLogprob> refusalLogprobs = new ArrayList<>();
+    private Optional<RefusalDetails> refusalDetails = Optional.empty();
 
     /** Applies one event. */
     public void accept(StreamEvent event) {
@@ -37,7 +39,10 @@ public final class StreamAccumulator {
                 usage = usage.merge(s.usage());
             }
             case StreamEvent.BlockStart s -> blocks.put(s.index(), new BlockState(s.block()));
-            case StreamEvent.BlockDelta d when d.delta() instanceof Delta.LogprobsDelta l -> logprobs.addAll(l.tokens());
+            case StreamEvent.BlockDelta d when d.delta() instanceof Delta.LogprobsDelta l ->
+                    // on a refusal block they are the refusal's, on any other the answer text's
+                    (blocks.get(d.index()) != null && blocks.get(d.index()).start instanceof ContentBlock.Refusal
+                            ? refusalLogprobs : logprobs).addAll(l.tokens());
             case StreamEvent.BlockDelta d -> {
                 BlockState b = blocks.get(d.index());
                 if (b != null) {
@@ -49,6 +54,7 @@ public final class StreamAccumulator {
                 stopReason = d.stopReason();
                 stopSequence = d.stopSequence();
                 usage = usage.merge(d.usage());
+                refusalDetails = d.refusalDetails();
             }
             case StreamEvent.MessageStop s -> stopped = true;
             case StreamEvent.StreamError e -> error = Optional.of(e.error());
@@ -88,7 +94,7 @@ public final class StreamAccumulator {
         for (BlockState b : blocks.values()) {
             content.add(b.build());
         }
-        return new ChatResponse(id, model, content, stopReason, stopSequence, usage, logprobs);
+        return new ChatResponse(id, model, content, stopReason, stopSequence, usage, logprobs, refusalLogprobs, refusalDetails);
     }
 
     private static final class BlockState {

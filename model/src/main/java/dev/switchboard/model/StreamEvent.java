@@ -44,11 +44,18 @@ public sealed interface StreamEvent {
     record BlockStop(int index) implements StreamEvent {}
 
     /** The answer's stop reason and cumulative usage. */
-    record MessageDelta(StopReason stopReason, Optional<String> stopSequence, Usage usage) implements StreamEvent {
+    record MessageDelta(StopReason stopReason, Optional<String> stopSequence, Usage usage,
+                        Optional<RefusalDetails> refusalDetails) implements StreamEvent {
         public MessageDelta {
             Objects.requireNonNull(stopReason, "stopReason");
             Objects.requireNonNull(stopSequence, "stopSequence");
             Objects.requireNonNull(usage, "usage");
+            Objects.requireNonNull(refusalDetails, "refusalDetails");
+        }
+
+        /** The end of an answer without refusal details. */
+        public MessageDelta(StopReason stopReason, Optional<String> stopSequence, Usage usage) {
+            this(stopReason, stopSequence, usage, Optional.empty());
         }
     }
 

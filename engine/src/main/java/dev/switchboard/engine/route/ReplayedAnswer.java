@@ -5,6 +5,7 @@ import dev.switchboard.model.ChatResponse;
 import dev.switchboard.model.ContentBlock;
 import dev.switchboard.model.StreamEvent;
 import dev.switchboard.model.StreamEvent.Delta;
+import dev.switchboard.model.TokenLogprob;
 import dev.switchboard.model.Usage;
 import java.util.ArrayList;
 import java.util.List;
@@ -43,15 +44,23 @@ final class ReplayedAnswer {
             }
             events.add(new StreamEvent.BlockStop(i));
         }
-        if (!answer.logprobs().isEmpty()) {
-            // on the first text block, where a streaming provider would have sent them
-            answer.content().stream().filter(b -> b instanceof ContentBlock.Text).findFirst()
-                    .map(answer.content()::indexOf)
-                    .ifPresent(at -> events.add(events.indexOf(new StreamEvent.BlockStop(at)),
-                            new StreamEvent.BlockDelta(at, new Delta.LogprobsDelta(answer.logprobs()))));
-        }
-        events.add(new StreamEvent.MessageDelta(answer.stopReason(), answer.stopSequence(), answer.usage()));
+        // on the first text block, where a streaming provider would have sent them; a refusal's on the refusal
+        logprobsOn(events, answer, ContentBlock.Text.class, answer.logprobs());
+        logprobsOn(events, answer, ContentBlock.Refusal.class, answer.refusalLogprobs());
+        events.add(new StreamEvent.MessageDelta(answer.stopReason(), answer.stopSequence(), answer.usage(),
+                answer.refusalDetails()));
         events.add(new StreamEvent.MessageStop());
         return EventSource.of(events);
+    }
+
+    /** {@code tokens}, if any, as a LogprobsDelta just before the first block of {@code kind} stops. */
+    private static void logprobsOn(List<StreamEvent> events, ChatResponse answer, Class<? extends ContentBlock> kind,
+                                   List<TokenLogprob> tokens) {
+        if (tokens.isEmpty()) {
+            return;
+        }
+        answer.content().stream().filter(kind::isInstance).findFirst().map(answer.content()::indexOf)
+                .ifPresent(at -> events.add(events.indexOf(new StreamEvent.BlockStop(at)),
+                        new StreamEvent.BlockDelta(at, new Delta.LogprobsDelta(tokens))));
     }
 }

@@ -38,6 +38,7 @@ final class AnthropicClientResponseWriter {
         } else {
             out.putNull("stop_sequence");
         }
+        AnthropicStopDetails.write(response.refusalDetails()).ifPresent(d -> out.set("stop_details", d));
         out.set("usage", AnthropicUsageJson.write(response.usage()));
         return out;
     }

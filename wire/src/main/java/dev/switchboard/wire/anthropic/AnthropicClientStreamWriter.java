@@ -180,6 +180,7 @@ public final class AnthropicClientStreamWriter extends EventStreamWriter {
         } else {
             d.putNull("stop_sequence");
         }
+        AnthropicStopDetails.write(refusalDetails()).ifPresent(details -> d.set("stop_details", details));
         ObjectNode payload = Json.object().put("type", "message_delta");
         payload.set("delta", d);
         payload.set("usage", AnthropicUsageJson.write(usage()));

@@ -13,7 +13,7 @@ import java.util.Optional;
 /**
  * Reads an upstream's non-streamed {@code message} into a canonical answer. Signatures
  * are kept with origin {@code anthropic}; usage is converted to the canonical convention (input includes
- * cache reads and writes). A body that is not a message object is a retryable 502: the provider broke its
+ * cache reads and writes); a refusal's {@code stop_details} are its canonical refusal details. A body that is not a message object is a retryable 502: the provider broke its
  * protocol, another one may not.
  */
 final class AnthropicUpstreamResponseReader {
@@ -35,6 +35,6 @@ final class AnthropicUpstreamResponseReader {
                 : Optional.empty();
         Usage usage = AnthropicUsageJson.read(body.path("usage"), Usage.EMPTY);
         return new ChatResponse(body.path("id").asText(""), body.path("model").asText(""), content, reason,
-                stopSequence, usage);
+                stopSequence, usage, List.of(), List.of(), AnthropicStopDetails.read(body.path("stop_details")));
     }
 }

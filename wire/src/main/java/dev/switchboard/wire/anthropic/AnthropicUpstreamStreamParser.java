@@ -220,6 +220,6 @@ public final class AnthropicUpstreamStreamParser {
         Optional<String> stopSequence = delta.path("stop_sequence").isTextual()
                 ? Optional.of(delta.path("stop_sequence").textValue())
                 : Optional.empty();
-        out.add(new StreamEvent.MessageDelta(reason, stopSequence, usage));
+        out.add(new StreamEvent.MessageDelta(reason, stopSequence, usage, AnthropicStopDetails.read(delta.path("stop_details"))));
     }
 }

@@ -11,9 +11,11 @@ import dev.switchboard.wire.Json;
 import dev.switchboard.wire.internal.EventStreamWriter;
 import dev.switchboard.wire.sse.SseFrames;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
 
 /**
  * Renders one canonical event stream for a content-parts client (spec 6.3, docs/contracts.md §2).
@@ -79,6 +81,8 @@ public final class GeminiClientStreamWriter extends EventStreamWriter {
     private final Mode mode;
     private final String model;
     private final Map<Integer, Open> open = new HashMap<>();
+    /** Indexes of refusal blocks, whose log probabilities the format has no place for. */
+    private final Set<Integer> refusals = new HashSet<>();
     private String responseId = "";
     private boolean arrayOpened;
     private boolean anyElement;
@@ -130,6 +134,7 @@ public final class GeminiClientStreamWriter extends EventStreamWriter {
                 piece(out, b, t.text());
             }
             case ContentBlock.Refusal r -> {
+                refusals.add(index);
                 TextBlock b = new TextBlock(false, Optional.empty());
                 open.put(index, b);
                 piece(out, b, r.text());
@@ -167,7 +172,8 @@ public final class GeminiClientStreamWriter extends EventStreamWriter {
                 }
             }
             case Delta.LogprobsDelta l -> {
-                if (!l.tokens().isEmpty()) {
+                // those of a refusal have no place here (the plain answer shows only the text's)
+                if (!l.tokens().isEmpty() && !refusals.contains(index)) {
                     // a chunk of their own: no parts, the candidate's logprobsResult
                     ObjectNode chunk = GeminiClientResponseWriter.envelope(Json.array(), Optional.empty(),
                             Optional.empty(), model, responseId);

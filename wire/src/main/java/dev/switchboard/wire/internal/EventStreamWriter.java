@@ -2,6 +2,7 @@ package dev.switchboard.wire.internal;
 
 import dev.switchboard.model.ContentBlock;
 import dev.switchboard.model.GatewayError;
+import dev.switchboard.model.RefusalDetails;
 import dev.switchboard.model.StopReason;
 import dev.switchboard.model.StreamEvent;
 import dev.switchboard.model.Usage;
@@ -25,6 +26,7 @@ public abstract class EventStreamWriter {
     private boolean finished;
     private StopReason stopReason = StopReason.END_TURN;
     private Usage usage = Usage.EMPTY;
+    private Optional<RefusalDetails> refusalDetails = Optional.empty();
 
     /** The text to send for {@code event}; empty when it shows nothing (yet) in this format, or the stream is finished. */
     public final String write(StreamEvent event) {
@@ -46,6 +48,7 @@ public abstract class EventStreamWriter {
             case StreamEvent.MessageDelta d -> {
                 stopReason = d.stopReason();
                 usage = usage.merge(d.usage());
+                refusalDetails = d.refusalDetails();
                 messageDelta(out, d.stopReason(), d.stopSequence());
             }
             case StreamEvent.MessageStop s -> messageStop(out);
@@ -67,6 +70,11 @@ public abstract class EventStreamWriter {
     /** Marks the stream ended: called by the format when it has written its last frame. */
     protected final void markFinished() {
         finished = true;
+    }
+
+    /** The refusal details of the last {@code MessageDelta}; empty until one came. */
+    protected final Optional<RefusalDetails> refusalDetails() {
+        return refusalDetails;
     }
 
     /** The stop reason of the last {@code MessageDelta}; {@code END_TURN} until one came. */

@@ -32,12 +32,13 @@ final class OpenAiClientResponseWriter {
         ObjectNode choice = choices.addObject();
         choice.put("index", 0);
         choice.set("message", message(r.content()));
-        if (r.logprobs().isEmpty()) {
+        if (r.logprobs().isEmpty() && r.refusalLogprobs().isEmpty()) {
             choice.putNull("logprobs");
         } else {
             ObjectNode logprobs = choice.putObject("logprobs");
-            logprobs.set("content", LogprobEntries.write(r.logprobs()));
-            logprobs.putNull("refusal");
+            logprobs.set("content", r.logprobs().isEmpty() ? Json.MAPPER.nullNode() : LogprobEntries.write(r.logprobs()));
+            logprobs.set("refusal", r.refusalLogprobs().isEmpty() ? Json.MAPPER.nullNode()
+                    : LogprobEntries.write(r.refusalLogprobs()));
         }
         choice.put("finish_reason", OpenAiFinishReasons.toWire(r.stopReason(),
                 r.content().stream().anyMatch(b -> b instanceof ContentBlock.Refusal)));

@@ -177,11 +177,12 @@ public final class OpenAiClientStreamWriter extends EventStreamWriter {
                 }
             }
             case Delta.LogprobsDelta l -> {
-                // A chunk of its own with an empty delta: SDKs append logprobs.content across chunks.
+                // A chunk of its own with an empty delta: SDKs append logprobs.content (and .refusal) across chunks.
                 ObjectNode c = chunk(Json.object(), null);
                 ObjectNode logprobs = ((ObjectNode) c.path("choices").get(0)).putObject("logprobs");
-                logprobs.set("content", LogprobEntries.write(l.tokens()));
-                logprobs.putNull("refusal");
+                boolean refusal = kind == Kind.REFUSAL;
+                logprobs.set("content", refusal ? Json.MAPPER.nullNode() : LogprobEntries.write(l.tokens()));
+                logprobs.set("refusal", refusal ? LogprobEntries.write(l.tokens()) : Json.MAPPER.nullNode());
                 emit(out, c);
             }
             case Delta.SignatureDelta s -> {

@@ -28,7 +28,8 @@ import java.util.Optional;
  *       after the text, and a plain stop becomes {@link StopReason#REFUSAL}.</li>
  *   <li>{@code finish_reason: stop} with tool calls reads as TOOL_USE (some servers say stop there);
  *       vLLM's {@code stop_reason} string reads as the matched stop sequence.</li>
- *   <li>{@code choices[0].logprobs.content} becomes the answer's token log probabilities.</li>
+ *   <li>{@code choices[0].logprobs.content} becomes the answer's token log probabilities, and
+ *       {@code logprobs.refusal} its refusal's.</li>
  *   <li>A body without {@code usage} yields zero counts marked {@code ESTIMATED}, so the engine knows
  *       to estimate them.</li>
  * </ul>
@@ -94,7 +95,8 @@ final class OpenAiUpstreamResponseReader {
         Usage usage = b.path("usage").isObject() ? OpenAiUsageJson.read(b.path("usage"))
                 : Usage.EMPTY.withProvenance(Usage.Provenance.ESTIMATED);
         return new ChatResponse(b.path("id").asText(""), b.path("model").asText(""), content, stop, stopSequence,
-                usage, LogprobEntries.read(choice.path("logprobs").path("content")));
+                usage, LogprobEntries.read(choice.path("logprobs").path("content")),
+                LogprobEntries.read(choice.path("logprobs").path("refusal")), Optional.empty());
     }
 
     /**

@@ -48,7 +48,8 @@ import java.util.Optional;
  *       No fragment is ever lost or attributed to another call. A fragment for a call already emitted
  *       whole (content between fragments of one call, which no known server sends) ends the stream
  *       with an error instead of being mixed into the wrong call.</li>
- *   <li>{@code choices[0].logprobs.content} entries are a LogprobsDelta on the text block.</li>
+ *   <li>{@code choices[0].logprobs.content} entries are a LogprobsDelta on the text block,
+ *       {@code logprobs.refusal} entries one on the refusal block.</li>
  *   <li>{@code finish_reason} and {@code usage} are remembered; usage may come on a later chunk with
  *       {@code choices: []} (stream_options.include_usage). At {@code [DONE]} or end of body:
  *       {@code MessageDelta(stop reason, usage)} then {@code MessageStop}. Missing usage yields zero
@@ -158,6 +159,15 @@ public final class OpenAiUpstreamStreamParser {
                 openBlock(out, Open.TEXT, ContentBlock.Text.of(""));
             }
             out.add(new BlockDelta(openIndex, new Delta.LogprobsDelta(logprobs)));
+        }
+        List<dev.switchboard.model.TokenLogprob> refusalLogprobs = LogprobEntries.read(choice.path("logprobs").path("refusal"));
+        if (!refusalLogprobs.isEmpty()) {
+            // Those of the refusal of this chunk, on its block.
+            if (open != Open.REFUSAL) {
+                sawRefusal = true;
+                openBlock(out, Open.REFUSAL, new ContentBlock.Refusal(""));
+            }
+            out.add(new BlockDelta(openIndex, new Delta.LogprobsDelta(refusalLogprobs)));
         }
         if (choice.path("finish_reason").isTextual()) {
             finish = Optional.of(OpenAiFinishReasons.fromWire(choice.path("finish_reason").textValue()));

@@ -98,10 +98,13 @@ public final class CanonicalJson {
     private interface DeltaMixIn {
     }
 
-    /** An answer without logprobs (most fixtures) has no {@code logprobs} key in its golden. */
+    /** An answer without logprobs (most fixtures) has no {@code logprobs} (or {@code refusalLogprobs}) key in its golden. */
     private abstract static class ResponseMixIn {
         @JsonInclude(JsonInclude.Include.NON_EMPTY)
         abstract java.util.List<dev.switchboard.model.TokenLogprob> logprobs();
+
+        @JsonInclude(JsonInclude.Include.NON_EMPTY)
+        abstract java.util.List<dev.switchboard.model.TokenLogprob> refusalLogprobs();
     }
 
     private static final ObjectMapper MAPPER = JsonMapper.builder()
