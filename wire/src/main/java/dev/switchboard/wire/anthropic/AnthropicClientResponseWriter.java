@@ -4,7 +4,6 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.switchboard.model.ChatResponse;
 import dev.switchboard.model.ContentBlock;
-import dev.switchboard.model.StopReason;
 import dev.switchboard.wire.Json;
 
 /**
@@ -32,13 +31,7 @@ final class AnthropicClientResponseWriter {
             BLOCKS.carrier(block).ifPresent(content::add);
             BLOCKS.write(block).ifPresent(content::add);
         }
-        out.put("stop_reason", AnthropicStopReasons.toWire(response.stopReason()));
-        if (response.stopReason() == StopReason.STOP_SEQUENCE && response.stopSequence().isPresent()) {
-            out.put("stop_sequence", response.stopSequence().get());
-        } else {
-            out.putNull("stop_sequence");
-        }
-        AnthropicStopDetails.write(response.refusalDetails()).ifPresent(d -> out.set("stop_details", d));
+        new AnthropicStop(response.stopReason(), response.stopSequence(), response.refusalDetails()).write(out);
         out.set("usage", AnthropicUsageJson.write(response.usage()));
         return out;
     }

@@ -5,8 +5,8 @@ import dev.switchboard.model.ContentBlock;
 import dev.switchboard.model.GatewayError;
 import dev.switchboard.model.Signature;
 import dev.switchboard.model.StopReason;
-import dev.switchboard.model.StreamEvent;
 import dev.switchboard.model.StreamEvent.Delta;
+import dev.switchboard.model.StreamEvent;
 import dev.switchboard.wire.Json;
 import dev.switchboard.wire.internal.EventStreamWriter;
 import dev.switchboard.wire.sse.SseFrames;
@@ -174,13 +174,8 @@ public final class AnthropicClientStreamWriter extends EventStreamWriter {
         for (Integer index : open.keySet().stream().sorted().toList()) {
             blockStop(out, index);
         }
-        ObjectNode d = Json.object().put("stop_reason", AnthropicStopReasons.toWire(reason));
-        if (reason == StopReason.STOP_SEQUENCE && stopSequence.isPresent()) {
-            d.put("stop_sequence", stopSequence.get());
-        } else {
-            d.putNull("stop_sequence");
-        }
-        AnthropicStopDetails.write(refusalDetails()).ifPresent(details -> d.set("stop_details", details));
+        ObjectNode d = Json.object();
+        new AnthropicStop(reason, stopSequence, refusalDetails()).write(d);
         ObjectNode payload = Json.object().put("type", "message_delta");
         payload.set("delta", d);
         payload.set("usage", AnthropicUsageJson.write(usage()));

@@ -5,11 +5,11 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.switchboard.model.ContentBlock;
 import dev.switchboard.model.GatewayError;
 import dev.switchboard.model.Signature;
-import dev.switchboard.model.StopReason;
-import dev.switchboard.model.StreamEvent;
 import dev.switchboard.model.StreamEvent.Delta;
+import dev.switchboard.model.StreamEvent;
 import dev.switchboard.model.Usage;
 import dev.switchboard.wire.Json;
+import dev.switchboard.wire.internal.UpstreamErrors;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -86,8 +86,8 @@ public final class AnthropicUpstreamStreamParser {
             payload = null;
         }
         if (payload == null || !payload.isObject()) {
-            return fail(new GatewayError(502, "api_error", "The Anthropic upstream sent a stream event that is not "
-                    + "a JSON object.", Optional.empty(), true));
+            return fail(UpstreamErrors.broken("The Anthropic upstream sent a stream event that is not "
+                    + "a JSON object."));
         }
         String type = payload.path("type").isTextual() ? payload.path("type").textValue() : eventName.orElse("");
         List<StreamEvent> out = new ArrayList<>(2);
@@ -114,8 +114,7 @@ public final class AnthropicUpstreamStreamParser {
         if (done || !started) {
             return List.of();
         }
-        return fail(new GatewayError(502, "api_error",
-                "The Anthropic upstream ended the stream before message_stop.", Optional.empty(), true));
+        return fail(UpstreamErrors.broken("The Anthropic upstream ended the stream before message_stop."));
     }
 
     private List<StreamEvent> fail(GatewayError error) {
@@ -213,13 +212,7 @@ public final class AnthropicUpstreamStreamParser {
     private void messageDelta(JsonNode payload, List<StreamEvent> out) {
         ensureStarted(out);
         usage = AnthropicUsageJson.read(payload.path("usage"), usage);
-        JsonNode delta = payload.path("delta");
-        StopReason reason = delta.path("stop_reason").isTextual()
-                ? AnthropicStopReasons.fromWire(delta.path("stop_reason").textValue())
-                : StopReason.END_TURN;
-        Optional<String> stopSequence = delta.path("stop_sequence").isTextual()
-                ? Optional.of(delta.path("stop_sequence").textValue())
-                : Optional.empty();
-        out.add(new StreamEvent.MessageDelta(reason, stopSequence, usage, AnthropicStopDetails.read(delta.path("stop_details"))));
+        AnthropicStop stop = AnthropicStop.read(payload.path("delta"));
+        out.add(new StreamEvent.MessageDelta(stop.reason(), stop.sequence(), usage, stop.refusalDetails()));
     }
 }

@@ -2,10 +2,10 @@ package dev.switchboard.wire.gemini;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.switchboard.model.ChatResponse;
-import dev.switchboard.model.GatewayError;
 import dev.switchboard.model.StreamAccumulator;
 import dev.switchboard.model.StreamEvent;
 import dev.switchboard.wire.Json;
+import dev.switchboard.wire.internal.UpstreamErrors;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -25,8 +25,7 @@ final class GeminiUpstreamResponseReader {
 
     static ChatResponse read(JsonNode body) {
         if (body == null || !body.isObject()) {
-            throw new GatewayError(502, "api_error", "The upstream's answer was malformed: not a JSON object.",
-                    Optional.empty(), true).toException();
+            throw UpstreamErrors.broken("The upstream's answer was malformed: not a JSON object.").toException();
         }
         GeminiUpstreamStreamParser parser = new GeminiUpstreamStreamParser();
         List<StreamEvent> events = new ArrayList<>(parser.onEvent(Optional.empty(), Json.write(body)));

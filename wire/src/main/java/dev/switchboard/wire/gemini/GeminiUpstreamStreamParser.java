@@ -7,10 +7,11 @@ import dev.switchboard.model.GatewayError;
 import dev.switchboard.model.MediaSource;
 import dev.switchboard.model.Signature;
 import dev.switchboard.model.StopReason;
-import dev.switchboard.model.StreamEvent;
 import dev.switchboard.model.StreamEvent.Delta;
+import dev.switchboard.model.StreamEvent;
 import dev.switchboard.model.Usage;
 import dev.switchboard.wire.Json;
+import dev.switchboard.wire.internal.UpstreamErrors;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
@@ -219,8 +220,7 @@ public final class GeminiUpstreamStreamParser {
     }
 
     private static GatewayError malformed(String what) {
-        return new GatewayError(502, "api_error", "The upstream's answer was malformed: " + what + ".",
-                Optional.empty(), true);
+        return UpstreamErrors.broken("The upstream's answer was malformed: " + what + ".");
     }
 
     private static String text(JsonNode node, String field) {

@@ -3,8 +3,8 @@ package dev.switchboard.wire.internal;
 import com.fasterxml.jackson.core.io.JsonStringEncoder;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.switchboard.model.ToolSpec;
 import dev.switchboard.model.ToolSpec.Freeform;
+import dev.switchboard.model.ToolSpec;
 import dev.switchboard.wire.Json;
 import java.util.Optional;
 

@@ -57,6 +57,15 @@ public final class UpstreamErrors {
         return new GatewayError(status, type(status), message(message), param, retryable);
     }
 
+    /**
+     * The error for an answer that breaks the upstream's own protocol (not its format's JSON, a stream cut
+     * before its end): a retryable 502 {@code api_error}, since another provider may answer properly.
+     * {@code message} is the gateway's own words, never the provider's.
+     */
+    public static GatewayError broken(String message) {
+        return new GatewayError(502, "api_error", message, Optional.empty(), true);
+    }
+
     /** The message when the upstream gave none. */
     public static String withoutMessage(int status) {
         return "The upstream answered HTTP " + status + " without a message.";

@@ -3,9 +3,9 @@ package dev.switchboard.wire.openai;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.switchboard.model.ChatResponse;
-import dev.switchboard.model.ContentBlock;
 import dev.switchboard.model.ContentBlock.Thinking;
 import dev.switchboard.model.ContentBlock.ToolCall;
+import dev.switchboard.model.ContentBlock;
 import dev.switchboard.wire.Json;
 import dev.switchboard.wire.internal.LogprobEntries;
 import java.util.List;
@@ -105,13 +105,23 @@ final class OpenAiClientResponseWriter {
 
     /** A tool call as chat completions show it (also the first fragment of a streamed one, after its index). */
     static ObjectNode toolCall(ToolCall c) {
+        return toolCall(c, true);
+    }
+
+    /**
+     * A tool call in the format's shape, with its Gemini thought signature when {@code withSignature} (always to
+     * clients; to an upstream only when it takes them back), also as an assistant turn's call in a request.
+     */
+    static ObjectNode toolCall(ToolCall c, boolean withSignature) {
         ObjectNode call = Json.object();
         call.put("id", c.id());
         call.put("type", "function");
         ObjectNode fn = call.putObject("function");
         fn.put("name", c.name());
         fn.put("arguments", c.argumentsJson());
-        OpenAiThoughtSignatures.write(call, c.signature());
+        if (withSignature) {
+            OpenAiThoughtSignatures.write(call, c.signature());
+        }
         return call;
     }
 }

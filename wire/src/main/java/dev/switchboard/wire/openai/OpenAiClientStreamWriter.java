@@ -1,21 +1,21 @@
 package dev.switchboard.wire.openai;
 
+import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.switchboard.model.ContentBlock;
 import dev.switchboard.model.ContentBlock.RedactedThinking;
 import dev.switchboard.model.ContentBlock.Text;
 import dev.switchboard.model.ContentBlock.Thinking;
 import dev.switchboard.model.ContentBlock.ToolCall;
+import dev.switchboard.model.ContentBlock;
 import dev.switchboard.model.GatewayError;
 import dev.switchboard.model.Signature;
-import dev.switchboard.model.StreamEvent;
 import dev.switchboard.model.StreamEvent.Delta;
+import dev.switchboard.model.StreamEvent;
 import dev.switchboard.wire.Json;
 import dev.switchboard.wire.internal.EventStreamWriter;
 import dev.switchboard.wire.internal.LogprobEntries;
 import dev.switchboard.wire.sse.SseFrames;
-import com.fasterxml.jackson.core.JsonGenerator;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.io.Writer;

@@ -4,7 +4,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.switchboard.model.ChatRequest;
-import dev.switchboard.model.ContentBlock;
 import dev.switchboard.model.ContentBlock.Document;
 import dev.switchboard.model.ContentBlock.Image;
 import dev.switchboard.model.ContentBlock.Opaque;
@@ -13,6 +12,7 @@ import dev.switchboard.model.ContentBlock.Text;
 import dev.switchboard.model.ContentBlock.Thinking;
 import dev.switchboard.model.ContentBlock.ToolCall;
 import dev.switchboard.model.ContentBlock.ToolResult;
+import dev.switchboard.model.ContentBlock;
 import dev.switchboard.model.MediaSource;
 import dev.switchboard.model.Message;
 import dev.switchboard.model.ResponseFormat;
@@ -29,8 +29,8 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.Optional;
+import java.util.Set;
 
 /**
  * Renders a canonical request for an OpenAI-compatible upstream.
@@ -319,17 +319,7 @@ final class OpenAiUpstreamRequestWriter {
                         signed = true;
                     }
                 }
-                case ToolCall c -> {
-                    ObjectNode call = calls.addObject();
-                    call.put("id", c.id());
-                    call.put("type", "function");
-                    ObjectNode fn = call.putObject("function");
-                    fn.put("name", c.name());
-                    fn.put("arguments", c.argumentsJson());
-                    if (opts.echoGeminiThoughtSignatures()) {
-                        OpenAiThoughtSignatures.write(call, c.signature());
-                    }
-                }
+                case ToolCall c -> calls.add(OpenAiClientResponseWriter.toolCall(c, opts.echoGeminiThoughtSignatures()));
                 default -> {
                     // Images, documents, opaque blocks have no place in an assistant message of this format.
                 }

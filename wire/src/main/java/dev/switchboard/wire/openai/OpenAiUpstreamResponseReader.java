@@ -4,16 +4,17 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.switchboard.model.ChatResponse;
-import dev.switchboard.model.ContentBlock;
 import dev.switchboard.model.ContentBlock.Text;
 import dev.switchboard.model.ContentBlock.Thinking;
 import dev.switchboard.model.ContentBlock.ToolCall;
+import dev.switchboard.model.ContentBlock;
 import dev.switchboard.model.GatewayError;
 import dev.switchboard.model.GatewayException;
 import dev.switchboard.model.StopReason;
 import dev.switchboard.model.Usage;
 import dev.switchboard.wire.Json;
 import dev.switchboard.wire.internal.LogprobEntries;
+import dev.switchboard.wire.internal.UpstreamErrors;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -147,7 +148,7 @@ final class OpenAiUpstreamResponseReader {
     }
 
     private static GatewayException malformed(String why) {
-        return new GatewayError(502, "api_error", "The upstream answered with a malformed chat completion: " + why
-                + ".", Optional.empty(), true).toException();
+        return UpstreamErrors.broken("The upstream answered with a malformed chat completion: " + why
+                + ".").toException();
     }
 }

@@ -3,22 +3,23 @@ package dev.switchboard.wire.openai;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.switchboard.model.ContentBlock;
 import dev.switchboard.model.ContentBlock.RedactedThinking;
 import dev.switchboard.model.ContentBlock.Thinking;
 import dev.switchboard.model.ContentBlock.ToolCall;
+import dev.switchboard.model.ContentBlock;
 import dev.switchboard.model.GatewayError;
 import dev.switchboard.model.GatewayException;
 import dev.switchboard.model.Signature;
 import dev.switchboard.model.StopReason;
-import dev.switchboard.model.StreamEvent;
 import dev.switchboard.model.StreamEvent.BlockDelta;
 import dev.switchboard.model.StreamEvent.BlockStart;
 import dev.switchboard.model.StreamEvent.BlockStop;
 import dev.switchboard.model.StreamEvent.Delta;
+import dev.switchboard.model.StreamEvent;
 import dev.switchboard.model.Usage;
 import dev.switchboard.wire.Json;
 import dev.switchboard.wire.internal.LogprobEntries;
+import dev.switchboard.wire.internal.UpstreamErrors;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -109,8 +110,7 @@ public final class OpenAiUpstreamStreamParser {
         }
         List<StreamEvent> out = new ArrayList<>();
         if (!(chunk instanceof ObjectNode c)) {
-            fail(out, new GatewayError(502, "api_error", "The upstream sent a malformed stream chunk.",
-                    Optional.empty(), true));
+            fail(out, UpstreamErrors.broken("The upstream sent a malformed stream chunk."));
             return out;
         }
         if (c.hasNonNull("error")) {
@@ -281,8 +281,8 @@ public final class OpenAiUpstreamStreamParser {
         lastWireIndex = wireIndex;
         Slot slot = slots.computeIfAbsent(wireIndex, Slot::new);
         if (slot.closed) {
-            throw new GatewayError(502, "api_error", "The upstream interleaved other content into tool call "
-                    + wireIndex + " after it had ended.", Optional.empty(), true).toException();
+            throw UpstreamErrors.broken("The upstream interleaved other content into tool call "
+                    + wireIndex + " after it had ended.").toException();
         }
         String id = text(call, "id");
         if (!id.isEmpty() && slot.id.isEmpty()) {
@@ -374,8 +374,7 @@ public final class OpenAiUpstreamStreamParser {
         closeAll(out);
         ended = true;
         if (finish.isEmpty() && !sawDone) {
-            out.add(new StreamEvent.StreamError(new GatewayError(502, "api_error",
-                    "The upstream stream ended before the answer was complete.", Optional.empty(), true)));
+            out.add(new StreamEvent.StreamError(UpstreamErrors.broken("The upstream stream ended before the answer was complete.")));
             return out;
         }
         StopReason stop = finish.orElse(StopReason.END_TURN);

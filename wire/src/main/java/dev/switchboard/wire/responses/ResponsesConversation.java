@@ -3,7 +3,6 @@ package dev.switchboard.wire.responses;
 import static dev.switchboard.wire.internal.JsonFields.invalid;
 import static dev.switchboard.wire.internal.JsonFields.path;
 
-import dev.switchboard.model.ContentBlock;
 import dev.switchboard.model.ContentBlock.Document;
 import dev.switchboard.model.ContentBlock.Image;
 import dev.switchboard.model.ContentBlock.RedactedThinking;
@@ -11,6 +10,7 @@ import dev.switchboard.model.ContentBlock.Text;
 import dev.switchboard.model.ContentBlock.Thinking;
 import dev.switchboard.model.ContentBlock.ToolCall;
 import dev.switchboard.model.ContentBlock.ToolResult;
+import dev.switchboard.model.ContentBlock;
 import dev.switchboard.model.MediaSource;
 import dev.switchboard.model.Message;
 import dev.switchboard.model.Role;

@@ -1,10 +1,10 @@
 package dev.switchboard.wire.responses;
 
-import dev.switchboard.model.ContentBlock;
 import dev.switchboard.model.ContentBlock.RedactedThinking;
 import dev.switchboard.model.ContentBlock.Text;
 import dev.switchboard.model.ContentBlock.Thinking;
 import dev.switchboard.model.ContentBlock.ToolCall;
+import dev.switchboard.model.ContentBlock;
 import dev.switchboard.model.Signature;
 import dev.switchboard.model.TokenLogprob;
 import dev.switchboard.wire.internal.FreeformTools;

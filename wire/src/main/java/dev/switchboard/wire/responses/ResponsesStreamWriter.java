@@ -1,20 +1,20 @@
 package dev.switchboard.wire.responses;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.switchboard.model.ContentBlock;
 import dev.switchboard.model.ContentBlock.RedactedThinking;
 import dev.switchboard.model.ContentBlock.Text;
 import dev.switchboard.model.ContentBlock.Thinking;
 import dev.switchboard.model.ContentBlock.ToolCall;
+import dev.switchboard.model.ContentBlock;
 import dev.switchboard.model.GatewayError;
 import dev.switchboard.model.Signature;
-import dev.switchboard.model.TokenLogprob;
-import dev.switchboard.model.StreamEvent;
 import dev.switchboard.model.StreamEvent.Delta;
+import dev.switchboard.model.StreamEvent;
+import dev.switchboard.model.TokenLogprob;
 import dev.switchboard.wire.Json;
+import dev.switchboard.wire.internal.EventStreamWriter;
 import dev.switchboard.wire.internal.FreeformTools;
 import dev.switchboard.wire.internal.LogprobEntries;
-import dev.switchboard.wire.internal.EventStreamWriter;
 import dev.switchboard.wire.sse.SseFrames;
 import java.util.ArrayList;
 import java.util.HashMap;

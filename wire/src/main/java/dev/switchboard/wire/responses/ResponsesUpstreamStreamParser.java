@@ -4,8 +4,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.switchboard.model.ContentBlock;
 import dev.switchboard.model.GatewayError;
 import dev.switchboard.model.StopReason;
-import dev.switchboard.model.StreamEvent;
 import dev.switchboard.model.StreamEvent.Delta;
+import dev.switchboard.model.StreamEvent;
 import dev.switchboard.model.Usage;
 import dev.switchboard.wire.Json;
 import dev.switchboard.wire.internal.FreeformTools;
@@ -98,8 +98,8 @@ public final class ResponsesUpstreamStreamParser {
         }
         JsonNode payload = UpstreamErrors.json(data.getBytes(StandardCharsets.UTF_8)).orElse(null);
         if (payload == null || !payload.isObject()) {
-            return fail(new GatewayError(502, "api_error", "The Responses upstream sent a stream event that is not "
-                    + "a JSON object.", Optional.empty(), true));
+            return fail(UpstreamErrors.broken("The Responses upstream sent a stream event that is not "
+                    + "a JSON object."));
         }
         String type = payload.path("type").isTextual() ? payload.path("type").textValue() : eventName.orElse("");
         List<StreamEvent> out = new ArrayList<>(2);
@@ -140,8 +140,7 @@ public final class ResponsesUpstreamStreamParser {
         if (done || !started) {
             return List.of();
         }
-        return fail(new GatewayError(502, "api_error",
-                "The Responses upstream ended the stream before response.completed.", Optional.empty(), true));
+        return fail(UpstreamErrors.broken("The Responses upstream ended the stream before response.completed."));
     }
 
     private List<StreamEvent> fail(GatewayError error) {

@@ -1,6 +1,6 @@
 package dev.switchboard.wire.sse;
 
-import dev.switchboard.model.GatewayError;
+import dev.switchboard.wire.internal.UpstreamErrors;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
@@ -123,8 +123,8 @@ public final class SseParser {
 
     private void checkSize() {
         if (eventBytes > maxEventBytes) {
-            throw new GatewayError(502, "api_error", "The upstream sent a server-sent event larger than "
-                    + maxEventBytes + " bytes.", Optional.empty(), true).toException();
+            throw UpstreamErrors.broken("The upstream sent a server-sent event larger than " + maxEventBytes + " bytes.")
+                    .toException();
         }
     }
 
