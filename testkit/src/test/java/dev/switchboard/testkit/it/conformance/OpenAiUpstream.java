@@ -121,17 +121,7 @@ final class OpenAiUpstream implements UpstreamFormat {
 
     @Override
     public List<String> pngData(RecordedRequest r) {
-        List<String> data = new ArrayList<>();
-        String prefix = "data:" + Fixtures.PNG_TYPE + ";base64,";
-        for (JsonNode message : r.json().path("messages")) {
-            for (JsonNode part : message.path("content")) {
-                String url = part.path("image_url").path("url").asText("");
-                if (part.path("type").asText().equals("image_url") && url.startsWith(prefix)) {
-                    data.add(url.substring(prefix.length()));
-                }
-            }
-        }
-        return data;
+        return UpstreamFormat.pngDataUrls(r.json().path("messages"), "image_url", "/image_url/url");
     }
 
     @Override

@@ -6,7 +6,6 @@ import dev.switchboard.testkit.RawExchange;
 import dev.switchboard.testkit.RecordedRequest;
 import dev.switchboard.testkit.SseStream;
 import java.io.IOException;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
@@ -169,17 +168,7 @@ final class ResponsesUpstream implements UpstreamFormat {
 
     @Override
     public List<String> pngData(RecordedRequest r) {
-        List<String> data = new ArrayList<>();
-        String prefix = "data:" + Fixtures.PNG_TYPE + ";base64,";
-        for (JsonNode item : r.json().path("input")) {
-            for (JsonNode part : item.path("content")) {
-                String url = part.path("image_url").asText("");
-                if (part.path("type").asText().equals("input_image") && url.startsWith(prefix)) {
-                    data.add(url.substring(prefix.length()));
-                }
-            }
-        }
-        return data;
+        return UpstreamFormat.pngDataUrls(r.json().path("input"), "input_image", "/image_url");
     }
 
     @Override

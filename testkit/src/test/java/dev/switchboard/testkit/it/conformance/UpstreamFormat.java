@@ -43,6 +43,24 @@ interface UpstreamFormat {
     /** The base64 data of every PNG the request carries as a native image part. */
     List<String> pngData(RecordedRequest request);
 
+    /**
+     * The base64 data of the PNGs sent as data URLs in the parts of type {@code partType} of each turn's
+     * {@code content}, the URL at {@code urlPointer} (a JSON pointer) in the part.
+     */
+    static List<String> pngDataUrls(JsonNode turns, String partType, String urlPointer) {
+        List<String> data = new ArrayList<>();
+        String prefix = "data:" + Fixtures.PNG_TYPE + ";base64,";
+        for (JsonNode turn : turns) {
+            for (JsonNode part : turn.path("content")) {
+                String url = part.at(urlPointer).asText("");
+                if (part.path("type").asText().equals(partType) && url.startsWith(prefix)) {
+                    data.add(url.substring(prefix.length()));
+                }
+            }
+        }
+        return data;
+    }
+
     /** The native JSON output mode, described, when the request has one (with or without a schema). */
     Optional<String> jsonMode(RecordedRequest request);
 
