@@ -130,15 +130,14 @@ final class ResponsesUpstream implements UpstreamFormat {
                         "required: without storage a reasoning item is only its encrypted content");
                 p.require(item.path("summary").isArray(), at + ".summary", "must be an array");
             }
-            case "function_call" -> {
+            case "function_call", "custom_tool_call" -> {
                 p.require(item.path("call_id").isTextual(), at + ".call_id", "missing");
                 p.matches(item.path("name"), NAME, at + ".name");
-                p.require(item.path("arguments").isTextual(), at + ".arguments", "must be a JSON string");
-            }
-            case "custom_tool_call" -> {
-                p.require(item.path("call_id").isTextual(), at + ".call_id", "missing");
-                p.matches(item.path("name"), NAME, at + ".name");
-                p.require(item.path("input").isTextual(), at + ".input", "must be the free text as a string");
+                // a function's arguments are JSON in a string, a custom tool's input free text
+                boolean custom = type.equals("custom_tool_call");
+                String field = custom ? "input" : "arguments";
+                p.require(item.path(field).isTextual(), at + "." + field,
+                        custom ? "must be the free text as a string" : "must be a JSON string");
             }
             case "function_call_output", "custom_tool_call_output" -> {
                 p.require(item.path("call_id").isTextual(), at + ".call_id", "missing");
