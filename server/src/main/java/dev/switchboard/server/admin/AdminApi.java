@@ -1,7 +1,6 @@
 package dev.switchboard.server.admin;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.switchboard.engine.account.AccountException;
 import dev.switchboard.engine.account.AdminKeys;
@@ -10,7 +9,6 @@ import dev.switchboard.engine.account.ApiKey;
 import dev.switchboard.engine.account.Change;
 import dev.switchboard.engine.account.IssuedKey;
 import dev.switchboard.engine.account.LedgerEntry;
-import dev.switchboard.engine.account.Usd;
 import dev.switchboard.engine.account.User;
 import dev.switchboard.model.GatewayError;
 import dev.switchboard.model.GatewayException;
@@ -97,12 +95,7 @@ public final class AdminApi {
     public void getUser(Exchange ex) {
         authorize(ex);
         AdminService.UserDetails d = call(() -> admin.getUser(ex.pathParam("id")));
-        ObjectNode o = AdminJson.user(d.user());
-        ArrayNode keys = o.putArray("keys");
-        d.keys().forEach(k -> keys.add(AdminJson.key(k)));
-        ArrayNode ledger = o.putArray("ledger");
-        d.recentLedger().forEach(e -> ledger.add(AdminJson.ledger(e)));
-        ex.respond(200, "application/json", Json.writeBytes(o));
+        ex.respond(200, "application/json", Json.writeBytes(AdminJson.userDetails(d)));
     }
 
     /** {@code GET /admin/v1/users?page=&limit=}: {@code {users, total, page, limit}}, oldest first. */
@@ -128,9 +121,7 @@ public final class AdminApi {
         JsonNode body = object(ex, Set.of("amount_usd", "note", "idempotency_key"));
         LedgerEntry e = call(() -> admin.addCredits(ex.pathParam("id"),
                 new AdminService.AddCredits(decimal(body, "amount_usd"), text(body, "note"), text(body, "idempotency_key"))));
-        ObjectNode o = AdminJson.ledger(e);
-        o.put("balance_usd", Usd.format(e.balanceAfterNanos()));
-        ex.respond(200, "application/json", Json.writeBytes(o));
+        ex.respond(200, "application/json", Json.writeBytes(AdminJson.credit(e)));
     }
 
     /** {@code PUT /admin/v1/users/{id}/plan {plan, expires_at?}}: the user as now stored. */
@@ -170,10 +161,8 @@ public final class AdminApi {
                 text(body, "budget_period"));
         IssuedKey issued = call(() -> admin.createKey(userId, new AdminService.CreateKey(text(body, "name"),
                 strings(body, "models"), strings(body, "endpoints"), limits, text(body, "expires_at"))));
-        ObjectNode o = AdminJson.key(issued.key());
-        o.put("key", issued.secret());
         ex.header("cache-control", "no-store");
-        ex.respond(201, "application/json", Json.writeBytes(o));
+        ex.respond(201, "application/json", Json.writeBytes(AdminJson.issuedKey(issued)));
     }
 
     /**

@@ -72,9 +72,7 @@ final class KeysCommand {
             if (keyOnly) {
                 return TextNode.valueOf(issued.secret());
             }
-            var o = AdminJson.key(issued.key());
-            o.put("key", issued.secret());
-            return o;
+            return AdminJson.issuedKey(issued);
         }
     }
 

@@ -2,8 +2,6 @@ package dev.switchboard.server.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.switchboard.engine.account.AdminService;
-import dev.switchboard.engine.account.LedgerEntry;
-import dev.switchboard.engine.account.Usd;
 import dev.switchboard.engine.account.User;
 import dev.switchboard.server.Accounts;
 import dev.switchboard.server.admin.AdminJson;
@@ -70,13 +68,7 @@ final class UsersCommand {
 
         @Override
         JsonNode answer(Accounts a) {
-            AdminService.UserDetails d = a.admin().getUser(id);
-            var o = AdminJson.user(d.user());
-            var keys = o.putArray("keys");
-            d.keys().forEach(k -> keys.add(AdminJson.key(k)));
-            var ledger = o.putArray("ledger");
-            d.recentLedger().forEach(e -> ledger.add(AdminJson.ledger(e)));
-            return o;
+            return AdminJson.userDetails(a.admin().getUser(id));
         }
     }
 
@@ -93,11 +85,8 @@ final class UsersCommand {
 
         @Override
         JsonNode answer(Accounts a) {
-            LedgerEntry e = a.admin().addCredits(a.admin().userIdOf(id),
-                    new AdminService.AddCredits(Optional.of(amount), note, idempotencyKey));
-            var o = AdminJson.ledger(e);
-            o.put("balance_usd", Usd.format(e.balanceAfterNanos()));
-            return o;
+            return AdminJson.credit(a.admin().addCredits(a.admin().userIdOf(id),
+                    new AdminService.AddCredits(Optional.of(amount), note, idempotencyKey)));
         }
     }
 

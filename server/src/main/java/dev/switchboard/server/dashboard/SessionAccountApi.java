@@ -106,9 +106,7 @@ public final class SessionAccountApi {
         IssuedKey issued = AdminApi.call(() -> accounts.createKey(userId, new AdminService.CreateKey(Optional.of(PLAYGROUND_KEY),
                 List.of(), List.of(), AdminService.LimitsInput.NONE,
                 Optional.of(now.plus(PLAYGROUND_LIFETIME).truncatedTo(ChronoUnit.SECONDS).toString()))));
-        ObjectNode o = AdminJson.key(issued.key());
-        o.put("key", issued.secret());
-        respond(ex, 201, o);
+        respond(ex, 201, AdminJson.issuedKey(issued));
     }
 
     public void listDefaults(Exchange ex) {
