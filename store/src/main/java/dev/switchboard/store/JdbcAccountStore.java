@@ -352,28 +352,12 @@ public final class JdbcAccountStore implements AccountStore, AdminKeyStore {
 
     @Override
     public Optional<KeyHash> adminKeyHash() {
-        return sql.read("read admin key", c -> {
-            try (PreparedStatement s = c.prepareStatement("SELECT value FROM settings WHERE name = ?")) {
-                s.setString(1, ADMIN_KEY_SETTING);
-                try (ResultSet rs = s.executeQuery()) {
-                    return rs.next() ? Optional.of(new KeyHash(rs.getString(1))) : Optional.empty();
-                }
-            }
-        });
+        return sql.read("read admin key", c -> SettingsTable.value(c, ADMIN_KEY_SETTING).map(KeyHash::new));
     }
 
     @Override
     public boolean saveAdminKeyHashIfAbsent(KeyHash hash, Instant at) {
-        return sql.read("save admin key", c -> {
-            // The primary key decides between concurrent first starts; the loser inserts nothing.
-            try (PreparedStatement s = c.prepareStatement(
-                    "INSERT INTO settings (name, value, updated_at) VALUES (?, ?, ?) ON CONFLICT (name) DO NOTHING")) {
-                s.setString(1, ADMIN_KEY_SETTING);
-                s.setString(2, hash.hex());
-                s.setLong(3, at.toEpochMilli());
-                return s.executeUpdate() == 1;
-            }
-        });
+        return sql.read("save admin key", c -> SettingsTable.setIfAbsent(c, ADMIN_KEY_SETTING, hash.hex(), at));
     }
 
     private static AccountException userConflict(String violated) {
