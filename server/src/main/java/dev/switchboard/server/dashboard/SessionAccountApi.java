@@ -136,6 +136,6 @@ public final class SessionAccountApi {
 
     private static void respond(Exchange ex, int status, ObjectNode body) {
         ex.header("cache-control", "no-store");
-        ex.respond(status, "application/json", Json.writeBytes(body));
+        ex.respondJson(status, body);
     }
 }
