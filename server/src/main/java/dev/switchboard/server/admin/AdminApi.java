@@ -1,7 +1,6 @@
 package dev.switchboard.server.admin;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.switchboard.engine.account.AccountException;
 import dev.switchboard.engine.account.AdminKeys;
 import dev.switchboard.engine.account.AdminService;
@@ -215,10 +214,7 @@ public final class AdminApi {
             admin.revokeKey(ex.pathParam("id"));
             return true;
         });
-        ObjectNode o = Json.object();
-        o.put("id", ex.pathParam("id"));
-        o.put("revoked", true);
-        ex.respondJson(200, o);
+        ex.respondJson(200, AdminJson.revoked(ex.pathParam("id")));
     }
 
     /** Runs an account operation, mapping its refusals to 404 / 400 / 409 naming the field. */

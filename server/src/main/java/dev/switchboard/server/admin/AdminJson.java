@@ -53,6 +53,14 @@ public final class AdminJson {
         return o;
     }
 
+    /** {@code {id, revoked: true}}, as revoking a key answers. */
+    public static ObjectNode revoked(String keyId) {
+        ObjectNode o = Json.object();
+        o.put("id", keyId);
+        o.put("revoked", true);
+        return o;
+    }
+
     /** A user with every key and the recent ledger, as {@code GET /admin/v1/users/{id}} answers. */
     public static ObjectNode userDetails(AdminService.UserDetails d) {
         ObjectNode o = user(d.user());

@@ -8,7 +8,6 @@ import dev.switchboard.engine.account.Change;
 import dev.switchboard.engine.account.IssuedKey;
 import dev.switchboard.server.Accounts;
 import dev.switchboard.server.admin.AdminJson;
-import dev.switchboard.wire.Json;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -151,10 +150,7 @@ final class KeysCommand {
         @Override
         JsonNode answer(Accounts a) {
             a.admin().revokeKey(keyId);
-            var o = Json.object();
-            o.put("id", keyId);
-            o.put("revoked", true);
-            return o;
+            return AdminJson.revoked(keyId);
         }
     }
 }

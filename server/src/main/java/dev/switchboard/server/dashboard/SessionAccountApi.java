@@ -79,10 +79,7 @@ public final class SessionAccountApi {
             accounts.revokeKey(id);
             return true;
         });
-        ObjectNode o = Json.object();
-        o.put("id", id);
-        o.put("revoked", true);
-        respond(ex, 200, o);
+        respond(ex, 200, AdminJson.revoked(id));
     }
 
     /**
