@@ -2,7 +2,6 @@ package dev.switchboard.store;
 
 import java.sql.Connection;
 import java.sql.PreparedStatement;
-import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Instant;
 import java.util.Optional;
@@ -19,9 +18,7 @@ final class SettingsTable {
     static Optional<String> value(Connection c, String name) throws SQLException {
         try (PreparedStatement s = c.prepareStatement("SELECT value FROM settings WHERE name = ?")) {
             s.setString(1, name);
-            try (ResultSet rs = s.executeQuery()) {
-                return rs.next() ? Optional.of(rs.getString(1)) : Optional.empty();
-            }
+            return Rows.first(s, rs -> rs.getString(1));
         }
     }
 
