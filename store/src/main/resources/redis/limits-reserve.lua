@@ -24,11 +24,13 @@ local function newest(key)
   return now
 end
 
+-- The i-th limit of the request: its kind, its ceiling, its main key and its auxiliary key.
+local function limit(i)
+  return ARGV[5 + 2 * i], tonumber(ARGV[6 + 2 * i]), KEYS[2 * i - 1], KEYS[2 * i]
+end
+
 for i = 1, n do
-  local kind = ARGV[5 + 2 * i]
-  local ceiling = tonumber(ARGV[6 + 2 * i])
-  local main = KEYS[2 * i - 1]
-  local aux = KEYS[2 * i]
+  local kind, ceiling, main, aux = limit(i)
   local remaining, reset, fits = 0, now, -1
   if kind == 'r' then
     redis.call('ZREMRANGEBYSCORE', main, '-inf', now - window)
@@ -94,10 +96,7 @@ if not granted then
 end
 
 for i = 1, n do
-  local kind = ARGV[5 + 2 * i]
-  local ceiling = tonumber(ARGV[6 + 2 * i])
-  local main = KEYS[2 * i - 1]
-  local aux = KEYS[2 * i]
+  local kind, ceiling, main, aux = limit(i)
   local at = 3 + 3 * (i - 1)
   if kind == 'r' then
     redis.call('ZADD', main, now, id)

@@ -61,12 +61,6 @@ public record ChatResponse(String id, String model, List<ContentBlock> content, 
 
     /** The concatenated text blocks. */
     public String text() {
-        StringBuilder sb = new StringBuilder();
-        for (ContentBlock b : content) {
-            if (b instanceof ContentBlock.Text t) {
-                sb.append(t.text());
-            }
-        }
-        return sb.toString();
+        return ContentBlock.textOf(content);
     }
 }

@@ -18,6 +18,17 @@ public sealed interface ContentBlock {
         return Optional.empty();
     }
 
+    /** The text blocks of {@code blocks}, concatenated; other blocks (images, tool calls, reasoning) are skipped. */
+    static String textOf(List<ContentBlock> blocks) {
+        StringBuilder sb = new StringBuilder();
+        for (ContentBlock b : blocks) {
+            if (b instanceof Text t) {
+                sb.append(t.text());
+            }
+        }
+        return sb.toString();
+    }
+
     /** Plain text. {@code signature} carries a Gemini thoughtSignature that was on the same part. */
     record Text(String text, Optional<CacheMarker> cache, Optional<Signature> signature) implements ContentBlock {
         public Text {
@@ -116,13 +127,7 @@ public sealed interface ContentBlock {
 
         /** The text of all text blocks of the result, concatenated. */
         public String text() {
-            StringBuilder sb = new StringBuilder();
-            for (ContentBlock b : content) {
-                if (b instanceof Text t) {
-                    sb.append(t.text());
-                }
-            }
-            return sb.toString();
+            return textOf(content);
         }
     }
 

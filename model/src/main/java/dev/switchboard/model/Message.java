@@ -20,12 +20,6 @@ public record Message(Role role, List<ContentBlock> content) {
 
     /** The concatenated text of the text blocks. */
     public String text() {
-        StringBuilder sb = new StringBuilder();
-        for (ContentBlock b : content) {
-            if (b instanceof ContentBlock.Text t) {
-                sb.append(t.text());
-            }
-        }
-        return sb.toString();
+        return ContentBlock.textOf(content);
     }
 }

@@ -81,11 +81,6 @@ public final class Accounts implements AutoCloseable {
                 new JdbcThrottleStore(database), users, new Passwords(), policy, clock);
     }
 
-    /** The id of the user with this id or, failing that, this exact name. */
-    public Optional<String> userIdOrName(String idOrName) {
-        return store.findUser(idOrName).or(() -> store.findUserByName(idOrName)).map(dev.switchboard.engine.account.User::id);
-    }
-
     /** Whether a user with this id exists. */
     public boolean userExists(String userId) {
         return store.findUser(userId).isPresent();

@@ -20,7 +20,6 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Objects;
@@ -94,13 +93,7 @@ public final class JdbcAccountStore implements AccountStore, AdminKeyStore {
                     + " FROM users ORDER BY created_at, id LIMIT ? OFFSET ?")) {
                 s.setInt(1, limit);
                 s.setInt(2, offset);
-                List<User> out = new ArrayList<>();
-                try (ResultSet rs = s.executeQuery()) {
-                    while (rs.next()) {
-                        out.add(user(rs));
-                    }
-                }
-                return out;
+                return Rows.all(s, JdbcAccountStore::user);
             }
         });
     }
@@ -192,9 +185,7 @@ public final class JdbcAccountStore implements AccountStore, AdminKeyStore {
                 + " FROM ledger WHERE user_id = ? AND idempotency_key = ?")) {
             s.setString(1, userId);
             s.setString(2, key);
-            try (ResultSet rs = s.executeQuery()) {
-                return rs.next() ? Optional.of(ledgerEntry(rs)) : Optional.empty();
-            }
+            return Rows.first(s, JdbcAccountStore::ledgerEntry);
         }
     }
 
@@ -225,13 +216,7 @@ public final class JdbcAccountStore implements AccountStore, AdminKeyStore {
                     + " FROM ledger WHERE user_id = ? ORDER BY created_at DESC, id DESC LIMIT ?")) {
                 s.setString(1, userId);
                 s.setInt(2, limit);
-                try (ResultSet rs = s.executeQuery()) {
-                    List<LedgerEntry> entries = new ArrayList<>();
-                    while (rs.next()) {
-                        entries.add(ledgerEntry(rs));
-                    }
-                    return entries;
-                }
+                return Rows.all(s, JdbcAccountStore::ledgerEntry);
             }
         });
     }
@@ -277,10 +262,7 @@ public final class JdbcAccountStore implements AccountStore, AdminKeyStore {
         return sql.read("find key", c -> {
             try (PreparedStatement s = c.prepareStatement("SELECT " + KEY_COLUMNS + ", key_hash FROM api_keys WHERE key_hash = ?")) {
                 s.setString(1, hash.hex());
-                try (ResultSet rs = s.executeQuery()) {
-                    return rs.next() ? Optional.of(new StoredKey(apiKey(rs), new KeyHash(rs.getString("key_hash"))))
-                            : Optional.empty();
-                }
+                return Rows.first(s, rs -> new StoredKey(apiKey(rs), new KeyHash(rs.getString("key_hash"))));
             }
         });
     }
@@ -290,9 +272,7 @@ public final class JdbcAccountStore implements AccountStore, AdminKeyStore {
         return sql.read("find key", c -> {
             try (PreparedStatement s = c.prepareStatement("SELECT " + KEY_COLUMNS + " FROM api_keys WHERE id = ?")) {
                 s.setString(1, keyId);
-                try (ResultSet rs = s.executeQuery()) {
-                    return rs.next() ? Optional.of(apiKey(rs)) : Optional.empty();
-                }
+                return Rows.first(s, JdbcAccountStore::apiKey);
             }
         });
     }
@@ -326,13 +306,7 @@ public final class JdbcAccountStore implements AccountStore, AdminKeyStore {
             try (PreparedStatement s = c.prepareStatement("SELECT " + KEY_COLUMNS
                     + " FROM api_keys WHERE user_id = ? ORDER BY created_at, id")) {
                 s.setString(1, userId);
-                try (ResultSet rs = s.executeQuery()) {
-                    List<ApiKey> keys = new ArrayList<>();
-                    while (rs.next()) {
-                        keys.add(apiKey(rs));
-                    }
-                    return keys;
-                }
+                return Rows.all(s, JdbcAccountStore::apiKey);
             }
         });
     }
@@ -352,28 +326,12 @@ public final class JdbcAccountStore implements AccountStore, AdminKeyStore {
 
     @Override
     public Optional<KeyHash> adminKeyHash() {
-        return sql.read("read admin key", c -> {
-            try (PreparedStatement s = c.prepareStatement("SELECT value FROM settings WHERE name = ?")) {
-                s.setString(1, ADMIN_KEY_SETTING);
-                try (ResultSet rs = s.executeQuery()) {
-                    return rs.next() ? Optional.of(new KeyHash(rs.getString(1))) : Optional.empty();
-                }
-            }
-        });
+        return sql.read("read admin key", c -> SettingsTable.value(c, ADMIN_KEY_SETTING).map(KeyHash::new));
     }
 
     @Override
     public boolean saveAdminKeyHashIfAbsent(KeyHash hash, Instant at) {
-        return sql.read("save admin key", c -> {
-            // The primary key decides between concurrent first starts; the loser inserts nothing.
-            try (PreparedStatement s = c.prepareStatement(
-                    "INSERT INTO settings (name, value, updated_at) VALUES (?, ?, ?) ON CONFLICT (name) DO NOTHING")) {
-                s.setString(1, ADMIN_KEY_SETTING);
-                s.setString(2, hash.hex());
-                s.setLong(3, at.toEpochMilli());
-                return s.executeUpdate() == 1;
-            }
-        });
+        return sql.read("save admin key", c -> SettingsTable.setIfAbsent(c, ADMIN_KEY_SETTING, hash.hex(), at));
     }
 
     private static AccountException userConflict(String violated) {
@@ -398,9 +356,7 @@ public final class JdbcAccountStore implements AccountStore, AdminKeyStore {
     private static Optional<User> queryUser(Connection c, String query, String value) throws SQLException {
         try (PreparedStatement s = c.prepareStatement(query)) {
             s.setString(1, value);
-            try (ResultSet rs = s.executeQuery()) {
-                return rs.next() ? Optional.of(user(rs)) : Optional.empty();
-            }
+            return Rows.first(s, JdbcAccountStore::user);
         }
     }
 

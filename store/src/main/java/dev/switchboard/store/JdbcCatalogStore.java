@@ -391,27 +391,12 @@ public final class JdbcCatalogStore implements CatalogStore {
 
     @Override
     public boolean mark(String name, Instant at) {
-        return sql.read("set marker", c -> {
-            try (PreparedStatement s = c.prepareStatement(
-                    "INSERT INTO settings (name, value, updated_at) VALUES (?, ?, ?) ON CONFLICT (name) DO NOTHING")) {
-                s.setString(1, name);
-                s.setString(2, at.toString());
-                s.setLong(3, at.toEpochMilli());
-                return s.executeUpdate() > 0;
-            }
-        });
+        return sql.read("set marker", c -> SettingsTable.setIfAbsent(c, name, at.toString(), at));
     }
 
     @Override
     public boolean marked(String name) {
-        return sql.read("read marker", c -> {
-            try (PreparedStatement s = c.prepareStatement("SELECT 1 FROM settings WHERE name = ?")) {
-                s.setString(1, name);
-                try (ResultSet rs = s.executeQuery()) {
-                    return rs.next();
-                }
-            }
-        });
+        return sql.read("read marker", c -> SettingsTable.value(c, name).isPresent());
     }
 
     private static boolean exists(Connection c, ItemKind kind, String id) throws SQLException {

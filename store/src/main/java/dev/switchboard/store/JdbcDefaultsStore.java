@@ -3,9 +3,7 @@ package dev.switchboard.store;
 import dev.switchboard.engine.defaults.DefaultsStore;
 import dev.switchboard.engine.defaults.StoredDefaults;
 import java.sql.PreparedStatement;
-import java.sql.ResultSet;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
@@ -45,13 +43,8 @@ public final class JdbcDefaultsStore implements DefaultsStore {
                     "SELECT params, updated_at FROM model_defaults WHERE user_id = ? AND model_id = ?")) {
                 s.setString(1, userId);
                 s.setString(2, modelId);
-                try (ResultSet rs = s.executeQuery()) {
-                    if (!rs.next()) {
-                        return Optional.empty();
-                    }
-                    return Optional.of(new StoredDefaults(userId, modelId, rs.getString("params"),
-                            Instant.ofEpochMilli(rs.getLong("updated_at"))));
-                }
+                return Rows.first(s, rs -> new StoredDefaults(userId, modelId, rs.getString("params"),
+                        Instant.ofEpochMilli(rs.getLong("updated_at"))));
             }
         });
     }
@@ -62,14 +55,8 @@ public final class JdbcDefaultsStore implements DefaultsStore {
             try (PreparedStatement s = c.prepareStatement(
                     "SELECT model_id, params, updated_at FROM model_defaults WHERE user_id = ? ORDER BY model_id")) {
                 s.setString(1, userId);
-                try (ResultSet rs = s.executeQuery()) {
-                    List<StoredDefaults> out = new ArrayList<>();
-                    while (rs.next()) {
-                        out.add(new StoredDefaults(userId, rs.getString("model_id"), rs.getString("params"),
-                                Instant.ofEpochMilli(rs.getLong("updated_at"))));
-                    }
-                    return out;
-                }
+                return Rows.all(s, rs -> new StoredDefaults(userId, rs.getString("model_id"), rs.getString("params"),
+                        Instant.ofEpochMilli(rs.getLong("updated_at"))));
             }
         });
     }

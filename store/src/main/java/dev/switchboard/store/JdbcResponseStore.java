@@ -71,9 +71,7 @@ public final class JdbcResponseStore implements ResponseStore {
                     + " FROM responses r WHERE r.id = ? AND r.owner_id = ? AND r.deleted_at IS NULL")) {
                 s.setString(1, id);
                 s.setString(2, ownerId);
-                try (ResultSet rs = s.executeQuery()) {
-                    return rs.next() ? Optional.of(row(rs)) : Optional.empty();
-                }
+                return Rows.first(s, JdbcResponseStore::row);
             }
         });
     }
@@ -92,13 +90,7 @@ public final class JdbcResponseStore implements ResponseStore {
                 s.setString(2, ownerId);
                 s.setString(3, ownerId);
                 s.setInt(4, MAX_CHAIN);
-                try (ResultSet rs = s.executeQuery()) {
-                    List<StoredResponse> out = new ArrayList<>();
-                    while (rs.next()) {
-                        out.add(row(rs));
-                    }
-                    return out;
-                }
+                return Rows.all(s, JdbcResponseStore::row);
             }
         });
     }

@@ -78,11 +78,7 @@ public sealed interface RewriteRule {
 
         @Override
         public ObjectNode toJson() {
-            ObjectNode o = Json.object();
-            o.put("type", "prepend");
-            o.put("text", text);
-            o.put("target", target.wire());
-            return o;
+            return textRule("prepend", text, target);
         }
     }
 
@@ -100,12 +96,17 @@ public sealed interface RewriteRule {
 
         @Override
         public ObjectNode toJson() {
-            ObjectNode o = Json.object();
-            o.put("type", "append");
-            o.put("text", text);
-            o.put("target", target.wire());
-            return o;
+            return textRule("append", text, target);
         }
+    }
+
+    /** The JSON of a rule that adds {@code text} at the target ({@link Prepend}, {@link Append}). */
+    private static ObjectNode textRule(String type, String text, RuleTarget target) {
+        ObjectNode o = Json.object();
+        o.put("type", type);
+        o.put("text", text);
+        o.put("target", target.wire());
+        return o;
     }
 
     /** Reads and checks one rule object ({@code in.path()} names it in errors). */

@@ -99,12 +99,15 @@ public final class GatewayMetrics {
     }
 
     public void tokens(String model, long input, long output) {
-        counter(List.of("tokens", model, "input"), k -> Counter.builder("switchboard_tokens")
+        tokenCounter(model, "input").increment(input);
+        tokenCounter(model, "output").increment(output);
+    }
+
+    /** {@code switchboard_tokens} of one answering model and kind (input, output, cache_read, cache_write). */
+    private Counter tokenCounter(String model, String kind) {
+        return counter(List.of("tokens", model, kind), k -> Counter.builder("switchboard_tokens")
                 .description("Tokens billed, by model answered and kind (input, output).")
-                .tag("model", model).tag("kind", "input").register(registry)).increment(input);
-        counter(List.of("tokens", model, "output"), k -> Counter.builder("switchboard_tokens")
-                .description("Tokens billed, by model answered and kind (input, output).")
-                .tag("model", model).tag("kind", "output").register(registry)).increment(output);
+                .tag("model", model).tag("kind", kind).register(registry));
     }
 
     /**
@@ -119,12 +122,8 @@ public final class GatewayMetrics {
 
     /** Cache tokens of billed requests, by model answered and kind (cache_read, cache_write). */
     public void cacheTokens(String model, long read, long written) {
-        counter(List.of("tokens", model, "cache_read"), k -> Counter.builder("switchboard_tokens")
-                .description("Tokens billed, by model answered and kind (input, output).")
-                .tag("model", model).tag("kind", "cache_read").register(registry)).increment(read);
-        counter(List.of("tokens", model, "cache_write"), k -> Counter.builder("switchboard_tokens")
-                .description("Tokens billed, by model answered and kind (input, output).")
-                .tag("model", model).tag("kind", "cache_write").register(registry)).increment(written);
+        tokenCounter(model, "cache_read").increment(read);
+        tokenCounter(model, "cache_write").increment(written);
     }
 
     /** A request refused by a limit; {@code limit} is the kind's label ({@code rpm}, {@code tpm}...), never whose. */

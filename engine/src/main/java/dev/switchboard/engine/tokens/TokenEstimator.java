@@ -4,6 +4,7 @@ import dev.switchboard.model.ChatRequest;
 import dev.switchboard.model.ContentBlock;
 import dev.switchboard.model.Message;
 import dev.switchboard.model.ToolSpec;
+import java.util.List;
 
 /**
  * Estimates token counts at about four characters per token (the rule the spec documents for
@@ -28,33 +29,39 @@ public final class TokenEstimator {
 
     /** The prompt of a request: system, messages and tool definitions. */
     public static long ofPrompt(ChatRequest request) {
-        long chars = 0;
-        long flat = 0;
-        for (ContentBlock b : request.system()) {
-            chars += chars(b);
-            flat += flat(b);
-        }
+        Tally tally = new Tally();
+        tally.add(request.system());
         for (Message m : request.messages()) {
-            for (ContentBlock b : m.content()) {
-                chars += chars(b);
-                flat += flat(b);
-            }
+            tally.add(m.content());
         }
         for (ToolSpec t : request.tools()) {
-            chars += t.name().length() + t.description().map(String::length).orElse(0) + t.parameters().toString().length();
+            tally.chars += t.name().length() + t.description().map(String::length).orElse(0) + t.parameters().toString().length();
         }
-        return ofChars(chars) + flat;
+        return tally.tokens();
     }
 
     /** One message on its own (rounded up on its own, so a sum over messages never underestimates {@link #ofPrompt}). */
     public static long ofMessage(Message m) {
-        long chars = 0;
-        long flat = 0;
-        for (ContentBlock b : m.content()) {
-            chars += chars(b);
-            flat += flat(b);
+        Tally tally = new Tally();
+        tally.add(m.content());
+        return tally.tokens();
+    }
+
+    /** Text characters and flat-rated tokens counted apart, so that the characters are rounded to tokens once. */
+    private static final class Tally {
+        long chars;
+        long flat;
+
+        void add(List<ContentBlock> blocks) {
+            for (ContentBlock b : blocks) {
+                chars += chars(b);
+                flat += flat(b);
+            }
         }
-        return ofChars(chars) + flat;
+
+        long tokens() {
+            return ofChars(chars) + flat;
+        }
     }
 
     private static long chars(ContentBlock b) {

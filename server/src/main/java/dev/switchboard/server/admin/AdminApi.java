@@ -1,8 +1,6 @@
 package dev.switchboard.server.admin;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.ArrayNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.switchboard.engine.account.AccountException;
 import dev.switchboard.engine.account.AdminKeys;
 import dev.switchboard.engine.account.AdminService;
@@ -10,7 +8,6 @@ import dev.switchboard.engine.account.ApiKey;
 import dev.switchboard.engine.account.Change;
 import dev.switchboard.engine.account.IssuedKey;
 import dev.switchboard.engine.account.LedgerEntry;
-import dev.switchboard.engine.account.Usd;
 import dev.switchboard.engine.account.User;
 import dev.switchboard.model.GatewayError;
 import dev.switchboard.model.GatewayException;
@@ -91,18 +88,13 @@ public final class AdminApi {
         JsonNode body = object(ex, Set.of("name", "email", "password", "plan", "balance_usd"));
         User user = call(() -> admin.createUser(new AdminService.CreateUser(text(body, "name"), text(body, "email"),
                 text(body, "password"), text(body, "plan"), decimal(body, "balance_usd"))));
-        ex.respond(201, "application/json", Json.writeBytes(AdminJson.user(user)));
+        ex.respondJson(201, AdminJson.user(user));
     }
 
     public void getUser(Exchange ex) {
         authorize(ex);
         AdminService.UserDetails d = call(() -> admin.getUser(ex.pathParam("id")));
-        ObjectNode o = AdminJson.user(d.user());
-        ArrayNode keys = o.putArray("keys");
-        d.keys().forEach(k -> keys.add(AdminJson.key(k)));
-        ArrayNode ledger = o.putArray("ledger");
-        d.recentLedger().forEach(e -> ledger.add(AdminJson.ledger(e)));
-        ex.respond(200, "application/json", Json.writeBytes(o));
+        ex.respondJson(200, AdminJson.userDetails(d));
     }
 
     /** {@code GET /admin/v1/users?page=&limit=}: {@code {users, total, page, limit}}, oldest first. */
@@ -110,13 +102,13 @@ public final class AdminApi {
         authorize(ex);
         int page = queryInt(ex, "page", 0);
         int limit = queryInt(ex, "limit", AdminService.DEFAULT_PAGE);
-        ex.respond(200, "application/json", Json.writeBytes(AdminJson.userPage(call(() -> admin.listUsers(page, limit)))));
+        ex.respondJson(200, AdminJson.userPage(call(() -> admin.listUsers(page, limit))));
     }
 
     /** {@code GET /admin/v1/users/{id}/keys}: {@code {keys: [...]}}, revoked ones included, oldest first. */
     public void listKeys(Exchange ex) {
         authorize(ex);
-        ex.respond(200, "application/json", Json.writeBytes(AdminJson.keys(call(() -> admin.keysOf(ex.pathParam("id"))))));
+        ex.respondJson(200, AdminJson.keys(call(() -> admin.keysOf(ex.pathParam("id")))));
     }
 
     /**
@@ -128,9 +120,7 @@ public final class AdminApi {
         JsonNode body = object(ex, Set.of("amount_usd", "note", "idempotency_key"));
         LedgerEntry e = call(() -> admin.addCredits(ex.pathParam("id"),
                 new AdminService.AddCredits(decimal(body, "amount_usd"), text(body, "note"), text(body, "idempotency_key"))));
-        ObjectNode o = AdminJson.ledger(e);
-        o.put("balance_usd", Usd.format(e.balanceAfterNanos()));
-        ex.respond(200, "application/json", Json.writeBytes(o));
+        ex.respondJson(200, AdminJson.credit(e));
     }
 
     /** {@code PUT /admin/v1/users/{id}/plan {plan, expires_at?}}: the user as now stored. */
@@ -139,7 +129,7 @@ public final class AdminApi {
         JsonNode body = object(ex, Set.of("plan", "expires_at"));
         User user = call(() -> admin.setPlan(ex.pathParam("id"), new AdminService.SetPlan(text(body, "plan"),
                 text(body, "expires_at")), plans));
-        ex.respond(200, "application/json", Json.writeBytes(AdminJson.user(user)));
+        ex.respondJson(200, AdminJson.user(user));
     }
 
     /** {@code GET /admin/v1/users/{id}/ledger?limit=}: {@code {data: [...]}}, newest first. */
@@ -147,7 +137,7 @@ public final class AdminApi {
         authorize(ex);
         int limit = queryInt(ex, "limit", 100);
         List<LedgerEntry> entries = call(() -> admin.ledger(ex.pathParam("id"), limit));
-        ex.respond(200, "application/json", Json.writeBytes(AdminJson.ledger(entries)));
+        ex.respondJson(200, AdminJson.ledger(entries));
     }
 
     /** The limit fields of a key, as the key routes take them. */
@@ -170,10 +160,8 @@ public final class AdminApi {
                 text(body, "budget_period"));
         IssuedKey issued = call(() -> admin.createKey(userId, new AdminService.CreateKey(text(body, "name"),
                 strings(body, "models"), strings(body, "endpoints"), limits, text(body, "expires_at"))));
-        ObjectNode o = AdminJson.key(issued.key());
-        o.put("key", issued.secret());
         ex.header("cache-control", "no-store");
-        ex.respond(201, "application/json", Json.writeBytes(o));
+        ex.respondJson(201, AdminJson.issuedKey(issued));
     }
 
     /**
@@ -190,7 +178,7 @@ public final class AdminApi {
                 change(body, "budget_usd", AdminApi::decimal), change(body, "budget_period", AdminApi::text),
                 change(body, "expires_at", AdminApi::text));
         ApiKey key = call(() -> admin.updateKey(ex.pathParam("id"), update));
-        ex.respond(200, "application/json", Json.writeBytes(AdminJson.key(key)));
+        ex.respondJson(200, AdminJson.key(key));
     }
 
     /** A field of a partial update: absent is kept, {@code null} is cleared, anything else read by {@code read}. */
@@ -226,10 +214,7 @@ public final class AdminApi {
             admin.revokeKey(ex.pathParam("id"));
             return true;
         });
-        ObjectNode o = Json.object();
-        o.put("id", ex.pathParam("id"));
-        o.put("revoked", true);
-        ex.respond(200, "application/json", Json.writeBytes(o));
+        ex.respondJson(200, AdminJson.revoked(ex.pathParam("id")));
     }
 
     /** Runs an account operation, mapping its refusals to 404 / 400 / 409 naming the field. */

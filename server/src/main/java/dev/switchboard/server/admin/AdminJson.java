@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.switchboard.engine.account.AdminService;
 import dev.switchboard.engine.account.ApiKey;
+import dev.switchboard.engine.account.IssuedKey;
 import dev.switchboard.engine.account.KeyLimits;
 import dev.switchboard.engine.account.LedgerEntry;
 import dev.switchboard.engine.account.Usd;
@@ -42,6 +43,38 @@ public final class AdminJson {
         k.expiresAt().ifPresent(t -> o.put("expires_at", t.toString()));
         k.revokedAt().ifPresent(t -> o.put("revoked_at", t.toString()));
         o.put("created_at", k.createdAt().toString());
+        return o;
+    }
+
+    /** A key with its secret, as issuing answers it: the only time the secret is shown. */
+    public static ObjectNode issuedKey(IssuedKey issued) {
+        ObjectNode o = key(issued.key());
+        o.put("key", issued.secret());
+        return o;
+    }
+
+    /** {@code {id, revoked: true}}, as revoking a key answers. */
+    public static ObjectNode revoked(String keyId) {
+        ObjectNode o = Json.object();
+        o.put("id", keyId);
+        o.put("revoked", true);
+        return o;
+    }
+
+    /** A user with every key and the recent ledger, as {@code GET /admin/v1/users/{id}} answers. */
+    public static ObjectNode userDetails(AdminService.UserDetails d) {
+        ObjectNode o = user(d.user());
+        ArrayNode keys = o.putArray("keys");
+        d.keys().forEach(k -> keys.add(key(k)));
+        ArrayNode ledger = o.putArray("ledger");
+        d.recentLedger().forEach(e -> ledger.add(ledger(e)));
+        return o;
+    }
+
+    /** A credit's ledger entry with the balance it left, as {@code POST /admin/v1/users/{id}/credits} answers. */
+    public static ObjectNode credit(LedgerEntry e) {
+        ObjectNode o = ledger(e);
+        o.put("balance_usd", Usd.format(e.balanceAfterNanos()));
         return o;
     }
 

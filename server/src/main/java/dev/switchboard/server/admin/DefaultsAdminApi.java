@@ -33,7 +33,7 @@ public final class DefaultsAdminApi {
     public void put(Exchange ex) {
         admin.authorize(ex);
         StoredDefaults saved = defaults.save(ex.pathParam("id"), ex.pathParam("model"), Json.parse(ex.body()));
-        ex.respond(200, "application/json", Json.writeBytes(json(saved)));
+        ex.respondJson(200, json(saved));
     }
 
     public void get(Exchange ex) {
@@ -42,12 +42,12 @@ public final class DefaultsAdminApi {
         String model = ex.pathParam("model");
         StoredDefaults saved = defaults.get(user, model).orElseThrow(() -> GatewayError.notFound(
                 "No defaults are saved for user '" + user + "' and model '" + model + "'.").toException());
-        ex.respond(200, "application/json", Json.writeBytes(json(saved)));
+        ex.respondJson(200, json(saved));
     }
 
     public void delete(Exchange ex) {
         admin.authorize(ex);
-        ex.respond(200, "application/json", Json.writeBytes(json(defaults.clear(ex.pathParam("id"), ex.pathParam("model")))));
+        ex.respondJson(200, json(defaults.clear(ex.pathParam("id"), ex.pathParam("model"))));
     }
 
     /** What a removal did, as the API shows it: {@code {user_id, model, deleted}}. */

@@ -24,7 +24,7 @@ public final class PlansAdminApi {
 
     public void list(Exchange ex) {
         admin.authorize(ex);
-        ex.respond(200, "application/json", Json.writeBytes(view(plans)));
+        ex.respondJson(200, view(plans));
     }
 
     /** The answer's body, shared with the CLI. */

@@ -53,7 +53,7 @@ public final class ProvidersAdminApi {
             e.put("max_latency_ms", h == null ? 0 : h.maxLatencyMs());
         }
         ex.header("cache-control", "no-store");
-        ex.respond(200, "application/json", Json.writeBytes(o));
+        ex.respondJson(200, o);
     }
 
     /** Scheme, host, port and path only: user info and query may hold credentials. */

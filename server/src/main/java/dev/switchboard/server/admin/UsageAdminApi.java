@@ -24,7 +24,7 @@ public final class UsageAdminApi {
     public void usage(Exchange ex) {
         admin.authorize(ex);
         UsageQuery q = UsageFilters.query(ex, UsageFilters.text(ex, "user"), UsageFilters.text(ex, "key"));
-        ex.respond(200, "application/json", Json.writeBytes(view(store, q, UsageFilters.groupBy(ex))));
+        ex.respondJson(200, view(store, q, UsageFilters.groupBy(ex)));
     }
 
     /** The answer of the usage view for {@code q}; shared with the CLI twin. */

@@ -76,7 +76,7 @@ public final class MessagesApi {
         RequestTrace trace = new RequestTrace(ex.requestId(), COUNT_TOKENS_ENDPOINT);
         ex.trace(trace);
         long tokens = chat.countTokens(caller, request, trace);
-        ex.respond(200, "application/json", Json.writeBytes(Json.object().put("input_tokens", tokens)));
+        ex.respondJson(200, Json.object().put("input_tokens", tokens));
     }
 
     /** The caller's {@code anthropic-beta} values, for an Anthropic upstream ({@code AnthropicBetas} says which go on). */

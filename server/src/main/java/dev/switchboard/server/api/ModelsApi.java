@@ -84,7 +84,7 @@ public final class ModelsApi {
         body.put("has_more", false);
         body.put("first_id", data.isEmpty() ? null : data.get(0).path("id").asText());
         body.put("last_id", data.isEmpty() ? null : data.get(data.size() - 1).path("id").asText());
-        ex.respond(200, "application/json", Json.writeBytes(body));
+        ex.respondJson(200, body);
     }
 
     /** One model record: the OpenAI model object plus Switchboard's flags, limits and prices. */
@@ -197,6 +197,6 @@ public final class ModelsApi {
             ArrayNode installed = skillInfo.putArray("installed");
             skills.installedFor(c.userId(), m.id()).forEach(skill -> installed.add(skill.id()));
         });
-        ex.respond(200, "application/json", Json.writeBytes(body));
+        ex.respondJson(200, body);
     }
 }

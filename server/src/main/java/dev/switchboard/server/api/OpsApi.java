@@ -30,7 +30,7 @@ public final class OpsApi {
     public void health(Exchange ex) {
         ObjectNode o = Json.object();
         o.put("status", "ok");
-        ex.respond(200, "application/json", Json.writeBytes(o));
+        ex.respondJson(200, o);
     }
 
     /**
@@ -46,7 +46,7 @@ public final class OpsApi {
         report.notReady().forEach(notReady::add);
         report.states().forEach(o::put);
         o.put("config", "loaded");
-        ex.respond(report.ready() ? 200 : 503, "application/json", Json.writeBytes(o));
+        ex.respondJson(report.ready() ? 200 : 503, o);
     }
 
     public void metrics(Exchange ex) {

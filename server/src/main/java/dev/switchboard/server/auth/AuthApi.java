@@ -62,7 +62,7 @@ public final class AuthApi {
     public void me(Exchange ex) {
         SignedIn who = auth.require(ex);
         ex.header("cache-control", "no-store");
-        ex.respond(200, "application/json", Json.writeBytes(answer(who)));
+        ex.respondJson(200, answer(who));
     }
 
     public void logout(Exchange ex) {
@@ -115,7 +115,7 @@ public final class AuthApi {
         Duration left = Duration.between(issued.signedIn().session().createdAt(), issued.signedIn().session().expiresAt());
         ex.header("set-cookie", auth.setCookie(ex, issued.token(), left));
         ex.header("cache-control", "no-store");
-        ex.respond(status, "application/json", Json.writeBytes(answer(issued.signedIn())));
+        ex.respondJson(status, answer(issued.signedIn()));
     }
 
     /** {@code {user, csrf_token, session}}: what a dashboard needs to know about the signed-in user. */

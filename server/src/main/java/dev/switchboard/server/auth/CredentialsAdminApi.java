@@ -39,7 +39,7 @@ public final class CredentialsAdminApi {
         o.put("id", id);
         o.put("password_set", true);
         o.put("sessions_ended", ended);
-        ex.respond(200, "application/json", Json.writeBytes(o));
+        ex.respondJson(200, o);
     }
 
     public void setRole(Exchange ex) {
@@ -57,6 +57,6 @@ public final class CredentialsAdminApi {
         ObjectNode o = Json.object();
         o.put("id", id);
         o.put("role", role.wire());
-        ex.respond(200, "application/json", Json.writeBytes(o));
+        ex.respondJson(200, o);
     }
 }

@@ -1,22 +1,20 @@
 package dev.switchboard.server.cli;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.TextNode;
 import dev.switchboard.engine.account.AccountException;
 import dev.switchboard.engine.account.AdminService;
 import dev.switchboard.engine.account.Change;
 import dev.switchboard.engine.account.IssuedKey;
+import dev.switchboard.server.Accounts;
 import dev.switchboard.server.admin.AdminJson;
-import dev.switchboard.server.cli.UsersCommand.Access;
-import dev.switchboard.wire.Json;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.OptionalLong;
-import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
-import picocli.CommandLine.ParentCommand;
 
 /** {@code switchboard keys ...}: the CLI twins of the admin API's key operations. */
 @Command(name = "keys", mixinStandardHelpOptions = true,
@@ -24,28 +22,21 @@ import picocli.CommandLine.ParentCommand;
         subcommands = {KeysCommand.ListKeys.class, KeysCommand.Create.class, KeysCommand.Update.class,
                 KeysCommand.Revoke.class})
 final class KeysCommand {
-    @ParentCommand
-    Cli cli;
-
     @Command(name = "list", mixinStandardHelpOptions = true,
             description = "List a user's keys, revoked ones included; prefixes only (GET /admin/v1/users/{id}/keys).")
-    static final class ListKeys implements Callable<Integer> {
-        @ParentCommand
-        KeysCommand keys;
+    static final class ListKeys extends AccountCommand {
         @Parameters(paramLabel = "USER", description = "User id or name.")
         String user;
 
         @Override
-        public Integer call() {
-            return UsersCommand.run(keys.cli, Access.EXISTING, a -> AdminJson.keys(a.admin().keysOf(a.admin().userIdOf(user))));
+        JsonNode answer(Accounts a) {
+            return AdminJson.keys(a.admin().keysOf(a.admin().userIdOf(user)));
         }
     }
 
     @Command(name = "create", mixinStandardHelpOptions = true,
             description = "Issue a key for a user (POST /admin/v1/users/{id}/keys); the key is printed once.")
-    static final class Create implements Callable<Integer> {
-        @ParentCommand
-        KeysCommand keys;
+    static final class Create extends AccountCommand {
         @Parameters(paramLabel = "USER", description = "User id or name.")
         String user;
         @Option(names = "--key-only", description = "Print only the new key (for scripts: KEY=$(switchboard keys create demo --key-only)).")
@@ -72,19 +63,15 @@ final class KeysCommand {
         Optional<String> expiresAt = Optional.empty();
 
         @Override
-        public Integer call() {
-            return UsersCommand.run(keys.cli, Access.EXISTING, a -> {
-                AdminService.LimitsInput limits = new AdminService.LimitsInput(whole(rpm), whole(tpm), whole(dailyTokens),
-                        whole(maxParallel), budgetUsd, budgetPeriod);
-                IssuedKey issued = a.admin().createKey(a.admin().userIdOf(user), new AdminService.CreateKey(name, models, endpoints,
-                        limits, expiresAt));
-                if (keyOnly) {
-                    return TextNode.valueOf(issued.secret());
-                }
-                var o = AdminJson.key(issued.key());
-                o.put("key", issued.secret());
-                return o;
-            });
+        JsonNode answer(Accounts a) {
+            AdminService.LimitsInput limits = new AdminService.LimitsInput(whole(rpm), whole(tpm), whole(dailyTokens),
+                    whole(maxParallel), budgetUsd, budgetPeriod);
+            IssuedKey issued = a.admin().createKey(a.admin().userIdOf(user), new AdminService.CreateKey(name, models, endpoints,
+                    limits, expiresAt));
+            if (keyOnly) {
+                return TextNode.valueOf(issued.secret());
+            }
+            return AdminJson.issuedKey(issued);
         }
     }
 
@@ -98,9 +85,7 @@ final class KeysCommand {
     @Command(name = "update", mixinStandardHelpOptions = true,
             description = "Change a key's name, scope, limits or expiry (PATCH /admin/v1/keys/{id}); "
                     + "options not given are kept, and 'none' removes a limit, the budget or the expiry.")
-    static final class Update implements Callable<Integer> {
-        @ParentCommand
-        KeysCommand keys;
+    static final class Update extends AccountCommand {
         @Parameters(paramLabel = "KEY_ID")
         String keyId;
         @Option(names = "--name")
@@ -129,14 +114,12 @@ final class KeysCommand {
         Optional<String> expiresAt = Optional.empty();
 
         @Override
-        public Integer call() {
-            return UsersCommand.run(keys.cli, Access.EXISTING, a -> {
-                AdminService.UpdateKey update = new AdminService.UpdateKey(text(name), list(models, allModels),
-                        list(endpoints, allEndpoints), count("rpm", rpm), count("tpm", tpm),
-                        count("daily_tokens", dailyTokens), count("max_parallel", maxParallel), text(budgetUsd),
-                        text(budgetPeriod), text(expiresAt));
-                return AdminJson.key(a.admin().updateKey(keyId, update));
-            });
+        JsonNode answer(Accounts a) {
+            AdminService.UpdateKey update = new AdminService.UpdateKey(text(name), list(models, allModels),
+                    list(endpoints, allEndpoints), count("rpm", rpm), count("tpm", tpm),
+                    count("daily_tokens", dailyTokens), count("max_parallel", maxParallel), text(budgetUsd),
+                    text(budgetPeriod), text(expiresAt));
+            return AdminJson.key(a.admin().updateKey(keyId, update));
         }
 
         private static Change<String> text(Optional<String> v) {
@@ -160,21 +143,14 @@ final class KeysCommand {
     }
 
     @Command(name = "revoke", mixinStandardHelpOptions = true, description = "Revoke a key at once (DELETE /admin/v1/keys/{id}).")
-    static final class Revoke implements Callable<Integer> {
-        @ParentCommand
-        KeysCommand keys;
+    static final class Revoke extends AccountCommand {
         @Parameters(paramLabel = "KEY_ID")
         String keyId;
 
         @Override
-        public Integer call() {
-            return UsersCommand.run(keys.cli, Access.EXISTING, a -> {
-                a.admin().revokeKey(keyId);
-                var o = Json.object();
-                o.put("id", keyId);
-                o.put("revoked", true);
-                return o;
-            });
+        JsonNode answer(Accounts a) {
+            a.admin().revokeKey(keyId);
+            return AdminJson.revoked(keyId);
         }
     }
 }

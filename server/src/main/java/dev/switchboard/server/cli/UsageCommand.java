@@ -1,23 +1,22 @@
 package dev.switchboard.server.cli;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.switchboard.engine.account.AccountException;
 import dev.switchboard.model.GatewayException;
+import dev.switchboard.server.Accounts;
 import dev.switchboard.server.admin.UsageAdminApi;
 import dev.switchboard.server.admin.UsageFilters;
 import dev.switchboard.store.JdbcBalanceStore;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.ParentCommand;
 
 /** {@code switchboard usage ...}: the CLI twin of {@code GET /admin/v1/usage}, on the configured database. */
 @Command(name = "usage", mixinStandardHelpOptions = true,
         description = "Usage records and totals of every user (GET /admin/v1/usage); works without a server.")
-final class UsageCommand implements Callable<Integer> {
-    @ParentCommand
-    Cli cli;
+final class UsageCommand extends AccountCommand {
     @Option(names = "--user", description = "Only this user (id or name).")
     Optional<String> user = Optional.empty();
     @Option(names = "--key", description = "Only this key id.")
@@ -36,7 +35,7 @@ final class UsageCommand implements Callable<Integer> {
     Optional<String> limit = Optional.empty();
 
     @Override
-    public Integer call() {
+    JsonNode answer(Accounts a) {
         Map<String, Optional<String>> params = new HashMap<>();
         params.put("model", model);
         params.put("from", from);
@@ -44,16 +43,13 @@ final class UsageCommand implements Callable<Integer> {
         params.put("group_by", groupBy);
         params.put("page", page);
         params.put("limit", limit);
-        return UsersCommand.run(cli, UsersCommand.Access.EXISTING, a -> {
-            try {
-                Optional<String> userId = user.map(u -> a.admin().userIdOf(u));
-                var q = UsageFilters.query(n -> params.getOrDefault(n, Optional.empty()), userId, key);
-                return UsageAdminApi.view(new JdbcBalanceStore(a.database()), q,
-                        UsageFilters.groupBy(n -> params.getOrDefault(n, Optional.empty())));
-            } catch (GatewayException e) {
-                throw dev.switchboard.engine.account.AccountException.invalid(e.error().param().orElse("usage"),
-                        e.error().message());
-            }
-        });
+        try {
+            Optional<String> userId = user.map(u -> a.admin().userIdOf(u));
+            var q = UsageFilters.query(n -> params.getOrDefault(n, Optional.empty()), userId, key);
+            return UsageAdminApi.view(new JdbcBalanceStore(a.database()), q,
+                    UsageFilters.groupBy(n -> params.getOrDefault(n, Optional.empty())));
+        } catch (GatewayException e) {
+            throw AccountException.invalid(e.error().param().orElse("usage"), e.error().message());
+        }
     }
 }

@@ -1,22 +1,14 @@
 package dev.switchboard.server.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.switchboard.engine.account.AccountException;
 import dev.switchboard.engine.account.AdminService;
-import dev.switchboard.engine.account.LedgerEntry;
-import dev.switchboard.engine.account.Usd;
 import dev.switchboard.engine.account.User;
 import dev.switchboard.server.Accounts;
-import dev.switchboard.server.StartupException;
 import dev.switchboard.server.admin.AdminJson;
 import dev.switchboard.server.config.GatewayConfig;
-import dev.switchboard.store.StoreException;
-import java.time.Clock;
 import dev.switchboard.engine.catalog.Plan;
 import java.util.List;
 import java.util.Optional;
-import java.util.concurrent.Callable;
-import java.util.function.Function;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -29,74 +21,25 @@ import picocli.CommandLine.ParentCommand;
                 UsersCommand.Credit.class, UsersCommand.SetPlan.class, UsersCommand.Ledger.class, UsersPasswdCommand.class,
                 UsersRoleCommand.class})
 final class UsersCommand {
+    /** For {@code users passwd} and {@code users role}, which read their input before opening the database. */
     @ParentCommand
     Cli cli;
 
-    /**
-     * Whether a command may create the database. Only {@code users create} may: every other command reads
-     * or changes what is already there, so a missing database means a wrong path, not an empty answer.
-     */
-    enum Access {
-        EXISTING, MAY_CREATE
-    }
-
-    /**
-     * Runs an account operation and prints its JSON answer (a JSON string is printed bare, for scripts), or
-     * its refusal the way the admin API words it (exit status 1).
-     */
-    /** The accounts of the configured database, which must already exist (for commands that change users). */
-    static Accounts open(Cli cli) {
-        cli.quietLogs();
-        GatewayConfig config = cli.loadConfig();
-        try {
-            return Accounts.existing(config.database(), config.adminKey(), Clock.systemUTC());
-        } catch (StoreException | IllegalArgumentException e) {
-            throw new StartupException(StartupException.DATABASE, e.getMessage(), e);
-        }
-    }
-
-    static int run(Cli cli, Access access, Function<Accounts, JsonNode> op) {
-        cli.quietLogs();
-        GatewayConfig config = cli.loadConfig();
-        Accounts accounts;
-        try {
-            accounts = access == Access.EXISTING
-                    ? Accounts.existing(config.database(), config.adminKey(), Clock.systemUTC())
-                    : new Accounts(config.database(), config.adminKey(), Clock.systemUTC());
-        } catch (StoreException | IllegalArgumentException e) {
-            throw new StartupException(StartupException.DATABASE, e.getMessage(), e);
-        }
-        try (accounts) {
-            JsonNode answer = op.apply(accounts);
-            cli.out().println(answer.isTextual() ? answer.textValue() : answer.toPrettyString());
-            cli.out().flush();
-            return 0;
-        } catch (AccountException e) {
-            cli.err().println("error: " + e.getMessage());
-            cli.err().flush();
-            return 1;
-        }
-    }
-
     @Command(name = "list", mixinStandardHelpOptions = true, description = "List users, oldest first (GET /admin/v1/users).")
-    static final class ListUsers implements Callable<Integer> {
-        @ParentCommand
-        UsersCommand users;
+    static final class ListUsers extends AccountCommand {
         @Option(names = "--page", description = "Zero-based page. Default: 0.")
         int page = 0;
         @Option(names = "--limit", description = "Users per page, 1 to 100. Default: 30.")
         int limit = AdminService.DEFAULT_PAGE;
 
         @Override
-        public Integer call() {
-            return run(users.cli, Access.EXISTING, a -> AdminJson.userPage(a.admin().listUsers(page, limit)));
+        JsonNode answer(Accounts a) {
+            return AdminJson.userPage(a.admin().listUsers(page, limit));
         }
     }
 
     @Command(name = "create", mixinStandardHelpOptions = true, description = "Create a user (POST /admin/v1/users).")
-    static final class Create implements Callable<Integer> {
-        @ParentCommand
-        UsersCommand users;
+    static final class Create extends AccountCommand {
         @Option(names = "--name", required = true)
         String name;
         @Option(names = "--email")
@@ -107,39 +50,30 @@ final class UsersCommand {
         Optional<String> balance = Optional.empty();
 
         @Override
-        public Integer call() {
-            return run(users.cli, Access.MAY_CREATE, a -> {
-                User u = a.admin().createUser(new AdminService.CreateUser(Optional.of(name), email, Optional.empty(), plan, balance));
-                return AdminJson.user(u);
-            });
+        boolean mayCreate() {
+            return true;
+        }
+
+        @Override
+        JsonNode answer(Accounts a) {
+            User u = a.admin().createUser(new AdminService.CreateUser(Optional.of(name), email, Optional.empty(), plan, balance));
+            return AdminJson.user(u);
         }
     }
 
     @Command(name = "show", mixinStandardHelpOptions = true, description = "Show a user with its keys (GET /admin/v1/users/{id}).")
-    static final class Show implements Callable<Integer> {
-        @ParentCommand
-        UsersCommand users;
+    static final class Show extends AccountCommand {
         @Parameters(paramLabel = "USER_ID")
         String id;
 
         @Override
-        public Integer call() {
-            return run(users.cli, Access.EXISTING, a -> {
-                AdminService.UserDetails d = a.admin().getUser(id);
-                var o = AdminJson.user(d.user());
-                var keys = o.putArray("keys");
-                d.keys().forEach(k -> keys.add(AdminJson.key(k)));
-                var ledger = o.putArray("ledger");
-                d.recentLedger().forEach(e -> ledger.add(AdminJson.ledger(e)));
-                return o;
-            });
+        JsonNode answer(Accounts a) {
+            return AdminJson.userDetails(a.admin().getUser(id));
         }
     }
 
     @Command(name = "credit", mixinStandardHelpOptions = true, description = "Add credit to a user (POST /admin/v1/users/{id}/credits).")
-    static final class Credit implements Callable<Integer> {
-        @ParentCommand
-        UsersCommand users;
+    static final class Credit extends AccountCommand {
         @Parameters(paramLabel = "USER_ID")
         String id;
         @Option(names = "--amount-usd", required = true)
@@ -150,22 +84,15 @@ final class UsersCommand {
         Optional<String> idempotencyKey = Optional.empty();
 
         @Override
-        public Integer call() {
-            return run(users.cli, Access.EXISTING, a -> {
-                LedgerEntry e = a.admin().addCredits(a.admin().userIdOf(id),
-                        new AdminService.AddCredits(Optional.of(amount), note, idempotencyKey));
-                var o = AdminJson.ledger(e);
-                o.put("balance_usd", Usd.format(e.balanceAfterNanos()));
-                return o;
-            });
+        JsonNode answer(Accounts a) {
+            return AdminJson.credit(a.admin().addCredits(a.admin().userIdOf(id),
+                    new AdminService.AddCredits(Optional.of(amount), note, idempotencyKey)));
         }
     }
 
     @Command(name = "plan", mixinStandardHelpOptions = true,
             description = "Put a user on a plan, or back on payg (PUT /admin/v1/users/{id}/plan).")
-    static final class SetPlan implements Callable<Integer> {
-        @ParentCommand
-        UsersCommand users;
+    static final class SetPlan extends AccountCommand {
         @Parameters(paramLabel = "USER", description = "User id or name.")
         String id;
         @Option(names = "--plan", required = true, description = "A plan of the config's plans:, or payg.")
@@ -174,27 +101,25 @@ final class UsersCommand {
         Optional<String> expiresAt = Optional.empty();
 
         @Override
-        public Integer call() {
-            GatewayConfig config = users.cli.loadConfig();
+        JsonNode answer(Accounts a) {
+            GatewayConfig config = cli().loadConfig();
             List<String> plans = config.catalog().plans().all().stream().map(Plan::id).toList();
-            return run(users.cli, Access.EXISTING, a -> AdminJson.user(a.admin().setPlan(a.admin().userIdOf(id),
-                    new AdminService.SetPlan(Optional.of(plan), expiresAt), plans)));
+            return AdminJson.user(a.admin().setPlan(a.admin().userIdOf(id),
+                    new AdminService.SetPlan(Optional.of(plan), expiresAt), plans));
         }
     }
 
     @Command(name = "ledger", mixinStandardHelpOptions = true,
             description = "A user's balance movements, newest first (GET /admin/v1/users/{id}/ledger).")
-    static final class Ledger implements Callable<Integer> {
-        @ParentCommand
-        UsersCommand users;
+    static final class Ledger extends AccountCommand {
         @Parameters(paramLabel = "USER", description = "User id or name.")
         String id;
         @Option(names = "--limit", description = "Entries, 1 to 1000. Default: 100.")
         int limit = 100;
 
         @Override
-        public Integer call() {
-            return run(users.cli, Access.EXISTING, a -> AdminJson.ledger(a.admin().ledger(a.admin().userIdOf(id), limit)));
+        JsonNode answer(Accounts a) {
+            return AdminJson.ledger(a.admin().ledger(a.admin().userIdOf(id), limit));
         }
     }
 }

@@ -1,8 +1,7 @@
 package dev.switchboard.server.cli;
 
-import dev.switchboard.engine.account.AccountException;
+import com.fasterxml.jackson.databind.node.TextNode;
 import dev.switchboard.engine.session.SessionPolicy;
-import dev.switchboard.server.Accounts;
 import java.io.BufferedReader;
 import java.io.Console;
 import java.io.IOException;
@@ -54,14 +53,10 @@ final class UsersPasswdCommand implements Callable<Integer> {
             }
             password = new String(first);
         }
-        try (Accounts accounts = UsersCommand.open(users.cli)) {
-            String id = accounts.userIdOrName(user).orElseThrow(() -> AccountException.notFound("no user with id or name " + user));
-            int ended = accounts.sessions(SessionPolicy.DEFAULT).setPassword(id, password);
-            System.out.println("password set for " + id + "; " + ended + " session(s) ended");
-            return 0;
-        } catch (AccountException e) {
-            System.err.println("error: " + e.getMessage());
-            return 1;
-        }
+        return AccountCommand.run(users.cli, a -> {
+            String id = a.admin().userIdOf(user);
+            int ended = a.sessions(SessionPolicy.DEFAULT).setPassword(id, password);
+            return TextNode.valueOf("password set for " + id + "; " + ended + " session(s) ended");
+        });
     }
 }

@@ -1,9 +1,8 @@
 package dev.switchboard.server.cli;
 
-import dev.switchboard.engine.account.AccountException;
+import com.fasterxml.jackson.databind.node.TextNode;
 import dev.switchboard.engine.session.DashboardRole;
 import dev.switchboard.engine.session.SessionPolicy;
-import dev.switchboard.server.Accounts;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Parameters;
@@ -26,14 +25,10 @@ final class UsersRoleCommand implements Callable<Integer> {
             System.err.println("error: ROLE must be user or admin, got '" + role + "'");
             return 1;
         }
-        try (Accounts accounts = UsersCommand.open(users.cli)) {
-            String id = accounts.userIdOrName(user).orElseThrow(() -> AccountException.notFound("no user with id or name " + user));
-            accounts.sessions(SessionPolicy.DEFAULT).setRole(id, r);
-            System.out.println(id + " is now " + r.wire());
-            return 0;
-        } catch (AccountException e) {
-            System.err.println("error: " + e.getMessage());
-            return 1;
-        }
+        return AccountCommand.run(users.cli, a -> {
+            String id = a.admin().userIdOf(user);
+            a.sessions(SessionPolicy.DEFAULT).setRole(id, r);
+            return TextNode.valueOf(id + " is now " + r.wire());
+        });
     }
 }

@@ -182,46 +182,10 @@ final class ConfigBinder {
                     maxBody = parsed.getAsLong();
                 }
             }
-            Optional<Scalar> beat = h.scalar("heartbeat", "heartbeat: 10s");
-            if (beat.isPresent()) {
-                var parsed = Durations.parse(beat.get().text());
-                if (parsed.isEmpty()) {
-                    problems.add(beat.get(), h.label("heartbeat") + " must be " + Durations.EXPECTED + ", got '"
-                            + beat.get().text() + "'");
-                } else {
-                    heartbeat = parsed.get();
-                }
-            }
-            Optional<Scalar> ttl = h.scalar("idempotency_ttl", "idempotency_ttl: 24h");
-            if (ttl.isPresent()) {
-                var parsed = Durations.parse(ttl.get().text()).filter(t -> !t.isZero());
-                if (parsed.isEmpty()) {
-                    problems.add(ttl.get(), h.label("idempotency_ttl") + " must be " + Durations.EXPECTED
-                            + " and more than 0, got '" + ttl.get().text() + "'");
-                } else {
-                    idempotencyTtl = parsed.get();
-                }
-            }
-            Optional<Scalar> read = h.scalar("read_timeout", "read_timeout: 30s");
-            if (read.isPresent()) {
-                var parsed = Durations.parse(read.get().text()).filter(t -> !t.isZero());
-                if (parsed.isEmpty()) {
-                    problems.add(read.get(), h.label("read_timeout") + " must be " + Durations.EXPECTED
-                            + " and more than 0, got '" + read.get().text() + "'");
-                } else {
-                    readTimeout = parsed.get();
-                }
-            }
-            Optional<Scalar> grace = h.scalar("shutdown_grace", "shutdown_grace: 30s");
-            if (grace.isPresent()) {
-                var parsed = Durations.parse(grace.get().text());
-                if (parsed.isEmpty()) {
-                    problems.add(grace.get(), h.label("shutdown_grace") + " must be " + Durations.EXPECTED + ", got '"
-                            + grace.get().text() + "'");
-                } else {
-                    shutdownGrace = parsed.get();
-                }
-            }
+            heartbeat = httpDuration(h, "heartbeat", "heartbeat: 10s", false).orElse(heartbeat);
+            idempotencyTtl = httpDuration(h, "idempotency_ttl", "idempotency_ttl: 24h", true).orElse(idempotencyTtl);
+            readTimeout = httpDuration(h, "read_timeout", "read_timeout: 30s", true).orElse(readTimeout);
+            shutdownGrace = httpDuration(h, "shutdown_grace", "shutdown_grace: 30s", false).orElse(shutdownGrace);
         }
         List<String> origins = new ArrayList<>();
         top.map("cors", "'cors'", "cors: {allowed_origins: [\"https://app.example.com\"]}").ifPresent(c -> {
@@ -245,6 +209,18 @@ final class ConfigBinder {
                 })
                 .map(String::strip).filter(t -> !t.isEmpty());
         return new EdgeSettings(maxBody, heartbeat, origins, token, idempotencyTtl, readTimeout, shutdownGrace);
+    }
+
+    /** A duration of the {@code http} section; with {@code positive}, zero is refused too. */
+    private Optional<java.time.Duration> httpDuration(YamlFields h, String key, String example, boolean positive) {
+        return h.scalar(key, example).flatMap(s -> {
+            Optional<java.time.Duration> v = Durations.parse(s.text()).filter(t -> !positive || !t.isZero());
+            if (v.isEmpty()) {
+                problems.add(s, h.label(key) + " must be " + Durations.EXPECTED + (positive ? " and more than 0" : "")
+                        + ", got '" + s.text() + "'");
+            }
+            return v;
+        });
     }
 
     /** Where {@code builtin-catalog} is included, if it is. */

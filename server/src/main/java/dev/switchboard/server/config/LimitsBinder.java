@@ -3,7 +3,7 @@ package dev.switchboard.server.config;
 import dev.switchboard.engine.limits.OnStoreFailure;
 import java.time.Duration;
 import java.util.List;
-import java.util.Locale;
+import java.util.Map;
 import java.util.Optional;
 
 /** Binds the {@code limits:} section; every problem is reported with its place. */
@@ -24,17 +24,8 @@ final class LimitsBinder {
         YamlFields l = f.get();
         l.allowOnly(KEYS);
         LimitsConfig def = LimitsConfig.DEFAULT;
-        OnStoreFailure policy = l.scalar("on_store_failure", "on_store_failure: allow").map(s -> {
-            switch (s.text().trim().toLowerCase(Locale.ROOT)) {
-                case "allow":
-                    return OnStoreFailure.ALLOW;
-                case "deny":
-                    return OnStoreFailure.DENY;
-                default:
-                    l.problems().add(s, l.label("on_store_failure") + " must be allow or deny, got '" + s.text() + "'");
-                    return def.onStoreFailure();
-            }
-        }).orElse(def.onStoreFailure());
+        OnStoreFailure policy = l.word("on_store_failure", "on_store_failure: allow",
+                Map.of("allow", OnStoreFailure.ALLOW, "deny", OnStoreFailure.DENY), "allow or deny").orElse(def.onStoreFailure());
         Duration timeout = l.scalar("store_timeout", "store_timeout: 1s").map(s -> {
             Optional<Duration> d = Durations.parse(s.text());
             if (d.isEmpty() || d.get().isZero() || d.get().compareTo(MAX_STORE_TIMEOUT) > 0) {

@@ -227,13 +227,7 @@ final class ProviderBinder {
     }
 
     private static Duration duration(YamlFields t, String key, Duration fallback) {
-        return t.scalar(key, key + ": 30s").flatMap(s -> {
-            Optional<Duration> d = Durations.parse(s.text());
-            if (d.isEmpty()) {
-                t.problems().add(s, t.label(key) + " is not a duration: '" + s.text() + "' (expected " + Durations.EXPECTED + ")");
-            }
-            return d;
-        }).orElse(fallback);
+        return t.duration(key, key + ": 30s").orElse(fallback);
     }
 
     private static Map<String, String> headers(YamlFields fields) {

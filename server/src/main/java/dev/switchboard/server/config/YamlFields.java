@@ -5,9 +5,11 @@ import dev.switchboard.server.config.YamlNode.Mapping;
 import dev.switchboard.server.config.YamlNode.Pos;
 import dev.switchboard.server.config.YamlNode.Scalar;
 import dev.switchboard.server.config.YamlNode.Sequence;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
 
@@ -100,13 +102,31 @@ final class YamlFields {
     }
 
     Optional<Boolean> bool(String key) {
-        return scalar(key, key + ": true").flatMap(s -> {
-            String t = s.text().trim().toLowerCase(Locale.ROOT);
-            if (t.equals("true") || t.equals("false")) {
-                return Optional.of(t.equals("true"));
+        return word(key, key + ": true", Map.of("true", true, "false", false), "true or false");
+    }
+
+    /**
+     * One of a fixed set of words, in any case: {@code words} maps each accepted word (lower case) to its value;
+     * any other value is reported as "must be {@code expected}".
+     */
+    <T> Optional<T> word(String key, String example, Map<String, T> words, String expected) {
+        return scalar(key, example).flatMap(s -> {
+            Optional<T> v = Optional.ofNullable(words.get(s.text().trim().toLowerCase(Locale.ROOT)));
+            if (v.isEmpty()) {
+                problems.add(s, label(key) + " must be " + expected + ", got '" + s.text() + "'");
             }
-            problems.add(s, label(key) + " must be true or false, got '" + s.text() + "'");
-            return Optional.empty();
+            return v;
+        });
+    }
+
+    /** A duration such as {@code 30s} or {@code 168h} ({@link Durations}); a value that is not one is reported. */
+    Optional<Duration> duration(String key, String example) {
+        return scalar(key, example).flatMap(s -> {
+            Optional<Duration> d = Durations.parse(s.text());
+            if (d.isEmpty()) {
+                problems.add(s, label(key) + " is not a duration: '" + s.text() + "' (expected " + Durations.EXPECTED + ")");
+            }
+            return d;
         });
     }
 

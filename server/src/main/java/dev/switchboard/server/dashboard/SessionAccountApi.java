@@ -79,10 +79,7 @@ public final class SessionAccountApi {
             accounts.revokeKey(id);
             return true;
         });
-        ObjectNode o = Json.object();
-        o.put("id", id);
-        o.put("revoked", true);
-        respond(ex, 200, o);
+        respond(ex, 200, AdminJson.revoked(id));
     }
 
     /**
@@ -106,9 +103,7 @@ public final class SessionAccountApi {
         IssuedKey issued = AdminApi.call(() -> accounts.createKey(userId, new AdminService.CreateKey(Optional.of(PLAYGROUND_KEY),
                 List.of(), List.of(), AdminService.LimitsInput.NONE,
                 Optional.of(now.plus(PLAYGROUND_LIFETIME).truncatedTo(ChronoUnit.SECONDS).toString()))));
-        ObjectNode o = AdminJson.key(issued.key());
-        o.put("key", issued.secret());
-        respond(ex, 201, o);
+        respond(ex, 201, AdminJson.issuedKey(issued));
     }
 
     public void listDefaults(Exchange ex) {
@@ -138,6 +133,6 @@ public final class SessionAccountApi {
 
     private static void respond(Exchange ex, int status, ObjectNode body) {
         ex.header("cache-control", "no-store");
-        ex.respond(status, "application/json", Json.writeBytes(body));
+        ex.respondJson(status, body);
     }
 }

@@ -40,12 +40,12 @@ public final class CatalogApi {
     public void mcpServers(Exchange ex) {
         Page<McpServer> page = catalog.mcpServers(ListQuery.parse(ex::query));
         Optional<Set<String>> liked = liked(ex, ItemKind.MCP_SERVER, page.items());
-        SkillsApi.respond(ex, 200, ExtendJson.page("mcp_servers", page, m -> ExtendJson.item(m, liked)));
+        ex.respondJson(200, ExtendJson.page("mcp_servers", page, m -> ExtendJson.item(m, liked)));
     }
 
     public void mcpServer(Exchange ex) {
         McpServer m = catalog.mcpServer(ex.pathParam("id"));
-        SkillsApi.respond(ex, 200, ExtendJson.item(m, liked(ex, ItemKind.MCP_SERVER, List.of(m))));
+        ex.respondJson(200, ExtendJson.item(m, liked(ex, ItemKind.MCP_SERVER, List.of(m))));
     }
 
     /** {@code GET /v1/marketplaces}: {@code {marketplaces, total, page, limit}}, items resolved. */
@@ -53,35 +53,35 @@ public final class CatalogApi {
         Page<ResolvedMarketplace> page = catalog.marketplaces(ListQuery.parse(ex::query));
         Optional<Set<String>> liked = liked(ex, ItemKind.MARKETPLACE, page.items().stream().map(ResolvedMarketplace::marketplace)
                 .toList());
-        SkillsApi.respond(ex, 200, ExtendJson.page("marketplaces", page, m -> ExtendJson.marketplace(m, liked)));
+        ex.respondJson(200, ExtendJson.page("marketplaces", page, m -> ExtendJson.marketplace(m, liked)));
     }
 
     public void marketplace(Exchange ex) {
         ResolvedMarketplace m = catalog.marketplace(ex.pathParam("id"));
-        SkillsApi.respond(ex, 200, ExtendJson.marketplace(m, liked(ex, ItemKind.MARKETPLACE, List.of(m.marketplace()))));
+        ex.respondJson(200, ExtendJson.marketplace(m, liked(ex, ItemKind.MARKETPLACE, List.of(m.marketplace()))));
     }
 
     /** {@code GET /v1/characters}: {@code {characters, total}}, filters {@code search} and {@code tags}, no pagination. */
     public void characters(Exchange ex) {
         Page<CharacterCard> page = catalog.characters(ListQuery.parse(ex::query));
         Optional<Set<String>> liked = liked(ex, ItemKind.CHARACTER, page.items());
-        SkillsApi.respond(ex, 200, ExtendJson.all("characters", page, c -> ExtendJson.item(c, liked)));
+        ex.respondJson(200, ExtendJson.all("characters", page, c -> ExtendJson.item(c, liked)));
     }
 
     public void character(Exchange ex) {
         CharacterCard c = catalog.character(ex.pathParam("id"));
-        SkillsApi.respond(ex, 200, ExtendJson.item(c, liked(ex, ItemKind.CHARACTER, List.of(c))));
+        ex.respondJson(200, ExtendJson.item(c, liked(ex, ItemKind.CHARACTER, List.of(c))));
     }
 
     /** {@code GET /v1/characters/{id}/card}: the Character Card V2 document, for chat front ends that import cards. */
     public void characterCard(Exchange ex) {
         CharacterCard c = catalog.character(ex.pathParam("id"));
-        SkillsApi.respond(ex, 200, ItemJson.characterCard(c));
+        ex.respondJson(200, ItemJson.characterCard(c));
     }
 
     /** {@code GET /v1/tags}: the characters' tag cloud {@code {tags: [{tag, count}]}}. */
     public void characterTags(Exchange ex) {
-        SkillsApi.respond(ex, 200, ExtendJson.tags(catalog.characterTags(ex.query("search"))));
+        ex.respondJson(200, ExtendJson.tags(catalog.characterTags(ex.query("search"))));
     }
 
     /** {@code POST /v1/characters/{id}/interact}: {@code {id, interactions}}. */
@@ -92,23 +92,23 @@ public final class CatalogApi {
         ObjectNode o = Json.object();
         o.put("id", id);
         o.put("interactions", n);
-        SkillsApi.respond(ex, 200, o);
+        ex.respondJson(200, o);
     }
 
     /** {@code GET /v1/plugins}: {@code {plugins, total}}, filters {@code search} and {@code section}. */
     public void plugins(Exchange ex) {
-        SkillsApi.respond(ex, 200, ExtendJson.all("plugins", catalog.plugins(ListQuery.parse(ex::query)),
+        ex.respondJson(200, ExtendJson.all("plugins", catalog.plugins(ListQuery.parse(ex::query)),
                 p -> ExtendJson.item(p, Optional.empty())));
     }
 
     /** {@code GET /v1/plugins/{id}}: one plugin. */
     public void plugin(Exchange ex) {
-        SkillsApi.respond(ex, 200, ExtendJson.item(catalog.plugin(ex.pathParam("id")), Optional.empty()));
+        ex.respondJson(200, ExtendJson.item(catalog.plugin(ex.pathParam("id")), Optional.empty()));
     }
 
     /** {@code GET /v1/plugins/verified}: the same, curated entries only. */
     public void verifiedPlugins(Exchange ex) {
-        SkillsApi.respond(ex, 200, ExtendJson.all("plugins", catalog.verifiedPlugins(ListQuery.parse(ex::query)),
+        ex.respondJson(200, ExtendJson.all("plugins", catalog.verifiedPlugins(ListQuery.parse(ex::query)),
                 p -> ExtendJson.item(p, Optional.empty())));
     }
 
@@ -157,7 +157,7 @@ public final class CatalogApi {
         o.put("id", id);
         o.put("liked", liked);
         o.put("likes", likes);
-        SkillsApi.respond(ex, 200, o);
+        ex.respondJson(200, o);
     }
 
     private Optional<Set<String>> liked(Exchange ex, ItemKind kind, List<? extends CatalogItem> items) {

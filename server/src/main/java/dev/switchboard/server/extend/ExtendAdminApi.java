@@ -41,18 +41,18 @@ public final class ExtendAdminApi {
         access.authorize(ex);
         ItemKind kind = kind(ex);
         ListQuery q = ListQuery.parse(ex::query);
-        SkillsApi.respond(ex, 200, ExtendJson.page(kind.path().replace('-', '_'), curation.list(kind, q), ItemJson::write));
+        ex.respondJson(200, ExtendJson.page(kind.path().replace('-', '_'), curation.list(kind, q), ItemJson::write));
     }
 
     public void get(Exchange ex) {
         access.authorize(ex);
-        SkillsApi.respond(ex, 200, ItemJson.write(curation.get(kind(ex), ex.pathParam("id"))));
+        ex.respondJson(200, ItemJson.write(curation.get(kind(ex), ex.pathParam("id"))));
     }
 
     public void put(Exchange ex) {
         access.authorize(ex);
         CatalogItem item = curation.put(kind(ex), ex.pathParam("id"), Bodies.json(ex, 1024 * 1024));
-        SkillsApi.respond(ex, 200, ItemJson.write(item));
+        ex.respondJson(200, ItemJson.write(item));
     }
 
     public void delete(Exchange ex) {
@@ -63,7 +63,7 @@ public final class ExtendAdminApi {
         o.put("kind", kind.wire());
         o.put("id", id);
         o.put("deleted", curation.delete(kind, id));
-        SkillsApi.respond(ex, 200, o);
+        ex.respondJson(200, o);
     }
 
     public void uploadArtifact(Exchange ex) {
@@ -72,7 +72,7 @@ public final class ExtendAdminApi {
                 "file_name: required as a query parameter (?file_name=switchboard-config.json)").toException());
         String contentType = ex.header("content-type").orElseThrow(() -> GatewayError.invalid("content_type",
                 "Send the file's media type as the Content-Type header.").toException());
-        SkillsApi.respond(ex, 200, ItemJson.write(curation.attach(ex.pathParam("id"), fileName, contentType, ex.body())));
+        ex.respondJson(200, ItemJson.write(curation.attach(ex.pathParam("id"), fileName, contentType, ex.body())));
     }
 
     public void importSeed(Exchange ex) {
@@ -83,7 +83,7 @@ public final class ExtendAdminApi {
             default -> throw GatewayError.invalid("mode", "mode: expected replace or keep").toException();
         };
         Seed seed = Seed.read(SeedFiles.parse(ex.body(), "The request body"), Seed.Files.NONE, clock.instant());
-        SkillsApi.respond(ex, 200, report(curation.importSeed(seed, mode)));
+        ex.respondJson(200, report(curation.importSeed(seed, mode)));
     }
 
     public void export(Exchange ex) {

@@ -45,10 +45,7 @@ final class ExtendJson {
 
     /** {@code {key: [...], total, page, limit}}. */
     static <T> ObjectNode page(String key, Page<T> page, Function<T, ObjectNode> render) {
-        ObjectNode o = Json.object();
-        ArrayNode items = o.putArray(key);
-        page.items().forEach(i -> items.add(render.apply(i)));
-        o.put("total", page.total());
+        ObjectNode o = all(key, page, render);
         o.put("page", page.page());
         o.put("limit", page.limit());
         return o;

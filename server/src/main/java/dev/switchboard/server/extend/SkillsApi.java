@@ -36,7 +36,7 @@ public final class SkillsApi {
     /** {@code GET /v1/skills}: public skills, list contract, {@code {skills, total, page, limit}}. */
     public void list(Exchange ex) {
         ListQuery q = ListQuery.parse(ex::query);
-        respond(ex, 200, page(ex, skills.list(q)));
+        ex.respondJson(200, page(ex, skills.list(q)));
     }
 
     /** {@code GET /v1/skills/user}: every skill the caller created, any visibility, same envelope. */
@@ -45,32 +45,32 @@ public final class SkillsApi {
         ListQuery q = ListQuery.parse(ex::query);
         Page<Skill> page = skills.listOwn(v, q);
         Optional<Set<String>> liked = Optional.of(catalog.likedBy(v, ItemKind.SKILL, page.items().stream().map(Skill::id).toList()));
-        respond(ex, 200, ExtendJson.page("skills", page, s -> ExtendJson.item(s, liked)));
+        ex.respondJson(200, ExtendJson.page("skills", page, s -> ExtendJson.item(s, liked)));
     }
 
     /** {@code GET /v1/skills/{id}}. */
     public void get(Exchange ex) {
         Optional<Viewer> v = auth.optional(ex).map(SessionAuth::viewer);
         Skill s = skills.get(ex.pathParam("id"), v);
-        respond(ex, 200, ExtendJson.item(s, v.map(viewer -> catalog.likedBy(viewer, ItemKind.SKILL, List.of(s.id())))));
+        ex.respondJson(200, ExtendJson.item(s, v.map(viewer -> catalog.likedBy(viewer, ItemKind.SKILL, List.of(s.id())))));
     }
 
     /** {@code GET /v1/skill-tags?search=}: {@code {tags: [{tag, count}]}}, most used first. */
     public void tags(Exchange ex) {
-        respond(ex, 200, ExtendJson.tags(skills.tags(ex.query("search"))));
+        ex.respondJson(200, ExtendJson.tags(skills.tags(ex.query("search"))));
     }
 
     /** {@code POST /v1/skills}: 201 with the new skill. */
     public void create(Exchange ex) {
         Viewer v = SessionAuth.viewer(auth.require(ex));
-        respond(ex, 201, ExtendJson.item(skills.create(v, Bodies.json(ex)), Optional.of(Set.of())));
+        ex.respondJson(201, ExtendJson.item(skills.create(v, Bodies.json(ex)), Optional.of(Set.of())));
     }
 
     /** {@code PUT} or {@code PATCH /v1/skills/{id}}: changes the fields sent; the owner only. */
     public void update(Exchange ex) {
         Viewer v = SessionAuth.viewer(auth.require(ex));
         Skill s = skills.update(v, ex.pathParam("id"), Bodies.json(ex));
-        respond(ex, 200, ExtendJson.item(s, Optional.of(catalog.likedBy(v, ItemKind.SKILL, List.of(s.id())))));
+        ex.respondJson(200, ExtendJson.item(s, Optional.of(catalog.likedBy(v, ItemKind.SKILL, List.of(s.id())))));
     }
 
     /** {@code DELETE /v1/skills/{id}}: {@code {id, deleted: true}}; the owner only. */
@@ -81,20 +81,20 @@ public final class SkillsApi {
         ObjectNode o = Json.object();
         o.put("id", id);
         o.put("deleted", true);
-        respond(ex, 200, o);
+        ex.respondJson(200, o);
     }
 
     /** {@code POST /v1/skills/{id}/fork}: 201 with the copy (the caller's, private, {@code forked_from}). */
     public void fork(Exchange ex) {
         Viewer v = SessionAuth.viewer(auth.require(ex));
-        respond(ex, 201, ExtendJson.item(skills.fork(v, ex.pathParam("id"), Bodies.json(ex)), Optional.of(Set.of())));
+        ex.respondJson(201, ExtendJson.item(skills.fork(v, ex.pathParam("id"), Bodies.json(ex)), Optional.of(Set.of())));
     }
 
     /** {@code POST /v1/skills/{id}/install} {@code {models?}}: the installation. */
     public void install(Exchange ex) {
         Viewer v = SessionAuth.viewer(auth.require(ex));
         Installation i = skills.install(v, ex.pathParam("id"), Bodies.json(ex));
-        respond(ex, 200, ExtendJson.installation(i));
+        ex.respondJson(200, ExtendJson.installation(i));
     }
 
     /** {@code DELETE /v1/skills/{id}/install}: {@code {skill_id, uninstalled}} (false when it was not installed). */
@@ -104,7 +104,7 @@ public final class SkillsApi {
         ObjectNode o = Json.object();
         o.put("skill_id", id);
         o.put("uninstalled", skills.uninstall(v, id));
-        respond(ex, 200, o);
+        ex.respondJson(200, o);
     }
 
     /** {@code GET /v1/skills/installed}: {@code {installed: [{skill_id, models, installed_at, skill}]}} in install order. */
@@ -113,7 +113,7 @@ public final class SkillsApi {
         ObjectNode o = Json.object();
         ArrayNode list = o.putArray("installed");
         skills.installed(v).forEach(i -> list.add(ExtendJson.installation(i)));
-        respond(ex, 200, o);
+        ex.respondJson(200, o);
     }
 
     /**
@@ -123,16 +123,12 @@ public final class SkillsApi {
      */
     public void preview(Exchange ex) {
         Viewer v = SessionAuth.viewer(auth.require(ex));
-        respond(ex, 200, ExtendJson.preview(SkillPreview.run(skills, v.userId(), Bodies.json(ex))));
+        ex.respondJson(200, ExtendJson.preview(SkillPreview.run(skills, v.userId(), Bodies.json(ex))));
     }
 
     private ObjectNode page(Exchange ex, Page<Skill> page) {
         Optional<Set<String>> liked = auth.optional(ex).map(SessionAuth::viewer)
                 .map(v -> catalog.likedBy(v, ItemKind.SKILL, page.items().stream().map(Skill::id).toList()));
         return ExtendJson.page("skills", page, s -> ExtendJson.item(s, liked));
-    }
-
-    static void respond(Exchange ex, int status, ObjectNode body) {
-        ex.respond(status, "application/json", Json.writeBytes(body));
     }
 }

@@ -1,6 +1,8 @@
 package dev.switchboard.server.http;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import dev.switchboard.engine.pipeline.RequestTrace;
+import dev.switchboard.wire.Json;
 import java.io.OutputStream;
 import java.util.Optional;
 
@@ -48,6 +50,11 @@ public interface Exchange {
     void header(String name, String value);
 
     void respond(int status, String contentType, byte[] body);
+
+    /** A whole JSON answer. */
+    default void respondJson(int status, JsonNode body) {
+        respond(status, "application/json", Json.writeBytes(body));
+    }
 
     /** Sends status and headers now and returns the body stream; the caller flushes after each event. */
     OutputStream openStream(int status, String contentType);
