@@ -1,5 +1,9 @@
 package dev.switchboard.testkit.it;
 
+import static dev.switchboard.testkit.GatewayConfigSupport.model;
+import static dev.switchboard.testkit.GatewayConfigSupport.models;
+import static dev.switchboard.testkit.GatewayConfigSupport.provider;
+import static dev.switchboard.testkit.GatewayConfigSupport.providers;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.switchboard.engine.account.AdminService;
@@ -46,19 +50,10 @@ class BillingRaceIT {
             listen: 127.0.0.1:8080
             database: ${RACE_DATABASE}
             admin_key: ${ADMIN_KEY}
-            providers:
-              gpt:
-                type: openai
-                base_url: ${UPSTREAM_OPENAI}
-                keys: ["%s"]
-                timeouts: {connect: 1s, first_byte: 60s, idle: 60s, total: 120s}
-            models:
-              race:
-                context_length: 200000
-                max_output_tokens: 4096
-                pricing: {input: 0, output: 1000}
-                route: [{provider: gpt, model: up-gated}]
-            """.formatted(ItSupport.UPSTREAM_KEY);
+            """
+            + providers(provider("gpt", "openai", "${UPSTREAM_OPENAI}", "{connect: 1s, first_byte: 60s, idle: 60s, total: 120s}",
+                    ItSupport.UPSTREAM_KEY))
+            + models(model("race").limits(200000, 4096).pricing("{input: 0, output: 1000}").route("gpt/up-gated"));
 
     @Test
     void onSqlite(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir) throws Exception {

@@ -1,5 +1,11 @@
 package dev.switchboard.testkit.it;
 
+import static dev.switchboard.testkit.GatewayConfigSupport.model;
+import static dev.switchboard.testkit.GatewayConfigSupport.models;
+import static dev.switchboard.testkit.GatewayConfigSupport.openAiProvider;
+import static dev.switchboard.testkit.GatewayConfigSupport.provider;
+import static dev.switchboard.testkit.GatewayConfigSupport.providers;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.openai.client.OpenAIClient;
@@ -29,135 +35,31 @@ final class ItSupport {
     static final String ROTATING_KEY_1 = "sk-upstream-k1-0123456789";
     static final String ROTATING_KEY_2 = "sk-upstream-k2-0123456789";
 
-    static final String CONFIG = TestGateway.DEFAULT_HEADER + """
-            providers:
-              fake:
-                type: openai
-                base_url: ${UPSTREAM_OPENAI}
-                keys: ["%1$s"]
-                timeouts: {connect: 1s, first_byte: 3s, idle: 3s, total: 10s}
-              quick:
-                type: openai
-                base_url: ${UPSTREAM_OPENAI}
-                keys: ["%1$s"]
-                timeouts: {connect: 1s, first_byte: 500ms, idle: 1s, total: 10s}
-              rotating:
-                type: openai
-                base_url: ${UPSTREAM_OPENAI}
-                keys: ["%2$s", "%3$s"]
-                timeouts: {connect: 1s, first_byte: 3s, idle: 3s, total: 10s}
-              revoked:
-                type: openai
-                base_url: ${UPSTREAM_OPENAI}
-                keys: ["sk-upstream-revoked-0123456789"]
-                timeouts: {connect: 1s, first_byte: 3s, idle: 3s, total: 10s}
-            models:
-              chat-basic:
-                aliases: [chat-old]
-                context_length: 8192
-                max_output_tokens: 1024
-                pricing: {input: 1.25, output: 2.50}
-                route: [{provider: fake, model: up-basic}]
-              chat-tools:
-                context_length: 8192
-                max_output_tokens: 1024
-                supports_tools: true
-                supports_reasoning: true
-                pricing: {input: 3, output: 15, cache_read: 0.3}
-                route: [{provider: fake, model: up-tools}]
-              chat-parallel:
-                context_length: 8192
-                max_output_tokens: 1024
-                supports_tools: true
-                pricing: {input: 0, output: 0}
-                route: [{provider: fake, model: up-tools-parallel}]
-              chat-failover:
-                context_length: 8192
-                max_output_tokens: 1024
-                pricing: {input: 0, output: 0}
-                route:
-                  - {provider: fake, model: up-first-fail500}
-                  - {provider: fake, model: up-second-reset}
-                  - {provider: fake, model: up-third}
-              chat-hang:
-                context_length: 8192
-                max_output_tokens: 1024
-                pricing: {input: 0, output: 0}
-                route:
-                  - {provider: quick, model: up-stuck-hang}
-                  - {provider: fake, model: up-rescue-one}
-              chat-slow:
-                context_length: 8192
-                max_output_tokens: 1024
-                pricing: {input: 0, output: 0}
-                route:
-                  - {provider: quick, model: up-late-slowfirst}
-                  - {provider: fake, model: up-rescue-two}
-              chat-down:
-                context_length: 8192
-                max_output_tokens: 1024
-                pricing: {input: 0, output: 0}
-                route:
-                  - {provider: fake, model: up-down-fail503}
-                  - {provider: fake, model: up-broken-fail502}
-              chat-backup:
-                context_length: 8192
-                max_output_tokens: 1024
-                pricing: {input: 0, output: 0}
-                route: [{provider: fake, model: up-backup}]
-              chat-limited:
-                context_length: 8192
-                max_output_tokens: 1024
-                pricing: {input: 0, output: 0}
-                route:
-                  - {provider: fake, model: up-busy-fail429}
-                  - {provider: fake, model: up-busier-fail429}
-              chat-midfail:
-                context_length: 8192
-                max_output_tokens: 1024
-                pricing: {input: 0, output: 0}
-                route:
-                  - {provider: fake, model: up-cut-midfail}
-                  - {provider: fake, model: up-rescue-four}
-              chat-empty:
-                context_length: 8192
-                max_output_tokens: 1024
-                pricing: {input: 0, output: 0}
-                route:
-                  - {provider: fake, model: up-void-empty}
-                  - {provider: fake, model: up-rescue-three}
-              chat-rotating:
-                context_length: 8192
-                max_output_tokens: 1024
-                pricing: {input: 0, output: 0}
-                route: [{provider: rotating, model: up-rotating}]
-              chat-stall:
-                context_length: 8192
-                max_output_tokens: 1024
-                pricing: {input: 0, output: 0}
-                route:
-                  - {provider: quick, model: up-stall}
-                  - {provider: fake, model: up-rescue-five}
-              chat-rejects:
-                context_length: 8192
-                max_output_tokens: 1024
-                pricing: {input: 0, output: 0}
-                route:
-                  - {provider: fake, model: up-picky-fail400}
-                  - {provider: fake, model: up-never-asked}
-              chat-misconfigured:
-                context_length: 8192
-                max_output_tokens: 1024
-                pricing: {input: 0, output: 0}
-                route:
-                  - {provider: revoked, model: up-unpaid}
-                  - {provider: fake, model: up-down-fail503}
-              chat-slow-stream:
-                context_length: 8192
-                max_output_tokens: 1024
-                pricing: {input: 0, output: 0}
-                route: [{provider: fake, model: up-trickle}]
-            """.formatted(UPSTREAM_KEY, ROTATING_KEY_1, ROTATING_KEY_2);
+    static final String CONFIG = TestGateway.DEFAULT_HEADER
+            + providers(
+                    openAiProvider("fake", UPSTREAM_KEY),
+                    provider("quick", "openai", "${UPSTREAM_OPENAI}", "{connect: 1s, first_byte: 500ms, idle: 1s, total: 10s}",
+                            UPSTREAM_KEY),
+                    openAiProvider("rotating", ROTATING_KEY_1, ROTATING_KEY_2),
+                    openAiProvider("revoked", "sk-upstream-revoked-0123456789"))
+            + models(
+                    model("chat-basic").aliases("chat-old").pricing("{input: 1.25, output: 2.50}").route("fake/up-basic"),
+                    model("chat-tools").supports("tools", "reasoning").pricing("{input: 3, output: 15, cache_read: 0.3}")
+                            .route("fake/up-tools"),
+                    model("chat-parallel").supports("tools").route("fake/up-tools-parallel"),
+                    model("chat-failover").route("fake/up-first-fail500", "fake/up-second-reset", "fake/up-third"),
+                    model("chat-hang").route("quick/up-stuck-hang", "fake/up-rescue-one"),
+                    model("chat-slow").route("quick/up-late-slowfirst", "fake/up-rescue-two"),
+                    model("chat-down").route("fake/up-down-fail503", "fake/up-broken-fail502"),
+                    model("chat-backup").route("fake/up-backup"),
+                    model("chat-limited").route("fake/up-busy-fail429", "fake/up-busier-fail429"),
+                    model("chat-midfail").route("fake/up-cut-midfail", "fake/up-rescue-four"),
+                    model("chat-empty").route("fake/up-void-empty", "fake/up-rescue-three"),
+                    model("chat-rotating").route("rotating/up-rotating"),
+                    model("chat-stall").route("quick/up-stall", "fake/up-rescue-five"),
+                    model("chat-rejects").route("fake/up-picky-fail400", "fake/up-never-asked"),
+                    model("chat-misconfigured").route("revoked/up-unpaid", "fake/up-down-fail503"),
+                    model("chat-slow-stream").route("fake/up-trickle"));
 
     static final ObjectMapper JSON = new ObjectMapper();
     private static final HttpClient HTTP = HttpClient.newBuilder()
@@ -167,25 +69,13 @@ final class ItSupport {
     }
 
     /**
-     * A config with one fake OpenAI-format provider (accepting {@link #UPSTREAM_KEY}) and one model on it, {@code model}
+     * A config with one fake OpenAI-format provider (accepting {@link #UPSTREAM_KEY}) and one model on it, {@code name}
      * priced {@code pricing} (e.g. {@code "{input: 1, output: 2}"}), followed by {@code more} (top-level YAML: plans,
      * limits, redis...).
      */
-    static String oneModelConfig(String model, String pricing, String more) {
-        return TestGateway.DEFAULT_HEADER + """
-                providers:
-                  fake:
-                    type: openai
-                    base_url: ${UPSTREAM_OPENAI}
-                    keys: ["%s"]
-                    timeouts: {connect: 1s, first_byte: 3s, idle: 3s, total: 10s}
-                models:
-                  %s:
-                    context_length: 8192
-                    max_output_tokens: 1024
-                    pricing: %s
-                    route: [{provider: fake, model: up-basic}]
-                """.formatted(UPSTREAM_KEY, model, pricing) + more;
+    static String oneModelConfig(String name, String pricing, String more) {
+        return TestGateway.DEFAULT_HEADER + providers(openAiProvider("fake", UPSTREAM_KEY))
+                + models(model(name).pricing(pricing).route("fake/up-basic")) + more;
     }
 
     /** The gateway on {@link #CONFIG}, the fake accepting {@link #UPSTREAM_KEY}, with an OpenAI SDK client. */

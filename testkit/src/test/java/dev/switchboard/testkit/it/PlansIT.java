@@ -1,5 +1,9 @@
 package dev.switchboard.testkit.it;
 
+import static dev.switchboard.testkit.GatewayConfigSupport.model;
+import static dev.switchboard.testkit.GatewayConfigSupport.models;
+import static dev.switchboard.testkit.GatewayConfigSupport.openAiProvider;
+import static dev.switchboard.testkit.GatewayConfigSupport.providers;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -23,40 +27,18 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * Credits with an idempotency key are written once, and bad admin input is a 400 naming the field.
  */
 class PlansIT {
-    static final String CONFIG = TestGateway.DEFAULT_HEADER + """
-            providers:
-              gpt:
-                type: openai
-                base_url: ${UPSTREAM_OPENAI}
-                keys: ["%s"]
-                timeouts: {connect: 1s, first_byte: 3s, idle: 3s, total: 10s}
-            models:
-              included:
-                context_length: 8192
-                max_output_tokens: 1024
-                pricing: {input: 2, output: 8}
-                route: [{provider: gpt, model: up-included}]
-              metered:
-                context_length: 8192
-                max_output_tokens: 1024
-                pricing: {input: 2, output: 8}
-                route: [{provider: gpt, model: up-metered}]
-              pro-only:
-                context_length: 8192
-                max_output_tokens: 1024
-                pricing: {input: 2, output: 8}
-                plans: [pro]
-                payg: false
-                route: [{provider: gpt, model: up-pro-only}]
-              broken:
-                context_length: 8192
-                max_output_tokens: 1024
-                pricing: {input: 2, output: 8}
-                route: [{provider: gpt, model: up-broken-fail503}]
+    static final String CONFIG = TestGateway.DEFAULT_HEADER
+            + providers(openAiProvider("gpt", ItSupport.UPSTREAM_KEY))
+            + models(
+                    model("included").pricing("{input: 2, output: 8}").route("gpt/up-included"),
+                    model("metered").pricing("{input: 2, output: 8}").route("gpt/up-metered"),
+                    model("pro-only").pricing("{input: 2, output: 8}").with("plans: [pro]", "payg: false").route("gpt/up-pro-only"),
+                    model("broken").pricing("{input: 2, output: 8}").route("gpt/up-broken-fail503"))
+            + """
             plans:
               pro: {models: [included], rpm: 100, daily_tokens: 1000000}
               team: {}
-            """.formatted(ItSupport.UPSTREAM_KEY);
+            """;
 
     @RegisterExtension
     static final GatewayExtension GATEWAY = new GatewayExtension(CONFIG);
