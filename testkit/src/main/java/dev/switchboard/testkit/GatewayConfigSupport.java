@@ -55,6 +55,11 @@ public final class GatewayConfigSupport {
         return provider(name, "anthropic", "${UPSTREAM}", TIMEOUTS, keys);
     }
 
+    /** A provider of the gateway's built-in simulator, which needs no upstream. */
+    public static String simulatorProvider(String name) {
+        return "  " + name + ": {type: simulator}\n";
+    }
+
     /** A {@code models:} section of {@code models}, in order. */
     public static String models(Model... models) {
         StringBuilder yaml = new StringBuilder("models:\n");

@@ -1,5 +1,9 @@
 package dev.switchboard.testkit.it;
 
+import static dev.switchboard.testkit.GatewayConfigSupport.model;
+import static dev.switchboard.testkit.GatewayConfigSupport.models;
+import static dev.switchboard.testkit.GatewayConfigSupport.provider;
+import static dev.switchboard.testkit.GatewayConfigSupport.providers;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -56,31 +60,15 @@ class LimitsAcrossInstancesIT {
                 listen: 127.0.0.1:8080
                 database: %s
                 admin_key: %s
-                """.formatted(database, TestGateway.ADMIN_KEY) + """
-                providers:
-                  fake:
-                    type: openai
-                    base_url: %1$s
-                    keys: ["%2$s"]
-                    timeouts: {connect: 1s, first_byte: 4s, idle: 4s, total: 20s}
-                  holding:
-                    # holds admitted requests long enough for all 40 to be decided, even on a loaded machine
-                    type: openai
-                    base_url: %1$s
-                    keys: ["%2$s"]
-                    timeouts: {connect: 1s, first_byte: 10s, idle: 10s, total: 20s}
-                models:
-                  quick:
-                    context_length: 8192
-                    max_output_tokens: 1024
-                    pricing: {input: 0, output: 0}
-                    route: [{provider: fake, model: up-quick}]
-                  held:
-                    context_length: 8192
-                    max_output_tokens: 1024
-                    pricing: {input: 0, output: 0}
-                    route: [{provider: holding, model: up-held-hang}]
-                """.formatted(upstream.openAiBaseUrl(), ItSupport.UPSTREAM_KEY) + redisLines;
+                """.formatted(database, TestGateway.ADMIN_KEY)
+                + providers(
+                        provider("fake", "openai", upstream.openAiBaseUrl(), "{connect: 1s, first_byte: 4s, idle: 4s, total: 20s}",
+                                ItSupport.UPSTREAM_KEY),
+                        // holds admitted requests long enough for all 40 to be decided, even on a loaded machine
+                        provider("holding", "openai", upstream.openAiBaseUrl(),
+                                "{connect: 1s, first_byte: 10s, idle: 10s, total: 20s}", ItSupport.UPSTREAM_KEY))
+                + models(model("quick").route("fake/up-quick"), model("held").route("holding/up-held-hang"))
+                + redisLines;
     }
 
     private List<GatewayApp> start(int instances, boolean shared) throws Exception {

@@ -1,5 +1,9 @@
 package dev.switchboard.testkit.it.extend;
 
+import static dev.switchboard.testkit.GatewayConfigSupport.model;
+import static dev.switchboard.testkit.GatewayConfigSupport.models;
+import static dev.switchboard.testkit.GatewayConfigSupport.providers;
+import static dev.switchboard.testkit.GatewayConfigSupport.simulatorProvider;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.switchboard.engine.account.AdminService;
@@ -69,15 +73,8 @@ class SessionsAcrossInstancesIT {
                 listen: 127.0.0.1:8080
                 database: %s
                 admin_key: %s
-                providers:
-                  sim: {type: simulator}
-                models:
-                  sim-chat:
-                    context_length: 8192
-                    max_output_tokens: 1024
-                    pricing: {input: 0, output: 0}
-                    route: [{provider: sim, model: switchboard-demo}]
-                """.formatted(database, TestGateway.ADMIN_KEY) + extra;
+                """.formatted(database, TestGateway.ADMIN_KEY)
+                + providers(simulatorProvider("sim")) + models(model("sim-chat").route("sim/switchboard-demo")) + extra;
         GatewayConfig config = ConfigLoader.parse(yaml, "test config", Map.of());
         GatewayApp app = GatewayApp.start(config, 0);
         synchronized (apps) {

@@ -1,5 +1,9 @@
 package dev.switchboard.testkit.it.fuzz;
 
+import static dev.switchboard.testkit.GatewayConfigSupport.model;
+import static dev.switchboard.testkit.GatewayConfigSupport.models;
+import static dev.switchboard.testkit.GatewayConfigSupport.provider;
+import static dev.switchboard.testkit.GatewayConfigSupport.providers;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -53,19 +57,10 @@ class HttpAbuseIT {
     @RegisterExtension
     static final GatewayExtension GATEWAY = new GatewayExtension(TestGateway.DEFAULT_HEADER + """
             http: {max_body: 2MB, read_timeout: 3s}
-            providers:
-              never:
-                type: openai
-                base_url: http://127.0.0.1:%d/v1
-                keys: ["sk-upstream-never-0123456789"]
-                timeouts: {connect: 1s, first_byte: 2s, idle: 2s, total: 5s}
-            models:
-              abuse:
-                context_length: 8192
-                max_output_tokens: 1024
-                pricing: {input: 0, output: 0}
-                route: [{provider: never, model: up-never}]
-            """.formatted(STRAY.getLocalPort()));
+            """
+            + providers(provider("never", "openai", "http://127.0.0.1:%d/v1".formatted(STRAY.getLocalPort()),
+                    "{connect: 1s, first_byte: 2s, idle: 2s, total: 5s}", "sk-upstream-never-0123456789"))
+            + models(model("abuse").route("never/up-never")));
 
     private static TestGateway gateway;
 

@@ -1,5 +1,9 @@
 package dev.switchboard.testkit.it.ops;
 
+import static dev.switchboard.testkit.GatewayConfigSupport.model;
+import static dev.switchboard.testkit.GatewayConfigSupport.models;
+import static dev.switchboard.testkit.GatewayConfigSupport.providers;
+import static dev.switchboard.testkit.GatewayConfigSupport.simulatorProvider;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -63,21 +67,12 @@ class InstanceStateIT {
                 listen: 127.0.0.1:8080
                 database: %s
                 admin_key: %s
-                providers:
-                  sim: {type: simulator}
-                models:
-                  dated:
-                    context_length: 8192
-                    max_output_tokens: 1024
-                    pricing: {input: 0, output: 0}
-                    source: {url: https://example.com/pricing, as_of: 2026-11-01}
-                    route: [{provider: sim, model: switchboard-demo}]
-                  undated:
-                    context_length: 8192
-                    max_output_tokens: 1024
-                    pricing: {input: 0, output: 0}
-                    route: [{provider: sim, model: switchboard-demo}]
-                """.formatted(database, TestGateway.ADMIN_KEY);
+                """.formatted(database, TestGateway.ADMIN_KEY)
+                + providers(simulatorProvider("sim"))
+                + models(
+                        model("dated").with("source: {url: https://example.com/pricing, as_of: 2026-11-01}")
+                                .route("sim/switchboard-demo"),
+                        model("undated").route("sim/switchboard-demo"));
         GatewayApp app = GatewayApp.start(ConfigLoader.parse(yaml, "instances-it", Map.of()), 0,
                 GatewayApp.PortDecorators.NONE, clock);
         apps.add(app);

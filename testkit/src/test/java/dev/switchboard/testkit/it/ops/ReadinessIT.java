@@ -1,5 +1,9 @@
 package dev.switchboard.testkit.it.ops;
 
+import static dev.switchboard.testkit.GatewayConfigSupport.model;
+import static dev.switchboard.testkit.GatewayConfigSupport.models;
+import static dev.switchboard.testkit.GatewayConfigSupport.providers;
+import static dev.switchboard.testkit.GatewayConfigSupport.simulatorProvider;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -49,15 +53,8 @@ class ReadinessIT {
                 listen: 127.0.0.1:8080
                 database: %s
                 admin_key: %s
-                models:
-                  sim:
-                    context_length: 8192
-                    max_output_tokens: 1024
-                    pricing: {input: 0, output: 0}
-                    route: [{provider: sim, model: echo}]
-                providers:
-                  sim: {type: simulator}
-                """.formatted(database, TestGateway.ADMIN_KEY) + extra;
+                """.formatted(database, TestGateway.ADMIN_KEY)
+                + models(model("sim").route("sim/echo")) + providers(simulatorProvider("sim")) + extra;
         GatewayApp app = GatewayApp.start(ConfigLoader.parse(yaml, "readiness-it", Map.of()), 0);
         opened.add(app);
         return app;

@@ -1,5 +1,9 @@
 package dev.switchboard.testkit.it.soak;
 
+import static dev.switchboard.testkit.GatewayConfigSupport.model;
+import static dev.switchboard.testkit.GatewayConfigSupport.models;
+import static dev.switchboard.testkit.GatewayConfigSupport.provider;
+import static dev.switchboard.testkit.GatewayConfigSupport.providers;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.switchboard.engine.account.AdminService;
@@ -64,34 +68,14 @@ class RacesIT {
             listen: 127.0.0.1:8080
             database: ${RACE_DATABASE}
             admin_key: ${ADMIN_KEY}
-            providers:
-              gated:
-                type: openai
-                base_url: ${UPSTREAM_OPENAI}
-                keys: ["sk-upstream-races-0123456789"]
-                timeouts: {connect: 2s, first_byte: 90s, idle: 90s, total: 120s}
-            models:
-              paid:
-                context_length: 200000
-                max_output_tokens: 4096
-                pricing: {input: 0, output: 1000}
-                route: [{provider: gated, model: up-gated}]
-              free:
-                context_length: 8192
-                max_output_tokens: 1024
-                pricing: {input: 0, output: 0}
-                route: [{provider: gated, model: up-gated}]
-              quick:
-                context_length: 8192
-                max_output_tokens: 1024
-                pricing: {input: 0, output: 0}
-                route: [{provider: gated, model: up-quick}]
-              idem:
-                context_length: 8192
-                max_output_tokens: 1024
-                pricing: {input: 1, output: 2}
-                route: [{provider: gated, model: up-gated}]
-            """;
+            """
+            + providers(provider("gated", "openai", "${UPSTREAM_OPENAI}", "{connect: 2s, first_byte: 90s, idle: 90s, total: 120s}",
+                    "sk-upstream-races-0123456789"))
+            + models(
+                    model("paid").limits(200000, 4096).pricing("{input: 0, output: 1000}").route("gated/up-gated"),
+                    model("free").route("gated/up-gated"),
+                    model("quick").route("gated/up-quick"),
+                    model("idem").pricing("{input: 1, output: 2}").route("gated/up-gated"));
 
     /** The gate of the current round: admitted requests wait at the upstream until it opens. */
     private final AtomicReference<CountDownLatch> gate = new AtomicReference<>(new CountDownLatch(0));
