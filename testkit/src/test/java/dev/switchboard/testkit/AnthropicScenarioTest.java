@@ -17,21 +17,13 @@ import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
 /** The scripted behaviours of the Anthropic dialect: thinking, tools, cache usage and faults. */
-class AnthropicScenarioTest {
-
-    private final FakeUpstream upstream = FakeUpstream.start();
+class AnthropicScenarioTest extends FakeUpstreamSupport {
     private final AnthropicClient client = new AnthropicClient(upstream);
-
-    @AfterEach
-    void stop() {
-        upstream.close();
-    }
 
     private static ObjectNode thinking(ObjectNode body) {
         body.putObject("thinking").put("type", "enabled").put("budget_tokens", 1024);
