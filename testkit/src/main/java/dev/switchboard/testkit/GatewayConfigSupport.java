@@ -16,6 +16,8 @@ import java.util.List;
 public final class GatewayConfigSupport {
     /** The timeouts of most test providers: a quick verdict, with room for a loaded machine. */
     public static final String TIMEOUTS = "{connect: 1s, first_byte: 3s, idle: 3s, total: 10s}";
+    /** Provider timeouts with more room, for upstreams that stream long or reason first. */
+    public static final String SLOWER = "{connect: 1s, first_byte: 5s, idle: 5s, total: 20s}";
     /** The price of a model whose cost the test does not look at. */
     public static final String FREE = "{input: 0, output: 0}";
     /** A line to append to a {@link #provider} entry: no circuit breaker, for tests that ask failing targets on purpose. */

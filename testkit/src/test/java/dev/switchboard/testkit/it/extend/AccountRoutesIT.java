@@ -1,5 +1,7 @@
 package dev.switchboard.testkit.it.extend;
 
+import static dev.switchboard.testkit.GatewayConfigSupport.model;
+import static dev.switchboard.testkit.GatewayConfigSupport.models;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -24,13 +26,8 @@ class AccountRoutesIT {
                 type: openai
                 base_url: ${UPSTREAM_OPENAI}
                 keys: ["sk-upstream-acct-0123456789"]
-            models:
-              acct-chat:
-                context_length: 8000
-                max_output_tokens: 1000
-                pricing: {input: 1, output: 2}
-                route: [{provider: fake, model: up-acct}]
-            """;
+            """
+            + models(model("acct-chat").limits(8000, 1000).pricing("{input: 1, output: 2}").route("fake/up-acct"));
 
     @RegisterExtension
     static final GatewayExtension GATEWAY = new GatewayExtension(CONFIG);

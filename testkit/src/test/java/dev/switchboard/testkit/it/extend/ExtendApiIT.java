@@ -1,5 +1,9 @@
 package dev.switchboard.testkit.it.extend;
 
+import static dev.switchboard.testkit.GatewayConfigSupport.model;
+import static dev.switchboard.testkit.GatewayConfigSupport.models;
+import static dev.switchboard.testkit.GatewayConfigSupport.providers;
+import static dev.switchboard.testkit.GatewayConfigSupport.simulatorProvider;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -20,17 +24,8 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * without the CSRF token (403). The gateway starts on an empty database, so the starter catalog is loaded.
  */
 class ExtendApiIT {
-    static final String CONFIG = TestGateway.DEFAULT_HEADER + """
-            providers:
-              sim: {type: simulator}
-            models:
-              sim-chat:
-                aliases: [sim-alias]
-                context_length: 8192
-                max_output_tokens: 1024
-                pricing: {input: 0, output: 0}
-                route: [{provider: sim, model: switchboard-demo}]
-            """;
+    static final String CONFIG = TestGateway.DEFAULT_HEADER + providers(simulatorProvider("sim"))
+            + models(model("sim-chat").aliases("sim-alias").route("sim/switchboard-demo"));
     static final String PASSWORD = "correct horse battery";
 
     @RegisterExtension

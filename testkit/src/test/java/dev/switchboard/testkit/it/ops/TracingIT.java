@@ -1,5 +1,6 @@
 package dev.switchboard.testkit.it.ops;
 
+import static dev.switchboard.testkit.GatewayConfigSupport.SLOWER;
 import static dev.switchboard.testkit.GatewayConfigSupport.model;
 import static dev.switchboard.testkit.GatewayConfigSupport.models;
 import static dev.switchboard.testkit.GatewayConfigSupport.provider;
@@ -64,8 +65,7 @@ class TracingIT {
                 database: sqlite:%s
                 admin_key: %s
                 """.formatted(Files.createTempDirectory("switchboard-trace-it").resolve("t.db"), TestGateway.ADMIN_KEY)
-                + providers(provider("fake", "openai", upstream.openAiBaseUrl(), "{connect: 1s, first_byte: 5s, idle: 5s, total: 20s}",
-                        UPSTREAM_KEY))
+                + providers(provider("fake", "openai", upstream.openAiBaseUrl(), SLOWER, UPSTREAM_KEY))
                 + models(model("traced").pricing("{input: 1, output: 2}").route("fake/up-first-fail503", "fake/up-second"))
                 + extra;
     }

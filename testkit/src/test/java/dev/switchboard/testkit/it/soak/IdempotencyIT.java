@@ -1,5 +1,6 @@
 package dev.switchboard.testkit.it.soak;
 
+import static dev.switchboard.testkit.GatewayConfigSupport.SLOWER;
 import static dev.switchboard.testkit.GatewayConfigSupport.model;
 import static dev.switchboard.testkit.GatewayConfigSupport.models;
 import static dev.switchboard.testkit.GatewayConfigSupport.provider;
@@ -38,8 +39,7 @@ class IdempotencyIT {
 
     @RegisterExtension
     static final GatewayExtension GATEWAY = new GatewayExtension(TestGateway.DEFAULT_HEADER
-            + providers(provider("fake", "openai", "${UPSTREAM_OPENAI}", "{connect: 1s, first_byte: 5s, idle: 5s, total: 20s}",
-                    UPSTREAM_KEY))
+            + providers(provider("fake", "openai", "${UPSTREAM_OPENAI}", SLOWER, UPSTREAM_KEY))
             + models(
                     model("idem").pricing("{input: 1, output: 2}").route("fake/up-idem-slowfirst"),
                     model("idem-down").pricing("{input: 1, output: 2}").route("fake/up-down-fail503")));
