@@ -80,7 +80,12 @@ final class ItSupport {
 
     /** The gateway on {@link #CONFIG}, the fake accepting {@link #UPSTREAM_KEY}, with an OpenAI SDK client. */
     static SdkGateway<OpenAIClient> openAiGateway() {
-        return new SdkGateway<>(CONFIG, ItSupport::client, UPSTREAM_KEY);
+        return openAiGateway(CONFIG);
+    }
+
+    /** The gateway on {@code config}, the fake accepting {@link #UPSTREAM_KEY}, with an OpenAI SDK client. */
+    static SdkGateway<OpenAIClient> openAiGateway(String config) {
+        return new SdkGateway<>(config, ItSupport::client, UPSTREAM_KEY);
     }
 
     /** An SDK client for {@code gateway} with the test user's key; no SDK retries, so every failure is the gateway's. */
@@ -109,39 +114,30 @@ final class ItSupport {
     }
 
     static HttpResponse<String> post(TestGateway gateway, String path, Map<String, String> headers, String body) {
-        HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(gateway.baseUrl() + path))
-                .timeout(Duration.ofSeconds(15))
-                .POST(HttpRequest.BodyPublishers.ofString(body));
-        headers.forEach(b::header);
-        return send(b.build());
+        return send(gateway, "POST", path, headers, HttpRequest.BodyPublishers.ofString(body));
     }
 
     static HttpResponse<String> get(TestGateway gateway, String path, Map<String, String> headers) {
-        HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(gateway.baseUrl() + path))
-                .timeout(Duration.ofSeconds(15)).GET();
-        headers.forEach(b::header);
-        return send(b.build());
+        return send(gateway, "GET", path, headers, HttpRequest.BodyPublishers.noBody());
     }
 
     static HttpResponse<String> put(TestGateway gateway, String path, Map<String, String> headers, String body) {
-        HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(gateway.baseUrl() + path))
-                .timeout(Duration.ofSeconds(15))
-                .PUT(HttpRequest.BodyPublishers.ofString(body));
-        headers.forEach(b::header);
-        return send(b.build());
+        return send(gateway, "PUT", path, headers, HttpRequest.BodyPublishers.ofString(body));
     }
 
     static HttpResponse<String> patch(TestGateway gateway, String path, Map<String, String> headers, String body) {
-        HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(gateway.baseUrl() + path))
-                .timeout(Duration.ofSeconds(15))
-                .method("PATCH", HttpRequest.BodyPublishers.ofString(body));
-        headers.forEach(b::header);
-        return send(b.build());
+        return send(gateway, "PATCH", path, headers, HttpRequest.BodyPublishers.ofString(body));
     }
 
     static HttpResponse<String> delete(TestGateway gateway, String path, Map<String, String> headers) {
+        return send(gateway, "DELETE", path, headers, HttpRequest.BodyPublishers.noBody());
+    }
+
+    private static HttpResponse<String> send(TestGateway gateway, String method, String path, Map<String, String> headers,
+                                             HttpRequest.BodyPublisher body) {
         HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(gateway.baseUrl() + path))
-                .timeout(Duration.ofSeconds(15)).DELETE();
+                .timeout(Duration.ofSeconds(15))
+                .method(method, body);
         headers.forEach(b::header);
         return send(b.build());
     }

@@ -10,7 +10,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.switchboard.testkit.GatewayExtension;
 import dev.switchboard.testkit.TestGateway;
-import java.io.ByteArrayOutputStream;
+import dev.switchboard.testkit.it.RawHttpSupport;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -26,9 +26,7 @@ import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterAll;
@@ -341,15 +339,8 @@ class HttpAbuseIT {
     /** Reads one response; with {@code checkClose}, then waits up to 3 s for the server to end the connection. */
     private static Raw read(Socket s, boolean checkClose) throws IOException {
         InputStream in = s.getInputStream();
-        String statusLine = line(in);
-        int status = Integer.parseInt(statusLine.split(" ")[1]);
-        Map<String, String> headers = new LinkedHashMap<>();
-        for (String line = line(in); !line.isEmpty(); line = line(in)) {
-            int colon = line.indexOf(':');
-            headers.put(line.substring(0, colon).toLowerCase(Locale.ROOT), line.substring(colon + 1).trim());
-        }
-        int length = Integer.parseInt(headers.getOrDefault("content-length", "0"));
-        String body = new String(in.readNBytes(length), StandardCharsets.UTF_8);
+        RawHttpSupport.Head head = RawHttpSupport.readHead(in);
+        String body = new String(in.readNBytes(head.contentLength()), StandardCharsets.UTF_8);
         boolean closed = false;
         if (checkClose) {
             s.setSoTimeout(3_000);
@@ -359,20 +350,7 @@ class HttpAbuseIT {
                 closed = false;
             }
         }
-        return new Raw(status, headers, body, closed);
-    }
-
-    private static String line(InputStream in) throws IOException {
-        ByteArrayOutputStream b = new ByteArrayOutputStream();
-        for (int c = in.read(); c != '\n'; c = in.read()) {
-            if (c < 0) {
-                throw new IOException("connection closed mid-line: " + b);
-            }
-            if (c != '\r') {
-                b.write(c);
-            }
-        }
-        return b.toString(StandardCharsets.ISO_8859_1);
+        return new Raw(head.status(), head.headers(), body, closed);
     }
 
     private static JsonNode json(String text) {
