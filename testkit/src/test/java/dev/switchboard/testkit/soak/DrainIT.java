@@ -327,16 +327,7 @@ class DrainIT {
     }
 
     private static String chunk(ObjectNode delta, String finish) throws IOException {
-        ObjectNode c = JSON.createObjectNode().put("id", "chatcmpl-drain").put("object", "chat.completion.chunk")
-                .put("created", 0).put("model", "drain");
-        ObjectNode choice = c.putArray("choices").addObject().put("index", 0);
-        choice.set("delta", delta);
-        if (finish == null) {
-            choice.putNull("finish_reason");
-        } else {
-            choice.put("finish_reason", finish);
-        }
-        return JSON.writeValueAsString(c);
+        return SoakUpstreams.chunk("chatcmpl-drain", "drain", delta, finish);
     }
 
     @FunctionalInterface
