@@ -10,8 +10,12 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.openai.client.OpenAIClient;
 import com.openai.client.okhttp.OpenAIOkHttpClient;
+import com.openai.core.JsonValue;
 import com.openai.errors.OpenAIServiceException;
+import com.openai.models.FunctionDefinition;
+import com.openai.models.FunctionParameters;
 import com.openai.models.chat.completions.ChatCompletionCreateParams;
+import com.openai.models.chat.completions.ChatCompletionFunctionTool;
 import dev.switchboard.testkit.RecordedRequest;
 import dev.switchboard.testkit.TestGateway;
 import java.io.IOException;
@@ -29,7 +33,7 @@ import java.util.Map;
  * upstream; the suffixes of the upstream model names script its behaviour), an OpenAI SDK client for a
  * gateway, and a raw HTTP client for what an SDK cannot send or hides.
  */
-final class ItSupport {
+public final class ItSupport {
     /** The key every provider but {@code rotating} sends upstream; the fake accepts nothing else. */
     static final String UPSTREAM_KEY = "sk-upstream-main-0123456789";
     static final String ROTATING_KEY_1 = "sk-upstream-k1-0123456789";
@@ -94,18 +98,36 @@ final class ItSupport {
     }
 
     static OpenAIClient client(TestGateway gateway, String apiKey) {
+        return client(gateway, apiKey, Duration.ofSeconds(15));
+    }
+
+    /** An SDK client for {@code gateway} with {@code apiKey}: no SDK retries, strict response validation. */
+    public static OpenAIClient client(TestGateway gateway, String apiKey, Duration timeout) {
         return OpenAIOkHttpClient.builder()
                 .baseUrl(gateway.openAiBaseUrl())
                 .apiKey(apiKey)
                 .maxRetries(0)
                 .responseValidation(true)
-                .timeout(Duration.ofSeconds(15))
+                .timeout(timeout)
                 .build();
     }
 
     /** A one-message request for {@code model}. */
     static ChatCompletionCreateParams ask(String model, String text) {
         return ChatCompletionCreateParams.builder().model(model).addUserMessage(text).build();
+    }
+
+    /** A function tool {@code name} taking one required string {@code property}, described as looking it up. */
+    static ChatCompletionFunctionTool tool(String name, String property) {
+        return ChatCompletionFunctionTool.builder().function(FunctionDefinition.builder()
+                .name(name)
+                .description("Looks up the " + property)
+                .parameters(FunctionParameters.builder()
+                        .putAdditionalProperty("type", JsonValue.from("object"))
+                        .putAdditionalProperty("properties", JsonValue.from(Map.of(property, Map.of("type", "string"))))
+                        .putAdditionalProperty("required", JsonValue.from(List.of(property)))
+                        .build())
+                .build()).build();
     }
 
     /** The upstream model names the fake received, in arrival order. */

@@ -9,7 +9,6 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.openai.client.OpenAIClient;
-import com.openai.client.okhttp.OpenAIOkHttpClient;
 import com.openai.core.JsonValue;
 import com.openai.core.ObjectMappers;
 import com.openai.core.http.StreamResponse;
@@ -24,6 +23,7 @@ import com.openai.models.responses.ResponseStreamEvent;
 import dev.switchboard.engine.account.AdminService;
 import dev.switchboard.engine.account.User;
 import dev.switchboard.testkit.TestGateway;
+import dev.switchboard.testkit.it.ItSupport;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.time.Duration;
@@ -81,13 +81,7 @@ final class ResponsesItSupport {
     }
 
     static OpenAIClient client(TestGateway gateway, String apiKey) {
-        return OpenAIOkHttpClient.builder()
-                .baseUrl(gateway.openAiBaseUrl())
-                .apiKey(apiKey)
-                .maxRetries(0)
-                .responseValidation(true)
-                .timeout(Duration.ofSeconds(30))
-                .build();
+        return ItSupport.client(gateway, apiKey, Duration.ofSeconds(30));
     }
 
     /** A key of a second user, for ownership checks. */
