@@ -33,13 +33,17 @@ public final class GatewayConfigSupport {
 
     /** A provider entry: {@code type} at {@code baseUrl}, sending {@code keys} in turn, with {@code timeouts}. */
     public static String provider(String name, String type, String baseUrl, String timeouts, String... keys) {
+        return untimedProvider(name, type, baseUrl, keys) + providerLine("timeouts: " + timeouts);
+    }
+
+    /** A provider entry with the gateway's default timeouts: {@code type} at {@code baseUrl}, sending {@code keys} in turn. */
+    public static String untimedProvider(String name, String type, String baseUrl, String... keys) {
         return """
                   %s:
                     type: %s
                     base_url: %s
                     keys: [%s]
-                    timeouts: %s
-                """.formatted(name, type, baseUrl, quoted(keys), timeouts);
+                """.formatted(name, type, baseUrl, quoted(keys));
     }
 
     /** An OpenAI-format provider on the fake upstream ({@code ${UPSTREAM_OPENAI}}) with {@link #TIMEOUTS}. */

@@ -2,6 +2,7 @@ package dev.switchboard.testkit.soak;
 
 import static dev.switchboard.testkit.GatewayConfigSupport.model;
 import static dev.switchboard.testkit.GatewayConfigSupport.models;
+import static dev.switchboard.testkit.GatewayConfigSupport.untimedProvider;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -452,11 +453,8 @@ public final class ScaleOut {
                 http: {heartbeat: 2s}
                 billing: {hold_timeout: %ds, sweep_every: 1s}
                 providers:
-                  p0:
-                    type: openai
-                    base_url: %s
-                    keys: ["sk-clean"]
-                """.formatted(port, redis, prefix, HOLD_TIMEOUT.toSeconds(), clean.openAiBaseUrl()));
+                """.formatted(port, redis, prefix, HOLD_TIMEOUT.toSeconds()));
+        y.append(untimedProvider("p0", "openai", clean.openAiBaseUrl(), "sk-clean"));
         for (String p : Soak.PROVIDERS) {
             y.append(Soak.upstreamProvider(p, upstreams, "sk-" + p));
         }

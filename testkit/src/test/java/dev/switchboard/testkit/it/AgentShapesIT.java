@@ -2,6 +2,8 @@ package dev.switchboard.testkit.it;
 
 import static dev.switchboard.testkit.GatewayConfigSupport.model;
 import static dev.switchboard.testkit.GatewayConfigSupport.models;
+import static dev.switchboard.testkit.GatewayConfigSupport.providers;
+import static dev.switchboard.testkit.GatewayConfigSupport.untimedProvider;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.anthropic.client.AnthropicClient;
@@ -33,12 +35,11 @@ class AgentShapesIT {
     private static final String KEY = "sk-upstream-shapes-0123456789";
 
     @RegisterExtension
-    static final GatewayExtension GATEWAY = new GatewayExtension(TestGateway.DEFAULT_HEADER + """
-            providers:
-              ant: {type: anthropic, base_url: "${UPSTREAM}", keys: ["%1$s"]}
-              oai: {type: openai, base_url: "${UPSTREAM_OPENAI}", keys: ["%1$s"]}
-              gem: {type: gemini, base_url: "${UPSTREAM}", keys: ["%1$s"]}
-            """.formatted(KEY)
+    static final GatewayExtension GATEWAY = new GatewayExtension(TestGateway.DEFAULT_HEADER
+            + providers(
+                    untimedProvider("ant", "anthropic", "${UPSTREAM}", KEY),
+                    untimedProvider("oai", "openai", "${UPSTREAM_OPENAI}", KEY),
+                    untimedProvider("gem", "gemini", "${UPSTREAM}", KEY))
             + models(
                     model("m-ant").limits(200000, 8192).supports("tools", "caching").pricing("{input: 1, output: 2}")
                             .route("ant/up-ant"),

@@ -2,7 +2,6 @@ package dev.switchboard.testkit.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import dev.switchboard.testkit.GatewayExtension;
 import dev.switchboard.testkit.TestGateway;
 import java.io.BufferedInputStream;
@@ -68,17 +67,7 @@ class EdgeIT {
         void assertEnvelope(Raw response, int status) {
             assertThat(response.status()).as("%s status", this).isEqualTo(status);
             assertThat(response.headers().get("content-type")).startsWith("application/json");
-            JsonNode body = ItSupport.json(response.body());
-            JsonNode error = body.path("error");
-            assertThat(error.path("message").asText()).as("%s message", this).isNotBlank()
-                    .doesNotContainIgnoringCase("exception").doesNotContain("io.helidon").doesNotContain("\tat ");
-            assertThat(error.path("code").asText()).isEqualTo(Integer.toString(status));
-            assertThat(error.has("param")).isTrue();
-            switch (this) {
-                case MESSAGES -> assertThat(body.path("type").asText()).isEqualTo("error");
-                case CONTENT_PARTS -> assertThat(error.path("status").asText()).isNotBlank();
-                default -> assertThat(body.has("type")).isFalse();
-            }
+            ErrorEnvelopeSupport.assertEnvelope(this, response.body(), status);
         }
     }
 

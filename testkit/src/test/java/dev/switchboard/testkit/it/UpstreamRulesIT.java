@@ -2,6 +2,9 @@ package dev.switchboard.testkit.it;
 
 import static dev.switchboard.testkit.GatewayConfigSupport.model;
 import static dev.switchboard.testkit.GatewayConfigSupport.models;
+import static dev.switchboard.testkit.GatewayConfigSupport.providerLine;
+import static dev.switchboard.testkit.GatewayConfigSupport.providers;
+import static dev.switchboard.testkit.GatewayConfigSupport.untimedProvider;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -22,14 +25,13 @@ class UpstreamRulesIT {
     private static final String KEY = "sk-upstream-rules-0123456789";
 
     @RegisterExtension
-    static final GatewayExtension GATEWAY = new GatewayExtension(TestGateway.DEFAULT_HEADER + """
-            providers:
-              ant: {type: anthropic, base_url: "${UPSTREAM}", keys: ["%1$s"]}
-              oai: {type: openai, base_url: "${UPSTREAM_OPENAI}", keys: ["%1$s"]}
-              gem: {type: gemini, base_url: "${UPSTREAM}", keys: ["%1$s"]}
-              resp: {type: openai-responses, base_url: "${UPSTREAM_OPENAI}", keys: ["%1$s"]}
-              vllm: {type: openai, flavour: compatible, base_url: "${UPSTREAM_OPENAI}", keys: ["%1$s"]}
-            """.formatted(KEY)
+    static final GatewayExtension GATEWAY = new GatewayExtension(TestGateway.DEFAULT_HEADER
+            + providers(
+                    untimedProvider("ant", "anthropic", "${UPSTREAM}", KEY),
+                    untimedProvider("oai", "openai", "${UPSTREAM_OPENAI}", KEY),
+                    untimedProvider("gem", "gemini", "${UPSTREAM}", KEY),
+                    untimedProvider("resp", "openai-responses", "${UPSTREAM_OPENAI}", KEY),
+                    untimedProvider("vllm", "openai", "${UPSTREAM_OPENAI}", KEY) + providerLine("flavour: compatible"))
             + models(
                     model("r-ant").limits(200000, 64000).supports("tools", "reasoning", "json").pricing("{input: 1, output: 2}")
                             .with("reasoning: {family: hybrid, efforts: [low, medium, high, max],"

@@ -54,15 +54,11 @@ class ExtendApiIT {
     }
 
     private static Browser signedIn(String login) {
-        Browser b = new Browser(gateway.baseUrl());
-        Answer a = b.login(login, PASSWORD);
-        assertThat(a.status()).as(a.body()).isEqualTo(200);
-        return b;
+        return Browser.signedIn(gateway.baseUrl(), login, PASSWORD);
     }
 
     static Answer admin(String method, String path, String json) {
-        return new Browser(gateway.baseUrl()).send(method, path, json.isEmpty() ? java.util.Optional.empty()
-                : java.util.Optional.of(json), Map.of("authorization", "Bearer " + gateway.adminKey()));
+        return Browser.admin(gateway, method, path, json);
     }
 
     private static String userId(String name) {

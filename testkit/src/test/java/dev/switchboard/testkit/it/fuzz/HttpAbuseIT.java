@@ -10,6 +10,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.switchboard.testkit.GatewayExtension;
 import dev.switchboard.testkit.TestGateway;
+import dev.switchboard.testkit.it.ErrorEnvelopeSupport;
 import dev.switchboard.testkit.it.RawHttpSupport;
 import java.io.IOException;
 import java.io.InputStream;
@@ -79,17 +80,7 @@ class HttpAbuseIT {
 
         void assertEnvelope(Raw r, int status) {
             assertThat(r.status()).as("%s: %s", this, r).isEqualTo(status);
-            JsonNode body = json(r.body());
-            JsonNode error = body.path("error");
-            assertThat(error.path("message").asText()).as("%s message", this).isNotBlank()
-                    .doesNotContainIgnoringCase("exception").doesNotContainIgnoringCase("helidon").doesNotContain("\tat ");
-            assertThat(error.path("code").asText()).isEqualTo(Integer.toString(status));
-            assertThat(error.has("param")).isTrue();
-            switch (this) {
-                case MESSAGES -> assertThat(body.path("type").asText()).isEqualTo("error");
-                case CONTENT_PARTS -> assertThat(error.path("status").asText()).isNotBlank();
-                default -> assertThat(body.has("type")).isFalse();
-            }
+            ErrorEnvelopeSupport.assertEnvelope(this, r.body(), status);
         }
     }
 
