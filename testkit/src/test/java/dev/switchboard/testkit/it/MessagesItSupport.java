@@ -58,9 +58,9 @@ final class MessagesItSupport {
                     claude("claude-failover").route("claude/up-busy-fail529", "claude/up-claude-rescue"),
                     claude("claude-cross").route("claude/up-down-fail503", "gpt/up-gpt-rescue"),
                     claude("claude-dead").route("claude/up-dead-fail529", "gpt/up-gone-fail503"),
-                    gpt("gpt-backup").route("gpt/up-backup"),
                     claude("claude-empty").route("claude/up-void-empty", "claude/up-claude-saved"),
                     claude("claude-midfail").route("claude/up-cut-midfail", "claude/up-never-asked"),
+                    gpt("gpt-backup").route("gpt/up-backup"),
                     claude("claude-picky").route("claude/up-picky-fail400", "claude/up-never-asked"));
 
     private MessagesItSupport() {
