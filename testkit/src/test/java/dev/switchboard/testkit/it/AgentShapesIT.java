@@ -3,7 +3,6 @@ package dev.switchboard.testkit.it;
 import static dev.switchboard.testkit.GatewayConfigSupport.model;
 import static dev.switchboard.testkit.GatewayConfigSupport.models;
 import static dev.switchboard.testkit.GatewayConfigSupport.providers;
-import static dev.switchboard.testkit.GatewayConfigSupport.untimedProvider;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.anthropic.client.AnthropicClient;
@@ -36,10 +35,7 @@ class AgentShapesIT {
 
     @RegisterExtension
     static final GatewayExtension GATEWAY = new GatewayExtension(TestGateway.DEFAULT_HEADER
-            + providers(
-                    untimedProvider("ant", "anthropic", "${UPSTREAM}", KEY),
-                    untimedProvider("oai", "openai", "${UPSTREAM_OPENAI}", KEY),
-                    untimedProvider("gem", "gemini", "${UPSTREAM}", KEY))
+            + providers(ItSupport.providerPerFormat(KEY))
             + models(
                     model("m-ant").limits(200000, 8192).supports("tools", "caching").pricing("{input: 1, output: 2}")
                             .route("ant/up-ant"),

@@ -13,17 +13,12 @@ import dev.switchboard.engine.billing.Balance;
 import dev.switchboard.engine.billing.UsageQuery;
 import dev.switchboard.testkit.SseStream;
 import dev.switchboard.testkit.TestGateway;
+import dev.switchboard.testkit.it.soak.ScratchSchema;
 import java.net.http.HttpResponse;
-import java.sql.Connection;
-import java.sql.DriverManager;
-import java.sql.SQLException;
-import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
-import java.util.UUID;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -42,8 +37,6 @@ import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
  */
 class BillingRaceIT {
     private static final int REQUESTS = 50;
-    private static final String POSTGRES = System.getProperty("switchboard.test.postgres.url",
-            System.getenv().getOrDefault("SWITCHBOARD_TEST_POSTGRES_URL", "postgresql://postgres@127.0.0.1:5432/test"));
 
     // Output at 1000 USD per million tokens and max_tokens 1000: the worst case is 1 USD exactly (input is free).
     private static final String CONFIG = """
@@ -63,19 +56,8 @@ class BillingRaceIT {
     @Test
     @EnabledIfSystemProperty(named = "switchboard.test.postgres", matches = "true")
     void onPostgresql() throws Exception {
-        String schema = "sbrace_" + UUID.randomUUID().toString().replace("-", "").substring(0, 16).toLowerCase(Locale.ROOT);
-        execute("CREATE SCHEMA " + schema);
-        try {
-            race(POSTGRES + (POSTGRES.contains("?") ? "&" : "?") + "currentSchema=" + schema);
-        } finally {
-            execute("DROP SCHEMA IF EXISTS " + schema + " CASCADE");
-        }
-    }
-
-    private static void execute(String sql) throws SQLException {
-        String url = "jdbc:" + POSTGRES.replace("postgresql://postgres@", "postgresql://");
-        try (Connection c = DriverManager.getConnection(url, "postgres", null); Statement s = c.createStatement()) {
-            s.execute(sql);
+        try (ScratchSchema schema = ScratchSchema.create("sbrace_")) {
+            race(schema.databaseUrl());
         }
     }
 

@@ -5,6 +5,7 @@ import static dev.switchboard.testkit.GatewayConfigSupport.models;
 import static dev.switchboard.testkit.GatewayConfigSupport.openAiProvider;
 import static dev.switchboard.testkit.GatewayConfigSupport.provider;
 import static dev.switchboard.testkit.GatewayConfigSupport.providers;
+import static dev.switchboard.testkit.GatewayConfigSupport.untimedProvider;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -80,6 +81,17 @@ public final class ItSupport {
     static String oneModelConfig(String name, String pricing, String more) {
         return TestGateway.DEFAULT_HEADER + providers(openAiProvider("fake", UPSTREAM_KEY))
                 + models(model(name).pricing(pricing).route("fake/up-basic")) + more;
+    }
+
+    /**
+     * An untimed provider of each upstream format on the fake, all sending {@code key}: {@code ant} (Anthropic),
+     * {@code oai} (OpenAI chat completions) and {@code gem} (Gemini).
+     */
+    static String[] providerPerFormat(String key) {
+        return new String[] {
+            untimedProvider("ant", "anthropic", "${UPSTREAM}", key),
+            untimedProvider("oai", "openai", "${UPSTREAM_OPENAI}", key),
+            untimedProvider("gem", "gemini", "${UPSTREAM}", key)};
     }
 
     /** The gateway on {@link #CONFIG}, the fake accepting {@link #UPSTREAM_KEY}, with an OpenAI SDK client. */

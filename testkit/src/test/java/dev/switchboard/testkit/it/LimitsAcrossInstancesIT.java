@@ -11,20 +11,17 @@ import dev.switchboard.server.GatewayApp;
 import dev.switchboard.server.config.ConfigLoader;
 import dev.switchboard.testkit.FakeUpstream;
 import dev.switchboard.testkit.TestGateway;
+import dev.switchboard.testkit.it.soak.ScratchSchema;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.sql.Connection;
-import java.sql.DriverManager;
-import java.sql.Statement;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.ExecutorService;
@@ -42,8 +39,6 @@ import org.junit.jupiter.api.Test;
  * instance without Redis (counters in memory, SQLite).
  */
 class LimitsAcrossInstancesIT {
-    private static final String POSTGRES = System.getProperty("switchboard.test.postgres.url",
-            "postgresql://postgres@127.0.0.1:5432/test");
     private static final String REDIS = System.getProperty("switchboard.test.redis.url", "redis://127.0.0.1:6379");
     private static final HttpClient HTTP = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
             .connectTimeout(Duration.ofSeconds(5)).build();
@@ -53,7 +48,7 @@ class LimitsAcrossInstancesIT {
     private final List<GatewayApp> apps = new ArrayList<>();
     private FakeUpstream upstream;
     private Path dir;
-    private String schema;
+    private ScratchSchema schema;
 
     private String config(String database, String redisLines) {
         return """
@@ -78,9 +73,8 @@ class LimitsAcrossInstancesIT {
         if (shared) {
             Assumptions.assumeTrue(Boolean.getBoolean("switchboard.test.postgres"), "PostgreSQL tests are off");
             Assumptions.assumeTrue(Boolean.getBoolean("switchboard.test.redis"), "Redis tests are off");
-            schema = "sbit_" + UUID.randomUUID().toString().replace("-", "").substring(0, 16).toLowerCase(Locale.ROOT);
-            sql("CREATE SCHEMA " + schema);
-            database = POSTGRES + "?currentSchema=" + schema;
+            schema = ScratchSchema.create("sbit_");
+            database = schema.databaseUrl();
             redisLines = "redis: " + REDIS + "\nlimits: {redis_prefix: \"sbit:" + UUID.randomUUID() + ":\"}\n";
         } else {
             dir = Files.createTempDirectory("switchboard-limits-it");
@@ -93,13 +87,6 @@ class LimitsAcrossInstancesIT {
         return apps;
     }
 
-    private static void sql(String statement) throws Exception {
-        try (Connection c = DriverManager.getConnection("jdbc:" + POSTGRES.replace("postgresql://postgres@", "postgresql://"),
-                "postgres", null); Statement s = c.createStatement()) {
-            s.execute(statement);
-        }
-    }
-
     @AfterEach
     void stop() throws Exception {
         apps.forEach(GatewayApp::close);
@@ -108,7 +95,7 @@ class LimitsAcrossInstancesIT {
             upstream.close();
         }
         if (schema != null) {
-            sql("DROP SCHEMA " + schema + " CASCADE");
+            schema.close();
         }
         if (dir != null) {
             try (Stream<Path> files = Files.walk(dir)) {

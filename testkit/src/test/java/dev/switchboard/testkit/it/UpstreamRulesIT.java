@@ -26,12 +26,9 @@ class UpstreamRulesIT {
 
     @RegisterExtension
     static final GatewayExtension GATEWAY = new GatewayExtension(TestGateway.DEFAULT_HEADER
-            + providers(
-                    untimedProvider("ant", "anthropic", "${UPSTREAM}", KEY),
-                    untimedProvider("oai", "openai", "${UPSTREAM_OPENAI}", KEY),
-                    untimedProvider("gem", "gemini", "${UPSTREAM}", KEY),
-                    untimedProvider("resp", "openai-responses", "${UPSTREAM_OPENAI}", KEY),
-                    untimedProvider("vllm", "openai", "${UPSTREAM_OPENAI}", KEY) + providerLine("flavour: compatible"))
+            + providers(ItSupport.providerPerFormat(KEY))
+            + untimedProvider("resp", "openai-responses", "${UPSTREAM_OPENAI}", KEY)
+            + untimedProvider("vllm", "openai", "${UPSTREAM_OPENAI}", KEY) + providerLine("flavour: compatible")
             + models(
                     model("r-ant").limits(200000, 64000).supports("tools", "reasoning", "json").pricing("{input: 1, output: 2}")
                             .with("reasoning: {family: hybrid, efforts: [low, medium, high, max],"

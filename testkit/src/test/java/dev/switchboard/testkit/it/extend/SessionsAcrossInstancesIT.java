@@ -11,20 +11,16 @@ import dev.switchboard.server.GatewayApp;
 import dev.switchboard.server.config.ConfigLoader;
 import dev.switchboard.server.config.GatewayConfig;
 import dev.switchboard.testkit.TestGateway;
+import dev.switchboard.testkit.it.soak.ScratchSchema;
 import dev.switchboard.testkit.it.extend.Browser.Answer;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.sql.Connection;
-import java.sql.DriverManager;
-import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
-import java.util.UUID;
 import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -43,12 +39,10 @@ import org.junit.jupiter.params.provider.ValueSource;
  */
 class SessionsAcrossInstancesIT {
     private static final String PASSWORD = "correct horse battery";
-    private static final String POSTGRES = System.getProperty("switchboard.test.postgres.url",
-            "postgresql://postgres@127.0.0.1:5432/test");
 
     private final List<GatewayApp> apps = new ArrayList<>();
     private Path dir;
-    private String schema;
+    private ScratchSchema schema;
 
     private String database(String kind) throws Exception {
         if (kind.equals("sqlite")) {
@@ -56,16 +50,8 @@ class SessionsAcrossInstancesIT {
             return "sqlite:" + dir.resolve("switchboard.db");
         }
         Assumptions.assumeTrue(Boolean.getBoolean("switchboard.test.postgres"), "PostgreSQL tests are off");
-        schema = "sbit_" + UUID.randomUUID().toString().replace("-", "").substring(0, 16).toLowerCase(Locale.ROOT);
-        sql("CREATE SCHEMA " + schema);
-        return POSTGRES + "?currentSchema=" + schema;
-    }
-
-    private static void sql(String statement) throws Exception {
-        try (Connection c = DriverManager.getConnection("jdbc:" + POSTGRES.replace("postgresql://postgres@", "postgresql://"),
-                "postgres", null); Statement s = c.createStatement()) {
-            s.execute(statement);
-        }
+        schema = ScratchSchema.create("sbit_");
+        return schema.databaseUrl();
     }
 
     private GatewayApp start(String database, String extra) {
@@ -92,7 +78,7 @@ class SessionsAcrossInstancesIT {
     void stop() throws Exception {
         apps.forEach(GatewayApp::close);
         if (schema != null) {
-            sql("DROP SCHEMA IF EXISTS " + schema + " CASCADE");
+            schema.close();
         }
         if (dir != null) {
             try (Stream<Path> files = Files.walk(dir)) {

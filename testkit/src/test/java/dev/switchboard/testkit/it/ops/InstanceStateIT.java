@@ -13,14 +13,12 @@ import dev.switchboard.server.GatewayApp;
 import dev.switchboard.server.config.ConfigLoader;
 import dev.switchboard.testkit.ShiftedClock;
 import dev.switchboard.testkit.TestGateway;
+import dev.switchboard.testkit.it.soak.ScratchSchema;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
-import java.sql.Connection;
-import java.sql.DriverManager;
-import java.sql.Statement;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.LocalDate;
@@ -28,7 +26,6 @@ import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.UUID;
 import org.junit.jupiter.api.AfterEach;
@@ -45,21 +42,18 @@ import org.junit.jupiter.params.provider.ValueSource;
  */
 class InstanceStateIT {
     private static final ObjectMapper JSON = new ObjectMapper();
-    private static final String POSTGRES = System.getProperty("switchboard.test.postgres.url",
-            "postgresql://postgres@127.0.0.1:5432/test");
     private static final HttpClient HTTP = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
             .connectTimeout(Duration.ofSeconds(5)).build();
     private final List<GatewayApp> apps = new ArrayList<>();
-    private String schema;
+    private ScratchSchema schema;
 
     private String database(String kind) throws Exception {
         if (kind.equals("sqlite")) {
             return "sqlite:" + Files.createTempDirectory("switchboard-instances-it").resolve("switchboard.db");
         }
         Assumptions.assumeTrue(Boolean.getBoolean("switchboard.test.postgres"), "PostgreSQL tests are off");
-        schema = "sbinst_" + UUID.randomUUID().toString().replace("-", "").substring(0, 12).toLowerCase(Locale.ROOT);
-        sql("CREATE SCHEMA " + schema);
-        return POSTGRES + "?currentSchema=" + schema;
+        schema = ScratchSchema.create("sbinst_");
+        return schema.databaseUrl();
     }
 
     private GatewayApp start(String database, Clock clock) {
@@ -83,7 +77,7 @@ class InstanceStateIT {
     void stop() throws Exception {
         apps.forEach(GatewayApp::close);
         if (schema != null) {
-            sql("DROP SCHEMA IF EXISTS " + schema + " CASCADE");
+            schema.close();
         }
     }
 
@@ -157,10 +151,4 @@ class InstanceStateIT {
         return HTTP.send(r.build(), HttpResponse.BodyHandlers.ofString());
     }
 
-    private static void sql(String statement) throws Exception {
-        try (Connection c = DriverManager.getConnection("jdbc:" + POSTGRES.replace("postgresql://postgres@", "postgresql://"),
-                "postgres", null); Statement s = c.createStatement()) {
-            s.execute(statement);
-        }
-    }
 }
