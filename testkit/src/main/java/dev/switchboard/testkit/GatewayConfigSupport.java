@@ -26,6 +26,14 @@ public final class GatewayConfigSupport {
     private GatewayConfigSupport() {
     }
 
+    /**
+     * The top of a config for a gateway started on its own ({@code GatewayApp.start}, no environment): the usual
+     * listen address, {@code database} (a URL, or a {@code ${VARIABLE}} the starter sets) and the tests' admin key.
+     */
+    public static String header(String database) {
+        return "listen: 127.0.0.1:8080\ndatabase: " + database + "\nadmin_key: " + TestGateway.ADMIN_KEY + "\n";
+    }
+
     /** A {@code providers:} section of {@code entries}, each from {@link #provider}. */
     public static String providers(String... entries) {
         return "providers:\n" + String.join("", entries);

@@ -1,5 +1,6 @@
 package dev.switchboard.testkit.it;
 
+import static dev.switchboard.testkit.GatewayConfigSupport.header;
 import static dev.switchboard.testkit.GatewayConfigSupport.model;
 import static dev.switchboard.testkit.GatewayConfigSupport.models;
 import static dev.switchboard.testkit.GatewayConfigSupport.provider;
@@ -13,7 +14,7 @@ import dev.switchboard.engine.billing.Balance;
 import dev.switchboard.engine.billing.UsageQuery;
 import dev.switchboard.testkit.SseStream;
 import dev.switchboard.testkit.TestGateway;
-import dev.switchboard.testkit.it.soak.ScratchSchema;
+import dev.switchboard.testkit.it.soak.ScratchDatabase;
 import java.net.http.HttpResponse;
 import java.util.ArrayList;
 import java.util.List;
@@ -25,8 +26,8 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * No interleaving of concurrent requests can overdraw a balance: 50 requests at once whose worst case is
@@ -39,25 +40,16 @@ class BillingRaceIT {
     private static final int REQUESTS = 50;
 
     // Output at 1000 USD per million tokens and max_tokens 1000: the worst case is 1 USD exactly (input is free).
-    private static final String CONFIG = """
-            listen: 127.0.0.1:8080
-            database: ${RACE_DATABASE}
-            admin_key: ${ADMIN_KEY}
-            """
+    private static final String CONFIG = header("${RACE_DATABASE}")
             + providers(provider("gpt", "openai", "${UPSTREAM_OPENAI}", "{connect: 1s, first_byte: 60s, idle: 60s, total: 120s}",
                     ItSupport.UPSTREAM_KEY))
             + models(model("race").limits(200000, 4096).pricing("{input: 0, output: 1000}").route("gpt/up-gated"));
 
-    @Test
-    void onSqlite(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir) throws Exception {
-        race("sqlite:" + dir.resolve("race.db"));
-    }
-
-    @Test
-    @EnabledIfSystemProperty(named = "switchboard.test.postgres", matches = "true")
-    void onPostgresql() throws Exception {
-        try (ScratchSchema schema = ScratchSchema.create("sbrace_")) {
-            race(schema.databaseUrl());
+    @ParameterizedTest
+    @ValueSource(strings = {"sqlite", "postgresql"})
+    void onEachDatabase(String kind) throws Exception {
+        try (ScratchDatabase database = ScratchDatabase.create(kind, "sbrace_")) {
+            race(database.url());
         }
     }
 

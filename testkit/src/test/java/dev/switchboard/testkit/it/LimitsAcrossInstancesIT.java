@@ -1,5 +1,6 @@
 package dev.switchboard.testkit.it;
 
+import static dev.switchboard.testkit.GatewayConfigSupport.header;
 import static dev.switchboard.testkit.GatewayConfigSupport.model;
 import static dev.switchboard.testkit.GatewayConfigSupport.models;
 import static dev.switchboard.testkit.GatewayConfigSupport.provider;
@@ -11,23 +12,19 @@ import dev.switchboard.server.GatewayApp;
 import dev.switchboard.server.config.ConfigLoader;
 import dev.switchboard.testkit.FakeUpstream;
 import dev.switchboard.testkit.TestGateway;
-import dev.switchboard.testkit.it.soak.ScratchSchema;
+import dev.switchboard.testkit.it.soak.ScratchDatabase;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
-import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
@@ -47,15 +44,10 @@ class LimitsAcrossInstancesIT {
 
     private final List<GatewayApp> apps = new ArrayList<>();
     private FakeUpstream upstream;
-    private Path dir;
-    private ScratchSchema schema;
+    private ScratchDatabase scratch;
 
     private String config(String database, String redisLines) {
-        return """
-                listen: 127.0.0.1:8080
-                database: %s
-                admin_key: %s
-                """.formatted(database, TestGateway.ADMIN_KEY)
+        return header(database)
                 + providers(
                         provider("fake", "openai", upstream.openAiBaseUrl(), "{connect: 1s, first_byte: 4s, idle: 4s, total: 20s}",
                                 ItSupport.UPSTREAM_KEY),
@@ -68,19 +60,13 @@ class LimitsAcrossInstancesIT {
 
     private List<GatewayApp> start(int instances, boolean shared) throws Exception {
         upstream = FakeUpstream.start();
-        String database;
         String redisLines = "";
         if (shared) {
-            Assumptions.assumeTrue(Boolean.getBoolean("switchboard.test.postgres"), "PostgreSQL tests are off");
             Assumptions.assumeTrue(Boolean.getBoolean("switchboard.test.redis"), "Redis tests are off");
-            schema = ScratchSchema.create("sbit_");
-            database = schema.databaseUrl();
             redisLines = "redis: " + REDIS + "\nlimits: {redis_prefix: \"sbit:" + UUID.randomUUID() + ":\"}\n";
-        } else {
-            dir = Files.createTempDirectory("switchboard-limits-it");
-            database = "sqlite:" + dir.resolve("switchboard.db");
         }
-        String yaml = config(database, redisLines);
+        scratch = ScratchDatabase.create(shared ? "postgresql" : "sqlite", "sbit_");
+        String yaml = config(scratch.url(), redisLines);
         for (int i = 0; i < instances; i++) {
             apps.add(GatewayApp.start(ConfigLoader.parse(yaml, "instance " + i, Map.of()), 0));
         }
@@ -94,13 +80,8 @@ class LimitsAcrossInstancesIT {
         if (upstream != null) {
             upstream.close();
         }
-        if (schema != null) {
-            schema.close();
-        }
-        if (dir != null) {
-            try (Stream<Path> files = Files.walk(dir)) {
-                files.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
-            }
+        if (scratch != null) {
+            scratch.close();
         }
     }
 

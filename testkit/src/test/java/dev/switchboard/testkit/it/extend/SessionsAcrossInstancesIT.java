@@ -1,5 +1,6 @@
 package dev.switchboard.testkit.it.extend;
 
+import static dev.switchboard.testkit.GatewayConfigSupport.header;
 import static dev.switchboard.testkit.GatewayConfigSupport.model;
 import static dev.switchboard.testkit.GatewayConfigSupport.models;
 import static dev.switchboard.testkit.GatewayConfigSupport.providers;
@@ -11,13 +12,9 @@ import dev.switchboard.server.GatewayApp;
 import dev.switchboard.server.config.ConfigLoader;
 import dev.switchboard.server.config.GatewayConfig;
 import dev.switchboard.testkit.TestGateway;
-import dev.switchboard.testkit.it.soak.ScratchSchema;
 import dev.switchboard.testkit.it.extend.Browser.Answer;
-import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
+import dev.switchboard.testkit.it.soak.ScratchDatabase;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -25,9 +22,7 @@ import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
-import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -41,25 +36,15 @@ class SessionsAcrossInstancesIT {
     private static final String PASSWORD = "correct horse battery";
 
     private final List<GatewayApp> apps = new ArrayList<>();
-    private Path dir;
-    private ScratchSchema schema;
+    private ScratchDatabase scratch;
 
     private String database(String kind) throws Exception {
-        if (kind.equals("sqlite")) {
-            dir = Files.createTempDirectory("switchboard-sessions-it");
-            return "sqlite:" + dir.resolve("switchboard.db");
-        }
-        Assumptions.assumeTrue(Boolean.getBoolean("switchboard.test.postgres"), "PostgreSQL tests are off");
-        schema = ScratchSchema.create("sbit_");
-        return schema.databaseUrl();
+        scratch = ScratchDatabase.create(kind, "sbit_");
+        return scratch.url();
     }
 
     private GatewayApp start(String database, String extra) {
-        String yaml = """
-                listen: 127.0.0.1:8080
-                database: %s
-                admin_key: %s
-                """.formatted(database, TestGateway.ADMIN_KEY)
+        String yaml = header(database)
                 + providers(simulatorProvider("sim")) + models(model("sim-chat").route("sim/switchboard-demo")) + extra;
         GatewayConfig config = ConfigLoader.parse(yaml, "test config", Map.of());
         GatewayApp app = GatewayApp.start(config, 0);
@@ -77,15 +62,8 @@ class SessionsAcrossInstancesIT {
     @AfterEach
     void stop() throws Exception {
         apps.forEach(GatewayApp::close);
-        if (schema != null) {
-            schema.close();
-        }
-        if (dir != null) {
-            try (Stream<Path> files = Files.walk(dir)) {
-                files.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
-            } catch (IOException ignored) {
-                // a leftover temp dir is harmless
-            }
+        if (scratch != null) {
+            scratch.close();
         }
     }
 
@@ -146,8 +124,7 @@ class SessionsAcrossInstancesIT {
         // a fresh database for the race
         stop();
         apps.clear();
-        schema = null;
-        dir = null;
+        scratch = null;
         String fresh = database(kind);
         ExecutorService pool = Executors.newFixedThreadPool(3);
         try {

@@ -1,5 +1,6 @@
 package dev.switchboard.testkit.it.ops;
 
+import static dev.switchboard.testkit.GatewayConfigSupport.header;
 import static dev.switchboard.testkit.GatewayConfigSupport.model;
 import static dev.switchboard.testkit.GatewayConfigSupport.models;
 import static dev.switchboard.testkit.GatewayConfigSupport.providers;
@@ -13,12 +14,11 @@ import dev.switchboard.server.GatewayApp;
 import dev.switchboard.server.config.ConfigLoader;
 import dev.switchboard.testkit.ShiftedClock;
 import dev.switchboard.testkit.TestGateway;
-import dev.switchboard.testkit.it.soak.ScratchSchema;
+import dev.switchboard.testkit.it.soak.ScratchDatabase;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.file.Files;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.LocalDate;
@@ -29,7 +29,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -45,23 +44,15 @@ class InstanceStateIT {
     private static final HttpClient HTTP = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
             .connectTimeout(Duration.ofSeconds(5)).build();
     private final List<GatewayApp> apps = new ArrayList<>();
-    private ScratchSchema schema;
+    private ScratchDatabase scratch;
 
     private String database(String kind) throws Exception {
-        if (kind.equals("sqlite")) {
-            return "sqlite:" + Files.createTempDirectory("switchboard-instances-it").resolve("switchboard.db");
-        }
-        Assumptions.assumeTrue(Boolean.getBoolean("switchboard.test.postgres"), "PostgreSQL tests are off");
-        schema = ScratchSchema.create("sbinst_");
-        return schema.databaseUrl();
+        scratch = ScratchDatabase.create(kind, "sbinst_");
+        return scratch.url();
     }
 
     private GatewayApp start(String database, Clock clock) {
-        String yaml = """
-                listen: 127.0.0.1:8080
-                database: %s
-                admin_key: %s
-                """.formatted(database, TestGateway.ADMIN_KEY)
+        String yaml = header(database)
                 + providers(simulatorProvider("sim"))
                 + models(
                         model("dated").with("source: {url: https://example.com/pricing, as_of: 2026-11-01}")
@@ -76,8 +67,8 @@ class InstanceStateIT {
     @AfterEach
     void stop() throws Exception {
         apps.forEach(GatewayApp::close);
-        if (schema != null) {
-            schema.close();
+        if (scratch != null) {
+            scratch.close();
         }
     }
 

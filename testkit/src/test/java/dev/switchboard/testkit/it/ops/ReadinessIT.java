@@ -1,5 +1,6 @@
 package dev.switchboard.testkit.it.ops;
 
+import static dev.switchboard.testkit.GatewayConfigSupport.header;
 import static dev.switchboard.testkit.GatewayConfigSupport.model;
 import static dev.switchboard.testkit.GatewayConfigSupport.models;
 import static dev.switchboard.testkit.GatewayConfigSupport.providers;
@@ -43,11 +44,7 @@ class ReadinessIT {
     private ScratchSchema schema;
 
     private GatewayApp gateway(String database, String extra) {
-        String yaml = """
-                listen: 127.0.0.1:8080
-                database: %s
-                admin_key: %s
-                """.formatted(database, TestGateway.ADMIN_KEY)
+        String yaml = header(database)
                 + models(model("sim").route("sim/echo")) + providers(simulatorProvider("sim")) + extra;
         GatewayApp app = GatewayApp.start(ConfigLoader.parse(yaml, "readiness-it", Map.of()), 0);
         opened.add(app);

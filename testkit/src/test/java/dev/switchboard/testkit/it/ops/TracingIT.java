@@ -1,6 +1,7 @@
 package dev.switchboard.testkit.it.ops;
 
 import static dev.switchboard.testkit.GatewayConfigSupport.SLOWER;
+import static dev.switchboard.testkit.GatewayConfigSupport.header;
 import static dev.switchboard.testkit.GatewayConfigSupport.model;
 import static dev.switchboard.testkit.GatewayConfigSupport.models;
 import static dev.switchboard.testkit.GatewayConfigSupport.provider;
@@ -60,11 +61,7 @@ class TracingIT {
     private String config(String extra) throws Exception {
         upstream = FakeUpstream.start();
         opened.add(upstream);
-        return """
-                listen: 127.0.0.1:8080
-                database: sqlite:%s
-                admin_key: %s
-                """.formatted(Files.createTempDirectory("switchboard-trace-it").resolve("t.db"), TestGateway.ADMIN_KEY)
+        return header("sqlite:" + Files.createTempDirectory("switchboard-trace-it").resolve("t.db"))
                 + providers(provider("fake", "openai", upstream.openAiBaseUrl(), SLOWER, UPSTREAM_KEY))
                 + models(model("traced").pricing("{input: 1, output: 2}").route("fake/up-first-fail503", "fake/up-second"))
                 + extra;

@@ -1,5 +1,6 @@
 package dev.switchboard.testkit.it.soak;
 
+import static dev.switchboard.testkit.GatewayConfigSupport.header;
 import static dev.switchboard.testkit.GatewayConfigSupport.model;
 import static dev.switchboard.testkit.GatewayConfigSupport.models;
 import static dev.switchboard.testkit.GatewayConfigSupport.provider;
@@ -32,8 +33,8 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.BooleanSupplier;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * Races the issue names, each repeated in rounds with a seeded jitter before every request, against one gateway:
@@ -64,11 +65,7 @@ class RacesIT {
     private static final int ESTIMATE = 101;
 
     // Output at 1000 USD per million tokens and max_tokens 1000: the worst case of "paid" is 1 USD exactly.
-    private static final String CONFIG = """
-            listen: 127.0.0.1:8080
-            database: ${RACE_DATABASE}
-            admin_key: ${ADMIN_KEY}
-            """
+    private static final String CONFIG = header("${RACE_DATABASE}")
             + providers(provider("gated", "openai", "${UPSTREAM_OPENAI}", "{connect: 2s, first_byte: 90s, idle: 90s, total: 120s}",
                     "sk-upstream-races-0123456789"))
             + models(
@@ -83,16 +80,11 @@ class RacesIT {
     /** The output tokens the gated upstream reports (3 for the balance race, 100 for the token cap). */
     private volatile int outputTokens = 3;
 
-    @Test
-    void onSqlite(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir) throws Exception {
-        races("sqlite:" + dir.resolve("races.db"));
-    }
-
-    @Test
-    @EnabledIfSystemProperty(named = "switchboard.test.postgres", matches = "true")
-    void onPostgresql() throws Exception {
-        try (ScratchSchema schema = ScratchSchema.create("sbraces_")) {
-            races(schema.databaseUrl());
+    @ParameterizedTest
+    @ValueSource(strings = {"sqlite", "postgresql"})
+    void onEachDatabase(String kind) throws Exception {
+        try (ScratchDatabase database = ScratchDatabase.create(kind, "sbraces_")) {
+            races(database.url());
         }
     }
 
