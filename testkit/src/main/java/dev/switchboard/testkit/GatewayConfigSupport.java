@@ -59,11 +59,6 @@ public final class GatewayConfigSupport {
         return provider(name, "openai", "${UPSTREAM_OPENAI}", TIMEOUTS, keys);
     }
 
-    /** {@code member} (unindented YAML such as {@code streaming: false}) as a line to append to a {@link #provider} entry. */
-    public static String providerLine(String member) {
-        return "    " + member + "\n";
-    }
-
     /** An Anthropic-format provider on the fake upstream ({@code ${UPSTREAM}}) with {@link #TIMEOUTS}. */
     public static String anthropicProvider(String name, String... keys) {
         return provider(name, "anthropic", "${UPSTREAM}", TIMEOUTS, keys);
@@ -72,6 +67,11 @@ public final class GatewayConfigSupport {
     /** A provider of the gateway's built-in simulator, which needs no upstream. */
     public static String simulatorProvider(String name) {
         return "  " + name + ": {type: simulator}\n";
+    }
+
+    /** {@code member} (unindented YAML such as {@code streaming: false}) as a line to append to a {@link #provider} entry. */
+    public static String providerLine(String member) {
+        return "    " + member + "\n";
     }
 
     /** A {@code models:} section of {@code models}, in order. */
