@@ -7,7 +7,7 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.regex.Matcher;
+import java.util.regex.MatchResult;
 import java.util.regex.Pattern;
 
 /** Anthropic-shaped requests to a fake upstream, and strict parsing of its named-event streams. */
@@ -75,21 +75,12 @@ final class AnthropicClient {
     /** The events of an SSE body, failing unless it consists of nothing but named events whose name is their type. */
     static List<Event> events(String body) {
         List<Event> events = new ArrayList<>();
-        Matcher matcher = SSE_EVENT.matcher(body);
-        int end = 0;
-        while (matcher.find()) {
-            if (matcher.start() != end) {
-                throw new AssertionError("unexpected bytes between SSE events at " + end + ": " + body);
-            }
-            Event event = new Event(matcher.group(1), TestClient.json(matcher.group(2)));
+        for (MatchResult m : TestClient.wholeSse(SSE_EVENT, body)) {
+            Event event = new Event(m.group(1), TestClient.json(m.group(2)));
             if (!event.name().equals(event.type())) {
                 throw new AssertionError("event name " + event.name() + " differs from its type " + event.type());
             }
             events.add(event);
-            end = matcher.end();
-        }
-        if (end != body.length()) {
-            throw new AssertionError("unexpected bytes after the last SSE event: " + body.substring(end));
         }
         return events;
     }

@@ -9,19 +9,11 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.switchboard.testkit.AnthropicClient.Event;
 import java.net.http.HttpResponse;
 import java.util.List;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 /** The Anthropic dialect's wire shapes: the plain message, the named-event stream, headers and keys. */
-class AnthropicMessagesTest {
-
-    private final FakeUpstream upstream = FakeUpstream.start();
+class AnthropicMessagesTest extends FakeUpstreamSupport {
     private final AnthropicClient client = new AnthropicClient(upstream);
-
-    @AfterEach
-    void stop() {
-        upstream.close();
-    }
 
     @Test
     void plainAnswerIsAnAnthropicMessage() throws Exception {

@@ -4,7 +4,6 @@ import static dev.switchboard.testkit.TestClient.json;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.net.http.HttpResponse;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -14,15 +13,8 @@ import org.junit.jupiter.params.provider.CsvSource;
  * Bodies are written out in full on purpose: each case
  * should read like the request a broken translator would send.
  */
-class AnthropicRulesTest {
-
-    private final FakeUpstream upstream = FakeUpstream.start();
+class AnthropicRulesTest extends FakeUpstreamSupport {
     private final AnthropicClient client = new AnthropicClient(upstream);
-
-    @AfterEach
-    void stop() {
-        upstream.close();
-    }
 
     private static final String TOOLS = "\"tools\":[{\"name\":\"f\",\"input_schema\":{\"type\":\"object\"}}]";
     private static final String CALL = "{\"role\":\"assistant\",\"content\":[{\"type\":\"tool_use\",\"id\":\"toolu_1\",\"name\":\"f\",\"input\":{}}]}";

@@ -9,29 +9,18 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.switchboard.testkit.AnthropicClient.Event;
-import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.InputStreamReader;
 import java.net.http.HttpResponse;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
 /** The scripted behaviours of the Anthropic dialect: thinking, tools, cache usage and faults. */
-class AnthropicScenarioTest {
-
-    private final FakeUpstream upstream = FakeUpstream.start();
+class AnthropicScenarioTest extends FakeUpstreamSupport {
     private final AnthropicClient client = new AnthropicClient(upstream);
-
-    @AfterEach
-    void stop() {
-        upstream.close();
-    }
 
     private static ObjectNode thinking(ObjectNode body) {
         body.putObject("thinking").put("type", "enabled").put("budget_tokens", 1024);
@@ -257,14 +246,7 @@ class AnthropicScenarioTest {
                 HttpResponse.BodyHandlers.ofInputStream());
         assertThat(response.statusCode()).isEqualTo(200);
 
-        List<String> lines = new ArrayList<>();
-        try (BufferedReader reader = new BufferedReader(new InputStreamReader(response.body(), StandardCharsets.UTF_8))) {
-            assertThatThrownBy(() -> {
-                for (String line = reader.readLine(); line != null; line = reader.readLine()) {
-                    lines.add(line);
-                }
-            }).isInstanceOf(IOException.class);
-        }
+        List<String> lines = linesUntilCut(response.body());
         assertThat(lines.stream().filter(l -> l.startsWith("event: ")).toList())
                 .containsExactly("event: message_start", "event: ping", "event: content_block_start", "event: content_block_delta");
     }

@@ -21,7 +21,6 @@ import java.net.http.HttpResponse;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -29,15 +28,8 @@ import org.junit.jupiter.api.Test;
  * tool loop with thinking goes client -> canonical -> upstream -> canonical -> client and back again, and
  * the fake verifies that the signature it issued comes back unchanged beside the tool result.
  */
-class AnthropicWireRoundTripTest {
-
-    private final FakeUpstream upstream = FakeUpstream.start();
+class AnthropicWireRoundTripTest extends FakeUpstreamSupport {
     private final AnthropicClient client = new AnthropicClient(upstream);
-
-    @AfterEach
-    void stop() {
-        upstream.close();
-    }
 
     private static final String CLIENT_REQUEST = """
             {"model": "gateway-model", "max_tokens": 4000,

@@ -9,18 +9,10 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.net.URI;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
-class ChatCompletionTest {
-
-    private final FakeUpstream upstream = FakeUpstream.start();
+class ChatCompletionTest extends FakeUpstreamSupport {
     private final TestClient client = new TestClient(upstream);
-
-    @AfterEach
-    void stop() {
-        upstream.close();
-    }
 
     @Test
     void answersDeterministicallyWithEchoAndUsage() throws Exception {

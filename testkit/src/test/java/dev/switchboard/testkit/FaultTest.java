@@ -7,32 +7,20 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.InputStreamReader;
 import java.net.http.HttpResponse;
 import java.net.http.HttpTimeoutException;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
-class FaultTest {
-
-    private final FakeUpstream upstream = FakeUpstream.start();
+class FaultTest extends FakeUpstreamSupport {
     private final TestClient client = new TestClient(upstream);
-
-    @AfterEach
-    void stop() {
-        upstream.close();
-    }
 
     @ParameterizedTest
     @CsvSource({
@@ -112,14 +100,7 @@ class FaultTest {
         HttpResponse<InputStream> response = client.send(request, HttpResponse.BodyHandlers.ofInputStream());
         assertThat(response.statusCode()).isEqualTo(200);
 
-        List<String> lines = new ArrayList<>();
-        try (BufferedReader reader = new BufferedReader(new InputStreamReader(response.body(), StandardCharsets.UTF_8))) {
-            assertThatThrownBy(() -> {
-                for (String line = reader.readLine(); line != null; line = reader.readLine()) {
-                    lines.add(line);
-                }
-            }).isInstanceOf(IOException.class);
-        }
+        List<String> lines = linesUntilCut(response.body());
         List<String> data = lines.stream().filter(l -> l.startsWith("data: ")).map(l -> l.substring(6)).toList();
         assertThat(data).hasSize(3).doesNotContain("[DONE]");
         assertThat(json(data.get(0)).at("/choices/0/delta/role").asText()).isEqualTo("assistant");

@@ -15,18 +15,10 @@ import java.net.URI;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.util.Base64;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
-class GeminiGenerateTest {
-
-    private final FakeUpstream upstream = FakeUpstream.start();
+class GeminiGenerateTest extends FakeUpstreamSupport {
     private final GeminiTestClient client = new GeminiTestClient(upstream);
-
-    @AfterEach
-    void stop() {
-        upstream.close();
-    }
 
     @Test
     void answersTextInGooglesResponseShape() throws Exception {

@@ -11,20 +11,12 @@ import java.io.IOException;
 import java.net.http.HttpResponse;
 import java.util.List;
 import java.util.Optional;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
-class GeminiKeyAndFaultTest {
-
-    private final FakeUpstream upstream = FakeUpstream.start();
+class GeminiKeyAndFaultTest extends FakeUpstreamSupport {
     private final GeminiTestClient client = new GeminiTestClient(upstream);
-
-    @AfterEach
-    void stop() {
-        upstream.close();
-    }
 
     @Test
     void theKeyIsReadFromTheHeaderOrTheQuery() throws Exception {

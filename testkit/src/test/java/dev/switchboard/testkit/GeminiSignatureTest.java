@@ -13,21 +13,13 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.net.http.HttpResponse;
 import java.util.function.Consumer;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 /** {@code -strictsig}: the fake rejects history whose function calls lost their thought signature, as Gemini 3 does. */
-class GeminiSignatureTest {
-
+class GeminiSignatureTest extends FakeUpstreamSupport {
     private static final String MODEL = "fake-strictsig";
 
-    private final FakeUpstream upstream = FakeUpstream.start();
     private final GeminiTestClient client = new GeminiTestClient(upstream);
-
-    @AfterEach
-    void stop() {
-        upstream.close();
-    }
 
     /** Asks for a call, then sends the model's turn back with its call part changed by {@code edit}, plus the result. */
     private HttpResponse<String> secondTurn(Consumer<ObjectNode> edit) throws Exception {

@@ -14,18 +14,10 @@ import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
-class GeminiStreamTest {
-
-    private final FakeUpstream upstream = FakeUpstream.start();
+class GeminiStreamTest extends FakeUpstreamSupport {
     private final GeminiTestClient client = new GeminiTestClient(upstream);
-
-    @AfterEach
-    void stop() {
-        upstream.close();
-    }
 
     @Test
     void altSseStreamsOneResponseShapedChunkPerWord() throws Exception {

@@ -10,19 +10,10 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 /** HTTP/1.1 framing of the raw server: keep-alive, chunked request bodies, connection handling. */
-class HttpFramingTest {
-
-    private final FakeUpstream upstream = FakeUpstream.start();
-
-    @AfterEach
-    void stop() {
-        upstream.close();
-    }
-
+class HttpFramingTest extends FakeUpstreamSupport {
     @Test
     void servesSeveralRequestsOnOneConnection() throws Exception {
         try (RawConnection connection = new RawConnection(upstream)) {

@@ -5,18 +5,10 @@ import static dev.switchboard.testkit.TestClient.json;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.net.http.HttpResponse;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
-class KeyCheckTest {
-
-    private final FakeUpstream upstream = FakeUpstream.start();
+class KeyCheckTest extends FakeUpstreamSupport {
     private final TestClient client = new TestClient(upstream);
-
-    @AfterEach
-    void stop() {
-        upstream.close();
-    }
 
     private HttpResponse<String> callWith(String authorization) throws Exception {
         var builder = client.request("/v1/chat/completions", chat("fake-model", "hi").toString());

@@ -8,18 +8,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import java.util.List;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
-class ReasoningAndCacheTest {
-
-    private final FakeUpstream upstream = FakeUpstream.start();
+class ReasoningAndCacheTest extends FakeUpstreamSupport {
     private final TestClient client = new TestClient(upstream);
-
-    @AfterEach
-    void stop() {
-        upstream.close();
-    }
 
     @Test
     void reasoningSuffixAddsReasoningContentAndCountsItsTokens() throws Exception {

@@ -14,18 +14,10 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.stream.IntStream;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
-class RecordingAndScriptTest {
-
-    private final FakeUpstream upstream = FakeUpstream.start();
+class RecordingAndScriptTest extends FakeUpstreamSupport {
     private final TestClient client = new TestClient(upstream);
-
-    @AfterEach
-    void stop() {
-        upstream.close();
-    }
 
     @Test
     void recordsRequestsInArrivalOrderWithBodyAndJson() throws Exception {

@@ -14,22 +14,14 @@ import com.openai.models.responses.ResponseStreamEvent;
 import java.net.http.HttpResponse;
 import java.util.ArrayList;
 import java.util.List;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 /**
  * The fake's Responses API ({@link FakeResponsesDialect}): its answers are what OpenAI's own SDK types
  * accept, and it refuses what the real endpoint refuses.
  */
-class ResponsesEndpointTest {
-
-    private final FakeUpstream upstream = FakeUpstream.start();
+class ResponsesEndpointTest extends FakeUpstreamSupport {
     private final TestClient client = new TestClient(upstream);
-
-    @AfterEach
-    void stop() {
-        upstream.close();
-    }
 
     private static ObjectNode ask(String model, String text) {
         ObjectNode body = JSON.createObjectNode().put("model", model).put("store", false);

@@ -10,18 +10,10 @@ import com.fasterxml.jackson.databind.JsonNode;
 import java.net.http.HttpResponse;
 import java.util.List;
 import java.util.stream.Collectors;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
-class StreamingTest {
-
-    private final FakeUpstream upstream = FakeUpstream.start();
+class StreamingTest extends FakeUpstreamSupport {
     private final TestClient client = new TestClient(upstream);
-
-    @AfterEach
-    void stop() {
-        upstream.close();
-    }
 
     @Test
     void streamsOneChunkPerWordThenFinishThenDone() throws Exception {

@@ -12,6 +12,7 @@ import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.regex.MatchResult;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -87,19 +88,26 @@ final class TestClient {
      */
     static List<String> sseData(String body) {
         List<String> data = new ArrayList<>();
-        Matcher matcher = SSE_EVENT.matcher(body);
+        wholeSse(SSE_EVENT, body).forEach(m -> data.add(m.group(1)));
+        return data;
+    }
+
+    /** The matches of {@code event} that make up the whole of an SSE {@code body}; fails at any byte between or after them. */
+    static List<MatchResult> wholeSse(Pattern event, String body) {
+        List<MatchResult> found = new ArrayList<>();
+        Matcher matcher = event.matcher(body);
         int end = 0;
         while (matcher.find()) {
             if (matcher.start() != end) {
                 throw new AssertionError("unexpected bytes between SSE events at " + end + ": " + body);
             }
-            data.add(matcher.group(1));
+            found.add(matcher.toMatchResult());
             end = matcher.end();
         }
         if (end != body.length()) {
             throw new AssertionError("unexpected bytes after the last SSE event: " + body.substring(end));
         }
-        return data;
+        return found;
     }
 
     /** The JSON chunks of an OpenAI stream, failing unless {@code [DONE]} is its last event and only there. */

@@ -13,21 +13,13 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
-class ToolCallTest {
-
+class ToolCallTest extends FakeUpstreamSupport {
     private static final String WEATHER_ARGUMENTS = "{\"city\":\"Paris\",\"days\":1,\"metric\":true,"
             + "\"unit\":\"celsius\",\"tags\":[\"Paris\"],\"where\":{\"lat\":1}}";
 
-    private final FakeUpstream upstream = FakeUpstream.start();
     private final TestClient client = new TestClient(upstream);
-
-    @AfterEach
-    void stop() {
-        upstream.close();
-    }
 
     /** get_weather with required properties of every kind and one optional, then a tool without parameters. */
     private static ObjectNode withTools(String model) {

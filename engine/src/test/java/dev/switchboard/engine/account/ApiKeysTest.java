@@ -155,13 +155,7 @@ class ApiKeysTest {
         clock.advance(ApiKeys.CACHE_TTL);
         int before = store.hashLookups.get();
         java.util.concurrent.CountDownLatch release = new java.util.concurrent.CountDownLatch(1);
-        store.beforeHashLookup = () -> {
-            try {
-                release.await();
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
-        };
+        store.beforeHashLookup = () -> await(release);
         int callers = 20;
         List<java.util.concurrent.Future<Authentication>> answers = new java.util.ArrayList<>();
         try (var pool = java.util.concurrent.Executors.newVirtualThreadPerTaskExecutor()) {
@@ -186,11 +180,7 @@ class ApiKeysTest {
         IssuedKey issued = keys.issue(alice.id(), NewKey.unrestricted("flaky"));
         java.util.concurrent.CountDownLatch release = new java.util.concurrent.CountDownLatch(1);
         store.beforeHashLookup = () -> {
-            try {
-                release.await();
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
+            await(release);
             throw new IllegalStateException("database down");
         };
         try (var pool = java.util.concurrent.Executors.newVirtualThreadPerTaskExecutor()) {
@@ -243,5 +233,14 @@ class ApiKeysTest {
     @Test
     void anAdminKeyIsNotAnApiKey() {
         assertThat(keys.authenticate(AdminKeys.PREFIX + "a".repeat(43))).isEqualTo(new Rejected(Reason.MALFORMED));
+    }
+
+    /** Holds a store lookup until the test releases it, so the test can pile callers up behind it. */
+    private static void await(java.util.concurrent.CountDownLatch release) {
+        try {
+            release.await();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
     }
 }

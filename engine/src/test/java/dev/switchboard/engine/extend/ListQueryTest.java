@@ -2,7 +2,6 @@ package dev.switchboard.engine.extend;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.switchboard.model.GatewayException;
 import java.util.Map;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
@@ -14,13 +13,7 @@ class ListQueryTest {
     }
 
     private static String refused(Map<String, String> params) {
-        try {
-            parse(params);
-        } catch (GatewayException e) {
-            assertThat(e.error().status()).isEqualTo(400);
-            return e.error().param().orElseThrow();
-        }
-        throw new AssertionError("accepted " + params);
+        return RefusalSupport.refusedParam(() -> parse(params), params);
     }
 
     @Test

@@ -15,13 +15,7 @@ class SkillBodyTest {
     }
 
     private static String refusedField(String json) {
-        try {
-            body(json);
-        } catch (GatewayException e) {
-            assertThat(e.error().status()).isEqualTo(400);
-            return e.error().param().orElseThrow();
-        }
-        throw new AssertionError("accepted: " + json);
+        return RefusalSupport.refusedParam(() -> body(json), json);
     }
 
     @Test

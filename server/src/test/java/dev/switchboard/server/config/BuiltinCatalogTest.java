@@ -1,5 +1,6 @@
 package dev.switchboard.server.config;
 
+import static dev.switchboard.server.config.ConfigSupport.oneModel;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.switchboard.engine.catalog.AllowedParams;
@@ -296,13 +297,7 @@ class BuiltinCatalogTest {
                 providers:
                   claude: {type: anthropic, keys: [k]}
                 include: builtin-catalog
-                models:
-                  m1:
-                    context_length: 1000
-                    max_output_tokens: 100
-                    pricing: {input: 1, output: 2}
-                    route: [{provider: claude}]
-                """);
+                """ + oneModel("claude"));
 
         assertThat(p.line()).isEqualTo(3);
         assertThat(p.message()).isEqualTo("include: builtin-catalog added no model: its routes use the provider ids openai, "

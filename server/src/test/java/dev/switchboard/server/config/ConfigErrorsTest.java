@@ -1,6 +1,7 @@
 package dev.switchboard.server.config;
 
 import static dev.switchboard.server.config.ConfigSupport.BASE;
+import static dev.switchboard.server.config.ConfigSupport.oneModel;
 import static dev.switchboard.server.config.ConfigSupport.problem;
 import static dev.switchboard.server.config.ConfigSupport.problems;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -33,13 +34,7 @@ class ConfigErrorsTest {
                     type: openai
                     base_ur: https://api.openai.com/v1
                     keys: [k]
-                models:
-                  m1:
-                    context_length: 1000
-                    max_output_tokens: 100
-                    pricing: {input: 1, output: 2}
-                    route: [{provider: openai}]
-                """);
+                """ + oneModel("openai"));
 
         assertThat(p.render()).isEqualTo("switchboard.yaml:4:5: unknown key 'base_ur' in provider 'openai' (expected one of: "
                 + "type, base_url, keys, timeouts, headers, streaming, flavour, breaker; did you mean 'base_url'?)");
@@ -468,13 +463,7 @@ class ConfigErrorsTest {
                   d:
                     type: simulator
                     base_url: http://localhost:1
-                models:
-                  m1:
-                    context_length: 1000
-                    max_output_tokens: 100
-                    pricing: {input: 1, output: 2}
-                    route: [{provider: a}]
-                """);
+                """ + oneModel("a"));
 
         assertThat(ps).extracting(ConfigProblem::line).containsExactly(4, 8, 12, 16);
         assertThat(ps.get(0).message()).isEqualTo("'base_url' of provider 'a' is not an http(s) URL: 'ftp://api.openai.com/v1' "

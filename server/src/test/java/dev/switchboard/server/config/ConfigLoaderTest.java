@@ -1,6 +1,7 @@
 package dev.switchboard.server.config;
 
 import static dev.switchboard.server.config.ConfigSupport.BASE;
+import static dev.switchboard.server.config.ConfigSupport.oneModel;
 import static dev.switchboard.server.config.ConfigSupport.parse;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -222,13 +223,7 @@ class ConfigLoaderTest {
                     timeouts:
                       <<: *common
                       total: 5m
-                models:
-                  m1:
-                    context_length: 1000
-                    max_output_tokens: 100
-                    pricing: {input: 1, output: 2}
-                    route: [{provider: openai}]
-                """);
+                """ + oneModel("openai"));
 
         assertThat(c.catalog().provider("openai").orElseThrow().timeouts()).isEqualTo(new Timeouts(Duration.ofSeconds(1),
                 Duration.ofSeconds(60), Duration.ofSeconds(60), Duration.ofMinutes(5)));

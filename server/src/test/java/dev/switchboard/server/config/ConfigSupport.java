@@ -47,6 +47,21 @@ final class ConfigSupport {
         return all.get(0);
     }
 
+    /**
+     * A {@code models:} section with one valid model, {@code m1}, routed to {@code provider}: the tail of a config
+     * whose test is about what comes before it (the text is the same as if written out, line numbers included).
+     */
+    static String oneModel(String provider) {
+        return """
+                models:
+                  m1:
+                    context_length: 1000
+                    max_output_tokens: 100
+                    pricing: {input: 1, output: 2}
+                    route: [{provider: %s}]
+                """.formatted(provider);
+    }
+
     /** A valid config with an openai and a simulator provider, and one model; tests append to it. */
     static final String BASE = """
             providers:

@@ -1,6 +1,7 @@
 package dev.switchboard.server.config;
 
 import static dev.switchboard.server.config.ConfigSupport.BASE;
+import static dev.switchboard.server.config.ConfigSupport.oneModel;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -118,13 +119,7 @@ class EnvExpanderTest {
                   openai:
                     type: openai
                     keys: ["${OPENAI_API_KEY}", "${OPENAI_API_KEY_2}"]
-                models:
-                  m1:
-                    context_length: 1000
-                    max_output_tokens: 100
-                    pricing: {input: 1, output: 2}
-                    route: [{provider: openai}]
-                """);
+                """ + oneModel("openai"));
 
         assertThat(ps).extracting(ConfigProblem::render).containsExactly(
                 "switchboard.yaml:1:12: environment variable SWITCHBOARD_ADMIN_KEY is not set (set it, or give a default: "

@@ -1,5 +1,9 @@
 package dev.switchboard.testkit.soak;
 
+import static dev.switchboard.testkit.GatewayConfigSupport.model;
+import static dev.switchboard.testkit.GatewayConfigSupport.models;
+import static dev.switchboard.testkit.GatewayConfigSupport.untimedProvider;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.switchboard.engine.account.ApiKeys;
@@ -449,38 +453,15 @@ public final class ScaleOut {
                 http: {heartbeat: 2s}
                 billing: {hold_timeout: %ds, sweep_every: 1s}
                 providers:
-                  p0:
-                    type: openai
-                    base_url: %s
-                    keys: ["sk-clean"]
-                """.formatted(port, redis, prefix, HOLD_TIMEOUT.toSeconds(), clean.openAiBaseUrl()));
+                """.formatted(port, redis, prefix, HOLD_TIMEOUT.toSeconds()));
+        y.append(untimedProvider("p0", "openai", clean.openAiBaseUrl(), "sk-clean"));
         for (String p : Soak.PROVIDERS) {
-            y.append("""
-                      %s:
-                        type: openai
-                        base_url: %s
-                        keys: ["sk-%s"]
-                        timeouts: {connect: 1s, first_byte: %dms, idle: %dms, total: 30s}
-                    """.formatted(p, upstreams.baseUrl(p), p, Soak.DEADLINE.toMillis(), Soak.DEADLINE.toMillis()));
+            y.append(Soak.upstreamProvider(p, upstreams, "sk-" + p));
         }
-        y.append("""
-                models:
-                  soak-a:
-                    context_length: 8192
-                    max_output_tokens: 1024
-                    pricing: {input: 1, output: 2}
-                    route: [{provider: p1, model: %1$s}, {provider: p2, model: %1$s}]
-                  soak-b:
-                    context_length: 8192
-                    max_output_tokens: 1024
-                    pricing: {input: 1, output: 2}
-                    route: [{provider: p3, model: %1$s}]
-                  %2$s:
-                    context_length: 8192
-                    max_output_tokens: 1024
-                    pricing: {input: 1, output: 2}
-                    route: [{provider: p0, model: clean}]
-                """.formatted(SoakUpstreams.UPSTREAM_MODEL, CLEAN_MODEL));
+        y.append(models(
+                Soak.soakA().pricing("{input: 1, output: 2}"),
+                Soak.soakB().pricing("{input: 1, output: 2}"),
+                model(CLEAN_MODEL).pricing("{input: 1, output: 2}").route("p0/clean")));
         return y.toString();
     }
 

@@ -1,7 +1,12 @@
 package dev.switchboard.testkit.soak;
 
+import static dev.switchboard.testkit.GatewayConfigSupport.model;
+import static dev.switchboard.testkit.GatewayConfigSupport.models;
+import static dev.switchboard.testkit.GatewayConfigSupport.provider;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.switchboard.testkit.GatewayConfigSupport.Model;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.ServerSocket;
@@ -222,28 +227,27 @@ public final class Soak {
                 billing: {hold_timeout: %ds, sweep_every: 1s}
                 providers:
                 """.formatted(port, HOLD_TIMEOUT.toSeconds()));
-        keys.forEach((p, key) -> y.append("""
-                  %s:
-                    type: openai
-                    base_url: %s
-                    keys: ["%s"]
-                    timeouts: {connect: 1s, first_byte: %dms, idle: %dms, total: 30s}
-                """.formatted(p, upstreams.baseUrl(p), key, DEADLINE.toMillis(), DEADLINE.toMillis())));
-        y.append("""
-                models:
-                  soak-a:
-                    context_length: 8192
-                    max_output_tokens: 1024
-                    pricing: {input: %2$s, output: %3$s}
-                    route: [{provider: p1, model: %1$s}, {provider: p2, model: %1$s}]
-                  soak-b:
-                    context_length: 8192
-                    max_output_tokens: 1024
-                    pricing: {input: %4$s, output: %5$s}
-                    route: [{provider: p3, model: %1$s}]
-                """.formatted(SoakUpstreams.UPSTREAM_MODEL, usd(SOAK_A.inputPerMillion()), usd(SOAK_A.outputPerMillion()),
-                usd(SOAK_B.inputPerMillion()), usd(SOAK_B.outputPerMillion())));
+        keys.forEach((p, key) -> y.append(upstreamProvider(p, upstreams, key)));
+        y.append(models(
+                soakA().pricing("{input: %s, output: %s}".formatted(usd(SOAK_A.inputPerMillion()), usd(SOAK_A.outputPerMillion()))),
+                soakB().pricing("{input: %s, output: %s}".formatted(usd(SOAK_B.inputPerMillion()), usd(SOAK_B.outputPerMillion())))));
         return y.toString();
+    }
+
+    /** A provider on the soak upstream {@code name}, with the run's deadline as its first-byte and idle timeouts. */
+    static String upstreamProvider(String name, SoakUpstreams upstreams, String key) {
+        return provider(name, "openai", upstreams.baseUrl(name),
+                "{connect: 1s, first_byte: %dms, idle: %dms, total: 30s}".formatted(DEADLINE.toMillis(), DEADLINE.toMillis()), key);
+    }
+
+    /** The soak's first model, failing over from p1 to p2; its price is the caller's. */
+    static Model soakA() {
+        return model("soak-a").route("p1/" + SoakUpstreams.UPSTREAM_MODEL, "p2/" + SoakUpstreams.UPSTREAM_MODEL);
+    }
+
+    /** The soak's second model, on p3 alone; its price is the caller's. */
+    static Model soakB() {
+        return model("soak-b").route("p3/" + SoakUpstreams.UPSTREAM_MODEL);
     }
 
     private static String usd(long nanos) {

@@ -192,8 +192,13 @@ public final class SoakUpstreams implements AutoCloseable {
     }
 
     private static String chunk(UpstreamAttempt a, ObjectNode delta, String finish) throws IOException {
-        ObjectNode c = JSON.createObjectNode().put("id", "chatcmpl-" + a.id).put("object", "chat.completion.chunk")
-                .put("created", 0).put("model", UPSTREAM_MODEL);
+        return chunk("chatcmpl-" + a.id, UPSTREAM_MODEL, delta, finish);
+    }
+
+    /** One chat-completions stream chunk of {@code model} carrying {@code delta}, finished when {@code finish} is not null. */
+    static String chunk(String id, String model, ObjectNode delta, String finish) throws IOException {
+        ObjectNode c = JSON.createObjectNode().put("id", id).put("object", "chat.completion.chunk")
+                .put("created", 0).put("model", model);
         ObjectNode choice = c.putArray("choices").addObject().put("index", 0);
         choice.set("delta", delta);
         if (finish == null) {

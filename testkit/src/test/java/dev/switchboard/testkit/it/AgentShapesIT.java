@@ -1,5 +1,9 @@
 package dev.switchboard.testkit.it;
 
+import static dev.switchboard.testkit.GatewayConfigSupport.model;
+import static dev.switchboard.testkit.GatewayConfigSupport.models;
+import static dev.switchboard.testkit.GatewayConfigSupport.providers;
+import static dev.switchboard.testkit.GatewayConfigSupport.untimedProvider;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.anthropic.client.AnthropicClient;
@@ -31,35 +35,15 @@ class AgentShapesIT {
     private static final String KEY = "sk-upstream-shapes-0123456789";
 
     @RegisterExtension
-    static final GatewayExtension GATEWAY = new GatewayExtension(TestGateway.DEFAULT_HEADER + """
-            providers:
-              ant: {type: anthropic, base_url: "${UPSTREAM}", keys: ["%1$s"]}
-              oai: {type: openai, base_url: "${UPSTREAM_OPENAI}", keys: ["%1$s"]}
-              gem: {type: gemini, base_url: "${UPSTREAM}", keys: ["%1$s"]}
-              rsp: {type: openai-responses, base_url: "${UPSTREAM_OPENAI}", keys: ["%1$s"]}
-            models:
-              m-ant:
-                context_length: 200000
-                max_output_tokens: 8192
-                supports_tools: true
-                supports_caching: true
-                pricing: {input: 1, output: 2}
-                route: [{provider: ant, model: up-ant}]
-              m-oai:
-                context_length: 200000
-                max_output_tokens: 8192
-                supports_tools: true
-                pricing: {input: 1, output: 2}
-                route: [{provider: oai, model: up-oai}]
-              m-gem:
-                context_length: 200000
-                max_output_tokens: 8192
-                supports_tools: true
-                pricing: {input: 1, output: 2}
-                route: [{provider: gem, model: up-gem}]
-              m-rsp: {context_length: 200000, max_output_tokens: 8192, supports_tools: true, pricing: {input: 1, output: 2},
-                      route: [{provider: rsp, model: up-rsp}]}
-            """.formatted(KEY));
+    static final GatewayExtension GATEWAY = new GatewayExtension(TestGateway.DEFAULT_HEADER
+            + providers(ItSupport.providerPerFormat(KEY))
+            + untimedProvider("rsp", "openai-responses", "${UPSTREAM_OPENAI}", KEY)
+            + models(
+                    model("m-ant").limits(200000, 8192).supports("tools", "caching").pricing("{input: 1, output: 2}")
+                            .route("ant/up-ant"),
+                    model("m-oai").limits(200000, 8192).supports("tools").pricing("{input: 1, output: 2}").route("oai/up-oai"),
+                    model("m-gem").limits(200000, 8192).supports("tools").pricing("{input: 1, output: 2}").route("gem/up-gem"),
+                    model("m-rsp").limits(200000, 8192).supports("tools").pricing("{input: 1, output: 2}").route("rsp/up-rsp")));
 
     private static Map<String, String> messagesHeaders(TestGateway g) {
         return Map.of("x-api-key", g.apiKey(), "anthropic-version", "2023-06-01", "content-type", "application/json");

@@ -1,5 +1,10 @@
 package dev.switchboard.testkit.it;
 
+import static dev.switchboard.testkit.GatewayConfigSupport.anthropicProvider;
+import static dev.switchboard.testkit.GatewayConfigSupport.model;
+import static dev.switchboard.testkit.GatewayConfigSupport.models;
+import static dev.switchboard.testkit.GatewayConfigSupport.openAiProvider;
+import static dev.switchboard.testkit.GatewayConfigSupport.providers;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.anthropic.client.AnthropicClient;
@@ -24,6 +29,7 @@ import dev.switchboard.engine.account.LedgerEntry;
 import dev.switchboard.engine.billing.UsageQuery;
 import dev.switchboard.engine.billing.UsageRecord;
 import dev.switchboard.model.Usage;
+import dev.switchboard.testkit.GatewayConfigSupport.Model;
 import dev.switchboard.testkit.GatewayExtension;
 import dev.switchboard.testkit.TestGateway;
 import java.math.BigDecimal;
@@ -53,57 +59,26 @@ class BillingIT {
     private static final String FALLBACK_IN = "0.15";
     private static final String FALLBACK_OUT = "0.6";
 
-    static final String CONFIG = TestGateway.DEFAULT_HEADER + """
-            providers:
-              claude:
-                type: anthropic
-                base_url: ${UPSTREAM}
-                keys: ["%1$s"]
-                timeouts: {connect: 1s, first_byte: 3s, idle: 3s, total: 10s}
-              gpt:
-                type: openai
-                base_url: ${UPSTREAM_OPENAI}
-                keys: ["%1$s"]
-                timeouts: {connect: 1s, first_byte: 3s, idle: 3s, total: 10s}
-            models:
-              paid:
-                context_length: 200000
-                max_output_tokens: 4096
-                pricing: {input: %2$s, output: %3$s}
-                route: [{provider: gpt, model: up-paid}]
-              paid-claude:
-                context_length: 200000
-                max_output_tokens: 4096
-                supports_caching: true
-                pricing: {input: %2$s, output: %3$s, cache_read: %4$s, cache_write_5m: %5$s, cache_write_1h: %5$s}
-                route: [{provider: claude, model: up-claude}]
-              paid-down:
-                context_length: 200000
-                max_output_tokens: 4096
-                pricing: {input: %2$s, output: %3$s}
-                route: [{provider: gpt, model: up-down-fail503}]
-              cheap:
-                context_length: 200000
-                max_output_tokens: 4096
-                pricing: {input: %6$s, output: %7$s}
-                route: [{provider: gpt, model: up-cheap}]
-              paid-think:
-                context_length: 200000
-                max_output_tokens: 4096
-                supports_reasoning: true
-                pricing: {input: %2$s, output: %3$s}
-                route: [{provider: gpt, model: up-think-reasoning}]
-              paid-trickle:
-                context_length: 200000
-                max_output_tokens: 4096
-                pricing: {input: %2$s, output: %3$s}
-                route: [{provider: gpt, model: up-trickle}]
-              paid-cut:
-                context_length: 200000
-                max_output_tokens: 4096
-                pricing: {input: %2$s, output: %3$s}
-                route: [{provider: gpt, model: up-cut-midfail}]
-            """.formatted(ItSupport.UPSTREAM_KEY, IN, OUT, CACHE_READ, CACHE_WRITE, FALLBACK_IN, FALLBACK_OUT);
+    static final String CONFIG = TestGateway.DEFAULT_HEADER
+            + providers(
+                    anthropicProvider("claude", ItSupport.UPSTREAM_KEY),
+                    openAiProvider("gpt", ItSupport.UPSTREAM_KEY))
+            + models(
+                    paid("paid").route("gpt/up-paid"),
+                    paid("paid-claude").supports("caching")
+                            .pricing("{input: %s, output: %s, cache_read: %s, cache_write_5m: %s, cache_write_1h: %s}"
+                                    .formatted(IN, OUT, CACHE_READ, CACHE_WRITE, CACHE_WRITE))
+                            .route("claude/up-claude"),
+                    paid("paid-down").route("gpt/up-down-fail503"),
+                    paid("cheap").pricing("{input: %s, output: %s}".formatted(FALLBACK_IN, FALLBACK_OUT)).route("gpt/up-cheap"),
+                    paid("paid-think").supports("reasoning").route("gpt/up-think-reasoning"),
+                    paid("paid-trickle").route("gpt/up-trickle"),
+                    paid("paid-cut").route("gpt/up-cut-midfail"));
+
+    /** A model priced {@link #IN} and {@link #OUT}, with room for the long prompts of the caching tests. */
+    private static Model paid(String name) {
+        return model(name).limits(200000, 4096).pricing("{input: %s, output: %s}".formatted(IN, OUT));
+    }
 
     @RegisterExtension
     static final GatewayExtension GATEWAY = new GatewayExtension(CONFIG);

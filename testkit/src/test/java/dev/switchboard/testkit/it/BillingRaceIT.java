@@ -1,5 +1,10 @@
 package dev.switchboard.testkit.it;
 
+import static dev.switchboard.testkit.GatewayConfigSupport.header;
+import static dev.switchboard.testkit.GatewayConfigSupport.model;
+import static dev.switchboard.testkit.GatewayConfigSupport.models;
+import static dev.switchboard.testkit.GatewayConfigSupport.provider;
+import static dev.switchboard.testkit.GatewayConfigSupport.providers;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.switchboard.engine.account.AdminService;
@@ -9,25 +14,20 @@ import dev.switchboard.engine.billing.Balance;
 import dev.switchboard.engine.billing.UsageQuery;
 import dev.switchboard.testkit.SseStream;
 import dev.switchboard.testkit.TestGateway;
+import dev.switchboard.testkit.it.soak.ScratchDatabase;
 import java.net.http.HttpResponse;
-import java.sql.Connection;
-import java.sql.DriverManager;
-import java.sql.SQLException;
-import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
-import java.util.UUID;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * No interleaving of concurrent requests can overdraw a balance: 50 requests at once whose worst case is
@@ -38,49 +38,18 @@ import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
  */
 class BillingRaceIT {
     private static final int REQUESTS = 50;
-    private static final String POSTGRES = System.getProperty("switchboard.test.postgres.url",
-            System.getenv().getOrDefault("SWITCHBOARD_TEST_POSTGRES_URL", "postgresql://postgres@127.0.0.1:5432/test"));
 
     // Output at 1000 USD per million tokens and max_tokens 1000: the worst case is 1 USD exactly (input is free).
-    private static final String CONFIG = """
-            listen: 127.0.0.1:8080
-            database: ${RACE_DATABASE}
-            admin_key: ${ADMIN_KEY}
-            providers:
-              gpt:
-                type: openai
-                base_url: ${UPSTREAM_OPENAI}
-                keys: ["%s"]
-                timeouts: {connect: 1s, first_byte: 60s, idle: 60s, total: 120s}
-            models:
-              race:
-                context_length: 200000
-                max_output_tokens: 4096
-                pricing: {input: 0, output: 1000}
-                route: [{provider: gpt, model: up-gated}]
-            """.formatted(ItSupport.UPSTREAM_KEY);
+    private static final String CONFIG = header("${RACE_DATABASE}")
+            + providers(provider("gpt", "openai", "${UPSTREAM_OPENAI}", "{connect: 1s, first_byte: 60s, idle: 60s, total: 120s}",
+                    ItSupport.UPSTREAM_KEY))
+            + models(model("race").limits(200000, 4096).pricing("{input: 0, output: 1000}").route("gpt/up-gated"));
 
-    @Test
-    void onSqlite(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir) throws Exception {
-        race("sqlite:" + dir.resolve("race.db"));
-    }
-
-    @Test
-    @EnabledIfSystemProperty(named = "switchboard.test.postgres", matches = "true")
-    void onPostgresql() throws Exception {
-        String schema = "sbrace_" + UUID.randomUUID().toString().replace("-", "").substring(0, 16).toLowerCase(Locale.ROOT);
-        execute("CREATE SCHEMA " + schema);
-        try {
-            race(POSTGRES + (POSTGRES.contains("?") ? "&" : "?") + "currentSchema=" + schema);
-        } finally {
-            execute("DROP SCHEMA IF EXISTS " + schema + " CASCADE");
-        }
-    }
-
-    private static void execute(String sql) throws SQLException {
-        String url = "jdbc:" + POSTGRES.replace("postgresql://postgres@", "postgresql://");
-        try (Connection c = DriverManager.getConnection(url, "postgres", null); Statement s = c.createStatement()) {
-            s.execute(sql);
+    @ParameterizedTest
+    @ValueSource(strings = {"sqlite", "postgresql"})
+    void onEachDatabase(String kind) throws Exception {
+        try (ScratchDatabase database = ScratchDatabase.create(kind, "sbrace_")) {
+            race(database.url());
         }
     }
 

@@ -1,13 +1,12 @@
 package dev.switchboard.testkit.it;
 
+import static dev.switchboard.testkit.it.ItSupport.tool;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.openai.client.OpenAIClient;
 import com.openai.core.JsonValue;
 import com.openai.core.http.StreamResponse;
-import com.openai.models.FunctionDefinition;
-import com.openai.models.FunctionParameters;
 import com.openai.models.chat.completions.ChatCompletion;
 import com.openai.models.chat.completions.ChatCompletionChunk;
 import com.openai.models.chat.completions.ChatCompletionContentPartText;
@@ -37,17 +36,6 @@ class ChatToAnthropicIT {
 
     /** The trace the fake's reasoning answers carry. */
     private static final String TRACE = "Let me think about this request step by step before answering.";
-
-    private static ChatCompletionFunctionTool tool(String name, String property) {
-        return ChatCompletionFunctionTool.builder().function(FunctionDefinition.builder()
-                .name(name)
-                .parameters(FunctionParameters.builder()
-                        .putAdditionalProperty("type", JsonValue.from("object"))
-                        .putAdditionalProperty("properties", JsonValue.from(Map.of(property, Map.of("type", "string"))))
-                        .putAdditionalProperty("required", JsonValue.from(List.of(property)))
-                        .build())
-                .build()).build();
-    }
 
     private static ChatCompletionCreateParams weather(String model, ChatCompletionFunctionTool... tools) {
         ChatCompletionCreateParams.Builder b = ChatCompletionCreateParams.builder().model(model)

@@ -1,5 +1,6 @@
 package dev.switchboard.testkit.it;
 
+import static dev.switchboard.testkit.GatewayConfigSupport.model;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.openai.client.OpenAIClient;
@@ -28,14 +29,9 @@ class ClientDisconnectIT {
     private static final Duration HEARTBEAT = Duration.ofSeconds(2);
 
     @RegisterExtension
-    static final GatewayExtension GATEWAY = new GatewayExtension(ItSupport.CONFIG + """
-              chat-silent:
-                context_length: 8192
-                max_output_tokens: 1024
-                pricing: {input: 0, output: 0}
-                route: [{provider: fake, model: up-silent}]
-            http: {heartbeat: %ds}
-            """.formatted(HEARTBEAT.toSeconds()));
+    static final GatewayExtension GATEWAY = new GatewayExtension(ItSupport.CONFIG
+            + model("chat-silent").route("fake/up-silent").yaml()
+            + "http: {heartbeat: %ds}\n".formatted(HEARTBEAT.toSeconds()));
 
     private static final int PIECES = 200;
     private static final long PIECE_INTERVAL_MS = 25;

@@ -1,11 +1,17 @@
 package dev.switchboard.testkit.it;
 
+import static dev.switchboard.testkit.GatewayConfigSupport.SLOWER;
+import static dev.switchboard.testkit.GatewayConfigSupport.model;
+import static dev.switchboard.testkit.GatewayConfigSupport.models;
+import static dev.switchboard.testkit.GatewayConfigSupport.provider;
+import static dev.switchboard.testkit.GatewayConfigSupport.providers;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.switchboard.testkit.GatewayConfigSupport.Model;
 import dev.switchboard.testkit.GatewayExtension;
 import dev.switchboard.testkit.RecordedRequest;
 import dev.switchboard.testkit.TestGateway;
@@ -39,36 +45,19 @@ class EncryptedReasoningIT {
     private static final String CLAUDE_UPSTREAM = "up-claude-think";
 
     @RegisterExtension
-    static final GatewayExtension GATEWAY = new GatewayExtension(TestGateway.DEFAULT_HEADER + """
-            providers:
-              p-resp:
-                type: openai-responses
-                base_url: ${UPSTREAM_OPENAI}
-                keys: ["sk-upstream-responses-0123456789"]
-                timeouts: {connect: 1s, first_byte: 5s, idle: 5s, total: 20s}
-              p-claude:
-                type: anthropic
-                base_url: ${UPSTREAM}
-                keys: ["sk-ant-upstream-0123456789"]
-                timeouts: {connect: 1s, first_byte: 5s, idle: 5s, total: 20s}
-            models:
-              think-resp:
-                context_length: 100000
-                max_output_tokens: 8192
-                supports_tools: true
-                supports_reasoning: true
-                reasoning: {family: always, efforts: [low, medium, high]}
-                pricing: {input: 1, output: 2}
-                route: [{provider: p-resp, model: %s}]
-              think-claude:
-                context_length: 100000
-                max_output_tokens: 8192
-                supports_tools: true
-                supports_reasoning: true
-                reasoning: {family: hybrid, efforts: [low, medium, high]}
-                pricing: {input: 1, output: 2}
-                route: [{provider: p-claude, model: %s}]
-            """.formatted(RESPONSES_UPSTREAM, CLAUDE_UPSTREAM));
+    static final GatewayExtension GATEWAY = new GatewayExtension(TestGateway.DEFAULT_HEADER
+            + providers(
+                    provider("p-resp", "openai-responses", "${UPSTREAM_OPENAI}", SLOWER, "sk-upstream-responses-0123456789"),
+                    provider("p-claude", "anthropic", "${UPSTREAM}", SLOWER, "sk-ant-upstream-0123456789"))
+            + models(
+                    thinking("think-resp", "always").route("p-resp/" + RESPONSES_UPSTREAM),
+                    thinking("think-claude", "hybrid").route("p-claude/" + CLAUDE_UPSTREAM)));
+
+    /** A reasoning model with tools, of the reasoning {@code family} ({@code always}, {@code hybrid}). */
+    private static Model thinking(String name, String family) {
+        return model(name).limits(100000, 8192).supports("tools", "reasoning").pricing("{input: 1, output: 2}")
+                .with("reasoning: {family: " + family + ", efforts: [low, medium, high]}");
+    }
 
     private static TestGateway gateway() {
         return GATEWAY.gateway();

@@ -1,5 +1,10 @@
 package dev.switchboard.testkit.it;
 
+import static dev.switchboard.testkit.GatewayConfigSupport.BREAKER_OFF;
+import static dev.switchboard.testkit.GatewayConfigSupport.model;
+import static dev.switchboard.testkit.GatewayConfigSupport.models;
+import static dev.switchboard.testkit.GatewayConfigSupport.provider;
+import static dev.switchboard.testkit.GatewayConfigSupport.providers;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -41,36 +46,18 @@ class FirstContentFailoverIT {
     /** first_byte (500 ms) plus a margin generous enough for a busy machine, still far below the total. */
     private static final Duration WITHIN_FIRST_BYTE_AND_MARGIN = Duration.ofSeconds(8);
 
-    private static final String CONFIG = TestGateway.DEFAULT_HEADER + """
-            providers:
-              quick:
-                type: openai
-                base_url: ${UPSTREAM_OPENAI}
-                keys: ["%1$s"]
-                timeouts: {connect: 1s, first_byte: 500ms, idle: 1s, total: 20s}
-              claude:
-                type: anthropic
-                base_url: ${UPSTREAM}
-                keys: ["%1$s"]
-                timeouts: {connect: 1s, first_byte: 3s, idle: 3s, total: 20s}
-                breaker: off   # its failing targets are asked on purpose, test after test
-              fake:
-                type: openai
-                base_url: ${UPSTREAM_OPENAI}
-                keys: ["%1$s"]
-                timeouts: {connect: 1s, first_byte: 3s, idle: 3s, total: 20s}
-            models:
-              hang-then-rescue:
-                context_length: 8192
-                max_output_tokens: 1024
-                pricing: {input: 0, output: 0}
-                route: [{provider: quick, model: up-stuck-hang}, {provider: fake, model: up-rescue}]
-              start-then-fail:
-                context_length: 8192
-                max_output_tokens: 1024
-                pricing: {input: 0, output: 0}
-                route: [{provider: claude, model: claude-startfail}, {provider: fake, model: up-next}]
-            """.formatted(ItSupport.UPSTREAM_KEY);
+    private static final String CONFIG = TestGateway.DEFAULT_HEADER
+            + providers(
+                    provider("quick", "openai", "${UPSTREAM_OPENAI}", "{connect: 1s, first_byte: 500ms, idle: 1s, total: 20s}",
+                            ItSupport.UPSTREAM_KEY),
+                    // its failing targets are asked on purpose, test after test
+                    provider("claude", "anthropic", "${UPSTREAM}", "{connect: 1s, first_byte: 3s, idle: 3s, total: 20s}",
+                            ItSupport.UPSTREAM_KEY) + BREAKER_OFF,
+                    provider("fake", "openai", "${UPSTREAM_OPENAI}", "{connect: 1s, first_byte: 3s, idle: 3s, total: 20s}",
+                            ItSupport.UPSTREAM_KEY))
+            + models(
+                    model("hang-then-rescue").route("quick/up-stuck-hang", "fake/up-rescue"),
+                    model("start-then-fail").route("claude/claude-startfail", "fake/up-next"));
 
     private static TestGateway gateway;
     private static OpenAIClient client;

@@ -1,5 +1,14 @@
 package dev.switchboard.testkit.it;
 
+import static dev.switchboard.testkit.GatewayConfigSupport.TIMEOUTS;
+import static dev.switchboard.testkit.GatewayConfigSupport.anthropicProvider;
+import static dev.switchboard.testkit.GatewayConfigSupport.model;
+import static dev.switchboard.testkit.GatewayConfigSupport.models;
+import static dev.switchboard.testkit.GatewayConfigSupport.openAiProvider;
+import static dev.switchboard.testkit.GatewayConfigSupport.provider;
+import static dev.switchboard.testkit.GatewayConfigSupport.providerLine;
+import static dev.switchboard.testkit.GatewayConfigSupport.providers;
+
 import com.google.genai.Client;
 import com.google.genai.types.ClientOptions;
 import com.google.genai.types.Content;
@@ -13,6 +22,7 @@ import com.google.genai.types.ThinkingConfig;
 import com.google.genai.types.Tool;
 import com.google.genai.types.Type;
 import dev.switchboard.testkit.RecordedRequest;
+import dev.switchboard.testkit.GatewayConfigSupport.Model;
 import dev.switchboard.testkit.TestGateway;
 import java.util.List;
 import java.util.Map;
@@ -58,97 +68,42 @@ final class GeminiItSupport {
         }
     }
 
-    static final String CONFIG = TestGateway.DEFAULT_HEADER + """
-            providers:
-              google:
-                type: gemini
-                base_url: ${UPSTREAM}
-                keys: ["%1$s"]
-                timeouts: {connect: 1s, first_byte: 3s, idle: 3s, total: 10s}
-              google-whole:
-                # the scripted answers of some tests are whole JSON bodies: a Gemini provider that does not stream
-                type: gemini
-                base_url: ${UPSTREAM}
-                keys: ["%1$s"]
-                timeouts: {connect: 1s, first_byte: 3s, idle: 3s, total: 10s}
-                streaming: false
-              fake:
-                type: openai
-                base_url: ${UPSTREAM_OPENAI}
-                keys: ["%2$s"]
-                timeouts: {connect: 1s, first_byte: 3s, idle: 3s, total: 10s}
-              claude:
-                type: anthropic
-                base_url: ${UPSTREAM}
-                keys: ["%3$s"]
-                timeouts: {connect: 1s, first_byte: 3s, idle: 3s, total: 10s}
-            x-tools: &tools
-              context_length: 8192
-              max_output_tokens: 1024
-              supports_tools: true
-              supports_reasoning: true
-              reasoning: {family: hybrid}
-              pricing: {input: 1, output: 2}
-            # plans come before models: tests append models to this text
+    static final String CONFIG = TestGateway.DEFAULT_HEADER
+            + providers(
+                    provider("google", "gemini", "${UPSTREAM}", TIMEOUTS, GOOGLE_KEY),
+                    // the scripted answers of some tests are whole JSON bodies: a Gemini provider that does not stream
+                    provider("google-whole", "gemini", "${UPSTREAM}", TIMEOUTS, GOOGLE_KEY) + providerLine("streaming: false"),
+                    openAiProvider("fake", ItSupport.UPSTREAM_KEY),
+                    anthropicProvider("claude", ANTHROPIC_KEY))
+            // plans come before models: tests append models to this text
+            + """
             plans:
               enterprise: {}
               basic: {}
-            models:
-              gm-basic:
-                aliases: [gm-old]
-                display_name: Gemini via the fake
-                context_length: 8192
-                max_output_tokens: 1024
-                pricing: {input: 1, output: 2}
-                route: [{provider: google, model: g-basic}]
-              gm-tools: {<<: *tools, route: [{provider: google, model: g-tools}]}
-              gm-think: {<<: *tools, route: [{provider: google, model: g-think-reasoning}]}
-              gm-strict: {<<: *tools, route: [{provider: google, model: g-tools-strictsig}]}
-              oa-basic:
-                context_length: 8192
-                max_output_tokens: 1024
-                pricing: {input: 1, output: 2}
-                route: [{provider: fake, model: up-basic}]
-              oa-tools: {<<: *tools, route: [{provider: fake, model: up-tools}]}
-              oa-think: {<<: *tools, route: [{provider: fake, model: up-think-reasoning}]}
-              an-basic:
-                context_length: 8192
-                max_output_tokens: 1024
-                pricing: {input: 1, output: 2}
-                route: [{provider: claude, model: c-basic}]
-              an-tools: {<<: *tools, route: [{provider: claude, model: c-tools}]}
-              an-think: {<<: *tools, route: [{provider: claude, model: c-think-reasoning}]}
-              gm-idless: {<<: *tools, route: [{provider: google-whole, model: g-idless}]}
-              vendor/gm-slash:
-                context_length: 8192
-                max_output_tokens: 1024
-                pricing: {input: 0, output: 0}
-                route: [{provider: google, model: g-slash}]
-              gm-failover:
-                context_length: 8192
-                max_output_tokens: 1024
-                pricing: {input: 0, output: 0}
-                route:
-                  - {provider: google, model: g-first-fail503}
-                  - {provider: fake, model: up-rescue}
-              gm-down:
-                context_length: 8192
-                max_output_tokens: 1024
-                pricing: {input: 0, output: 0}
-                route: [{provider: google, model: g-down-fail503}]
-              gm-midfail:
-                context_length: 8192
-                max_output_tokens: 1024
-                pricing: {input: 0, output: 0}
-                route: [{provider: google, model: g-cut-midfail}]
-              gm-plan:
-                context_length: 8192
-                max_output_tokens: 1024
-                pricing: {input: 0, output: 0}
-                plans: [enterprise]
-                payg: false
-                route: [{provider: google, model: g-plan}]
-            """.formatted(GOOGLE_KEY, ItSupport.UPSTREAM_KEY, ANTHROPIC_KEY);
+            """
+            + models(
+                    model("gm-basic").aliases("gm-old").with("display_name: Gemini via the fake")
+                            .pricing("{input: 1, output: 2}").route("google/g-basic"),
+                    withTools("gm-tools").route("google/g-tools"),
+                    withTools("gm-think").route("google/g-think-reasoning"),
+                    withTools("gm-strict").route("google/g-tools-strictsig"),
+                    model("oa-basic").pricing("{input: 1, output: 2}").route("fake/up-basic"),
+                    withTools("oa-tools").route("fake/up-tools"),
+                    withTools("oa-think").route("fake/up-think-reasoning"),
+                    model("an-basic").pricing("{input: 1, output: 2}").route("claude/c-basic"),
+                    withTools("an-tools").route("claude/c-tools"),
+                    withTools("an-think").route("claude/c-think-reasoning"),
+                    withTools("gm-idless").route("google-whole/g-idless"),
+                    model("vendor/gm-slash").route("google/g-slash"),
+                    model("gm-failover").route("google/g-first-fail503", "fake/up-rescue"),
+                    model("gm-down").route("google/g-down-fail503"),
+                    model("gm-midfail").route("google/g-cut-midfail"),
+                    model("gm-plan").with("plans: [enterprise]", "payg: false").route("google/g-plan"));
+
+    /** A model with tools and hybrid reasoning, as every format's tool and thinking tests use. */
+    private static Model withTools(String name) {
+        return model(name).supports("tools", "reasoning").with("reasoning: {family: hybrid}").pricing("{input: 1, output: 2}");
+    }
 
     /** Where the SDK puts the caller's key. */
     enum Auth {

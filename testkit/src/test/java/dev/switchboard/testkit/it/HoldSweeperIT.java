@@ -1,5 +1,9 @@
 package dev.switchboard.testkit.it;
 
+import static dev.switchboard.testkit.GatewayConfigSupport.model;
+import static dev.switchboard.testkit.GatewayConfigSupport.models;
+import static dev.switchboard.testkit.GatewayConfigSupport.provider;
+import static dev.switchboard.testkit.GatewayConfigSupport.providers;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -50,24 +54,12 @@ class HoldSweeperIT {
                     database: %s
                     admin_key: %s
                     billing: {hold_timeout: 3s, sweep_every: 200ms}
-                    providers:
-                      gpt:
-                        type: openai
-                        base_url: %s
-                        keys: ["%s"]
-                        timeouts: {connect: 1s, first_byte: 120s, idle: 120s, total: 300s}
-                    models:
-                      paid:
-                        context_length: 100000
-                        max_output_tokens: 1000
-                        pricing: {input: 1, output: 100}
-                        route: [{provider: gpt, model: up-paid}]
-                      stuck:
-                        context_length: 100000
-                        max_output_tokens: 1000
-                        pricing: {input: 1, output: 100}
-                        route: [{provider: gpt, model: up-stuck-hang}]
-                    """.formatted(port, database, TestGateway.ADMIN_KEY, upstream.openAiBaseUrl(), ItSupport.UPSTREAM_KEY));
+                    """.formatted(port, database, TestGateway.ADMIN_KEY)
+                    + providers(provider("gpt", "openai", upstream.openAiBaseUrl(),
+                            "{connect: 1s, first_byte: 120s, idle: 120s, total: 300s}", ItSupport.UPSTREAM_KEY))
+                    + models(
+                            model("paid").limits(100000, 1000).pricing("{input: 1, output: 100}").route("gpt/up-paid"),
+                            model("stuck").limits(100000, 1000).pricing("{input: 1, output: 100}").route("gpt/up-stuck-hang")));
             String base = "http://127.0.0.1:" + port;
 
             Process gateway = start(config, base);

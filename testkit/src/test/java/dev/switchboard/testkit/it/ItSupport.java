@@ -1,11 +1,22 @@
 package dev.switchboard.testkit.it;
 
+import static dev.switchboard.testkit.GatewayConfigSupport.model;
+import static dev.switchboard.testkit.GatewayConfigSupport.models;
+import static dev.switchboard.testkit.GatewayConfigSupport.openAiProvider;
+import static dev.switchboard.testkit.GatewayConfigSupport.provider;
+import static dev.switchboard.testkit.GatewayConfigSupport.providers;
+import static dev.switchboard.testkit.GatewayConfigSupport.untimedProvider;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.openai.client.OpenAIClient;
 import com.openai.client.okhttp.OpenAIOkHttpClient;
+import com.openai.core.JsonValue;
 import com.openai.errors.OpenAIServiceException;
+import com.openai.models.FunctionDefinition;
+import com.openai.models.FunctionParameters;
 import com.openai.models.chat.completions.ChatCompletionCreateParams;
+import com.openai.models.chat.completions.ChatCompletionFunctionTool;
 import dev.switchboard.testkit.RecordedRequest;
 import dev.switchboard.testkit.TestGateway;
 import java.io.IOException;
@@ -23,141 +34,37 @@ import java.util.Map;
  * upstream; the suffixes of the upstream model names script its behaviour), an OpenAI SDK client for a
  * gateway, and a raw HTTP client for what an SDK cannot send or hides.
  */
-final class ItSupport {
+public final class ItSupport {
     /** The key every provider but {@code rotating} sends upstream; the fake accepts nothing else. */
     static final String UPSTREAM_KEY = "sk-upstream-main-0123456789";
     static final String ROTATING_KEY_1 = "sk-upstream-k1-0123456789";
     static final String ROTATING_KEY_2 = "sk-upstream-k2-0123456789";
 
-    static final String CONFIG = TestGateway.DEFAULT_HEADER + """
-            providers:
-              fake:
-                type: openai
-                base_url: ${UPSTREAM_OPENAI}
-                keys: ["%1$s"]
-                timeouts: {connect: 1s, first_byte: 3s, idle: 3s, total: 10s}
-              quick:
-                type: openai
-                base_url: ${UPSTREAM_OPENAI}
-                keys: ["%1$s"]
-                timeouts: {connect: 1s, first_byte: 500ms, idle: 1s, total: 10s}
-              rotating:
-                type: openai
-                base_url: ${UPSTREAM_OPENAI}
-                keys: ["%2$s", "%3$s"]
-                timeouts: {connect: 1s, first_byte: 3s, idle: 3s, total: 10s}
-              revoked:
-                type: openai
-                base_url: ${UPSTREAM_OPENAI}
-                keys: ["sk-upstream-revoked-0123456789"]
-                timeouts: {connect: 1s, first_byte: 3s, idle: 3s, total: 10s}
-            models:
-              chat-basic:
-                aliases: [chat-old]
-                context_length: 8192
-                max_output_tokens: 1024
-                pricing: {input: 1.25, output: 2.50}
-                route: [{provider: fake, model: up-basic}]
-              chat-tools:
-                context_length: 8192
-                max_output_tokens: 1024
-                supports_tools: true
-                supports_reasoning: true
-                pricing: {input: 3, output: 15, cache_read: 0.3}
-                route: [{provider: fake, model: up-tools}]
-              chat-parallel:
-                context_length: 8192
-                max_output_tokens: 1024
-                supports_tools: true
-                pricing: {input: 0, output: 0}
-                route: [{provider: fake, model: up-tools-parallel}]
-              chat-failover:
-                context_length: 8192
-                max_output_tokens: 1024
-                pricing: {input: 0, output: 0}
-                route:
-                  - {provider: fake, model: up-first-fail500}
-                  - {provider: fake, model: up-second-reset}
-                  - {provider: fake, model: up-third}
-              chat-hang:
-                context_length: 8192
-                max_output_tokens: 1024
-                pricing: {input: 0, output: 0}
-                route:
-                  - {provider: quick, model: up-stuck-hang}
-                  - {provider: fake, model: up-rescue-one}
-              chat-slow:
-                context_length: 8192
-                max_output_tokens: 1024
-                pricing: {input: 0, output: 0}
-                route:
-                  - {provider: quick, model: up-late-slowfirst}
-                  - {provider: fake, model: up-rescue-two}
-              chat-down:
-                context_length: 8192
-                max_output_tokens: 1024
-                pricing: {input: 0, output: 0}
-                route:
-                  - {provider: fake, model: up-down-fail503}
-                  - {provider: fake, model: up-broken-fail502}
-              chat-backup:
-                context_length: 8192
-                max_output_tokens: 1024
-                pricing: {input: 0, output: 0}
-                route: [{provider: fake, model: up-backup}]
-              chat-limited:
-                context_length: 8192
-                max_output_tokens: 1024
-                pricing: {input: 0, output: 0}
-                route:
-                  - {provider: fake, model: up-busy-fail429}
-                  - {provider: fake, model: up-busier-fail429}
-              chat-midfail:
-                context_length: 8192
-                max_output_tokens: 1024
-                pricing: {input: 0, output: 0}
-                route:
-                  - {provider: fake, model: up-cut-midfail}
-                  - {provider: fake, model: up-rescue-four}
-              chat-empty:
-                context_length: 8192
-                max_output_tokens: 1024
-                pricing: {input: 0, output: 0}
-                route:
-                  - {provider: fake, model: up-void-empty}
-                  - {provider: fake, model: up-rescue-three}
-              chat-rotating:
-                context_length: 8192
-                max_output_tokens: 1024
-                pricing: {input: 0, output: 0}
-                route: [{provider: rotating, model: up-rotating}]
-              chat-stall:
-                context_length: 8192
-                max_output_tokens: 1024
-                pricing: {input: 0, output: 0}
-                route:
-                  - {provider: quick, model: up-stall}
-                  - {provider: fake, model: up-rescue-five}
-              chat-rejects:
-                context_length: 8192
-                max_output_tokens: 1024
-                pricing: {input: 0, output: 0}
-                route:
-                  - {provider: fake, model: up-picky-fail400}
-                  - {provider: fake, model: up-never-asked}
-              chat-misconfigured:
-                context_length: 8192
-                max_output_tokens: 1024
-                pricing: {input: 0, output: 0}
-                route:
-                  - {provider: revoked, model: up-unpaid}
-                  - {provider: fake, model: up-down-fail503}
-              chat-slow-stream:
-                context_length: 8192
-                max_output_tokens: 1024
-                pricing: {input: 0, output: 0}
-                route: [{provider: fake, model: up-trickle}]
-            """.formatted(UPSTREAM_KEY, ROTATING_KEY_1, ROTATING_KEY_2);
+    static final String CONFIG = TestGateway.DEFAULT_HEADER
+            + providers(
+                    openAiProvider("fake", UPSTREAM_KEY),
+                    provider("quick", "openai", "${UPSTREAM_OPENAI}", "{connect: 1s, first_byte: 500ms, idle: 1s, total: 10s}",
+                            UPSTREAM_KEY),
+                    openAiProvider("rotating", ROTATING_KEY_1, ROTATING_KEY_2),
+                    openAiProvider("revoked", "sk-upstream-revoked-0123456789"))
+            + models(
+                    model("chat-basic").aliases("chat-old").pricing("{input: 1.25, output: 2.50}").route("fake/up-basic"),
+                    model("chat-tools").supports("tools", "reasoning").pricing("{input: 3, output: 15, cache_read: 0.3}")
+                            .route("fake/up-tools"),
+                    model("chat-parallel").supports("tools").route("fake/up-tools-parallel"),
+                    model("chat-failover").route("fake/up-first-fail500", "fake/up-second-reset", "fake/up-third"),
+                    model("chat-hang").route("quick/up-stuck-hang", "fake/up-rescue-one"),
+                    model("chat-slow").route("quick/up-late-slowfirst", "fake/up-rescue-two"),
+                    model("chat-down").route("fake/up-down-fail503", "fake/up-broken-fail502"),
+                    model("chat-backup").route("fake/up-backup"),
+                    model("chat-limited").route("fake/up-busy-fail429", "fake/up-busier-fail429"),
+                    model("chat-midfail").route("fake/up-cut-midfail", "fake/up-rescue-four"),
+                    model("chat-empty").route("fake/up-void-empty", "fake/up-rescue-three"),
+                    model("chat-rotating").route("rotating/up-rotating"),
+                    model("chat-stall").route("quick/up-stall", "fake/up-rescue-five"),
+                    model("chat-rejects").route("fake/up-picky-fail400", "fake/up-never-asked"),
+                    model("chat-misconfigured").route("revoked/up-unpaid", "fake/up-down-fail503"),
+                    model("chat-slow-stream").route("fake/up-trickle"));
 
     static final ObjectMapper JSON = new ObjectMapper();
     private static final HttpClient HTTP = HttpClient.newBuilder()
@@ -167,30 +74,34 @@ final class ItSupport {
     }
 
     /**
-     * A config with one fake OpenAI-format provider (accepting {@link #UPSTREAM_KEY}) and one model on it, {@code model}
+     * A config with one fake OpenAI-format provider (accepting {@link #UPSTREAM_KEY}) and one model on it, {@code name}
      * priced {@code pricing} (e.g. {@code "{input: 1, output: 2}"}), followed by {@code more} (top-level YAML: plans,
      * limits, redis...).
      */
-    static String oneModelConfig(String model, String pricing, String more) {
-        return TestGateway.DEFAULT_HEADER + """
-                providers:
-                  fake:
-                    type: openai
-                    base_url: ${UPSTREAM_OPENAI}
-                    keys: ["%s"]
-                    timeouts: {connect: 1s, first_byte: 3s, idle: 3s, total: 10s}
-                models:
-                  %s:
-                    context_length: 8192
-                    max_output_tokens: 1024
-                    pricing: %s
-                    route: [{provider: fake, model: up-basic}]
-                """.formatted(UPSTREAM_KEY, model, pricing) + more;
+    static String oneModelConfig(String name, String pricing, String more) {
+        return TestGateway.DEFAULT_HEADER + providers(openAiProvider("fake", UPSTREAM_KEY))
+                + models(model(name).pricing(pricing).route("fake/up-basic")) + more;
+    }
+
+    /**
+     * An untimed provider of each upstream format on the fake, all sending {@code key}: {@code ant} (Anthropic),
+     * {@code oai} (OpenAI chat completions) and {@code gem} (Gemini).
+     */
+    static String[] providerPerFormat(String key) {
+        return new String[] {
+            untimedProvider("ant", "anthropic", "${UPSTREAM}", key),
+            untimedProvider("oai", "openai", "${UPSTREAM_OPENAI}", key),
+            untimedProvider("gem", "gemini", "${UPSTREAM}", key)};
     }
 
     /** The gateway on {@link #CONFIG}, the fake accepting {@link #UPSTREAM_KEY}, with an OpenAI SDK client. */
     static SdkGateway<OpenAIClient> openAiGateway() {
-        return new SdkGateway<>(CONFIG, ItSupport::client, UPSTREAM_KEY);
+        return openAiGateway(CONFIG);
+    }
+
+    /** The gateway on {@code config}, the fake accepting {@link #UPSTREAM_KEY}, with an OpenAI SDK client. */
+    static SdkGateway<OpenAIClient> openAiGateway(String config) {
+        return new SdkGateway<>(config, ItSupport::client, UPSTREAM_KEY);
     }
 
     /** An SDK client for {@code gateway} with the test user's key; no SDK retries, so every failure is the gateway's. */
@@ -199,12 +110,17 @@ final class ItSupport {
     }
 
     static OpenAIClient client(TestGateway gateway, String apiKey) {
+        return client(gateway, apiKey, Duration.ofSeconds(15));
+    }
+
+    /** An SDK client for {@code gateway} with {@code apiKey}: no SDK retries, strict response validation. */
+    public static OpenAIClient client(TestGateway gateway, String apiKey, Duration timeout) {
         return OpenAIOkHttpClient.builder()
                 .baseUrl(gateway.openAiBaseUrl())
                 .apiKey(apiKey)
                 .maxRetries(0)
                 .responseValidation(true)
-                .timeout(Duration.ofSeconds(15))
+                .timeout(timeout)
                 .build();
     }
 
@@ -213,45 +129,49 @@ final class ItSupport {
         return ChatCompletionCreateParams.builder().model(model).addUserMessage(text).build();
     }
 
+    /** A function tool {@code name} taking one required string {@code property}, described as looking it up. */
+    static ChatCompletionFunctionTool tool(String name, String property) {
+        return ChatCompletionFunctionTool.builder().function(FunctionDefinition.builder()
+                .name(name)
+                .description("Looks up the " + property)
+                .parameters(FunctionParameters.builder()
+                        .putAdditionalProperty("type", JsonValue.from("object"))
+                        .putAdditionalProperty("properties", JsonValue.from(Map.of(property, Map.of("type", "string"))))
+                        .putAdditionalProperty("required", JsonValue.from(List.of(property)))
+                        .build())
+                .build()).build();
+    }
+
     /** The upstream model names the fake received, in arrival order. */
     static List<String> upstreamModels(TestGateway gateway) {
         return gateway.upstream().received().stream().map(r -> r.model().orElse("?")).toList();
     }
 
     static HttpResponse<String> post(TestGateway gateway, String path, Map<String, String> headers, String body) {
-        HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(gateway.baseUrl() + path))
-                .timeout(Duration.ofSeconds(15))
-                .POST(HttpRequest.BodyPublishers.ofString(body));
-        headers.forEach(b::header);
-        return send(b.build());
+        return send(gateway, "POST", path, headers, HttpRequest.BodyPublishers.ofString(body));
     }
 
     static HttpResponse<String> get(TestGateway gateway, String path, Map<String, String> headers) {
-        HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(gateway.baseUrl() + path))
-                .timeout(Duration.ofSeconds(15)).GET();
-        headers.forEach(b::header);
-        return send(b.build());
+        return send(gateway, "GET", path, headers, HttpRequest.BodyPublishers.noBody());
     }
 
     static HttpResponse<String> put(TestGateway gateway, String path, Map<String, String> headers, String body) {
-        HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(gateway.baseUrl() + path))
-                .timeout(Duration.ofSeconds(15))
-                .PUT(HttpRequest.BodyPublishers.ofString(body));
-        headers.forEach(b::header);
-        return send(b.build());
+        return send(gateway, "PUT", path, headers, HttpRequest.BodyPublishers.ofString(body));
     }
 
     static HttpResponse<String> patch(TestGateway gateway, String path, Map<String, String> headers, String body) {
-        HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(gateway.baseUrl() + path))
-                .timeout(Duration.ofSeconds(15))
-                .method("PATCH", HttpRequest.BodyPublishers.ofString(body));
-        headers.forEach(b::header);
-        return send(b.build());
+        return send(gateway, "PATCH", path, headers, HttpRequest.BodyPublishers.ofString(body));
     }
 
     static HttpResponse<String> delete(TestGateway gateway, String path, Map<String, String> headers) {
+        return send(gateway, "DELETE", path, headers, HttpRequest.BodyPublishers.noBody());
+    }
+
+    private static HttpResponse<String> send(TestGateway gateway, String method, String path, Map<String, String> headers,
+                                             HttpRequest.BodyPublisher body) {
         HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(gateway.baseUrl() + path))
-                .timeout(Duration.ofSeconds(15)).DELETE();
+                .timeout(Duration.ofSeconds(15))
+                .method(method, body);
         headers.forEach(b::header);
         return send(b.build());
     }

@@ -17,13 +17,11 @@ import com.openai.errors.OpenAIServiceException;
 import com.openai.models.chat.completions.ChatCompletionCreateParams;
 import com.openai.models.responses.ResponseCreateParams;
 import dev.switchboard.engine.account.BudgetPeriod;
-import dev.switchboard.testkit.GatewayExtension;
 import dev.switchboard.testkit.TestGateway;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.concurrent.Callable;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -39,22 +37,18 @@ class KeyBudgetSdkIT {
     private static final long BUDGET_NANOS = 100_000_000L;
 
     @RegisterExtension
-    static final GatewayExtension GATEWAY = new GatewayExtension(CONFIG);
+    static final SdkGateway<OpenAIClient> GATEWAY = ItSupport.openAiGateway(CONFIG);
 
-    private static TestGateway gateway;
-
-    @BeforeAll
-    static void connect() {
-        gateway = GATEWAY.gateway();
-        gateway.upstream().requireKey(ItSupport.UPSTREAM_KEY);
+    private static TestGateway gateway() {
+        return GATEWAY.gateway();
     }
 
     private record Key(String id, String secret) {
     }
 
     private static Key budgetedKey() {
-        HttpResponse<String> r = ItSupport.post(gateway, "/admin/v1/users/" + gateway.userId() + "/keys",
-                ItSupport.bearer(gateway.adminKey()), "{\"budget_usd\": \"0.1\", \"budget_period\": \"daily\"}");
+        HttpResponse<String> r = ItSupport.post(gateway(), "/admin/v1/users/" + gateway().userId() + "/keys",
+                ItSupport.bearer(gateway().adminKey()), "{\"budget_usd\": \"0.1\", \"budget_period\": \"daily\"}");
         assertThat(r.statusCode()).as(r.body()).isEqualTo(201);
         JsonNode k = ItSupport.json(r.body());
         assertThat(k.path("budget_usd").asText()).isEqualTo("0.1");
@@ -76,7 +70,7 @@ class KeyBudgetSdkIT {
             } catch (Exception e) {
                 Refusal r = refusal.apply(e);
                 assertThat(served).as("requests served before the budget refused").isGreaterThanOrEqualTo(2);
-                long spent = gateway.app().balances().keySpend(key.id(), BudgetPeriod.DAILY.start(Instant.now()));
+                long spent = gateway().app().balances().keySpend(key.id(), BudgetPeriod.DAILY.start(Instant.now()));
                 assertThat(spent).as("what the key spent").isPositive().isLessThanOrEqualTo(BUDGET_NANOS);
                 return r;
             }
@@ -96,7 +90,7 @@ class KeyBudgetSdkIT {
     }
 
     private static OpenAIClient openAi(String key) {
-        return OpenAIOkHttpClient.builder().baseUrl(gateway.openAiBaseUrl()).apiKey(key).maxRetries(0)
+        return OpenAIOkHttpClient.builder().baseUrl(gateway().openAiBaseUrl()).apiKey(key).maxRetries(0)
                 .timeout(Duration.ofSeconds(15)).build();
     }
 
@@ -128,7 +122,7 @@ class KeyBudgetSdkIT {
     @Test
     void messagesThroughTheAnthropicSdkIs402OnceTheKeyBudgetIsReached() throws Exception {
         Key key = budgetedKey();
-        AnthropicClient client = AnthropicOkHttpClient.builder().baseUrl(gateway.baseUrl()).apiKey(key.secret())
+        AnthropicClient client = AnthropicOkHttpClient.builder().baseUrl(gateway().baseUrl()).apiKey(key.secret())
                 .maxRetries(0).timeout(Duration.ofSeconds(15)).build();
         MessageCreateParams ask = MessageCreateParams.builder().model("budget-chat").maxTokens(50)
                 .addUserMessage("Say hi.").build();
@@ -141,7 +135,7 @@ class KeyBudgetSdkIT {
     @Test
     void generateContentThroughTheGoogleSdkIs402OnceTheKeyBudgetIsReached() throws Exception {
         Key key = budgetedKey();
-        Client client = Client.builder().apiKey(key.secret()).httpOptions(HttpOptions.builder().baseUrl(gateway.baseUrl())
+        Client client = Client.builder().apiKey(key.secret()).httpOptions(HttpOptions.builder().baseUrl(gateway().baseUrl())
                 .apiVersion("v1beta").timeout(15_000).build()).build();
         GenerateContentConfig config = GenerateContentConfig.builder().maxOutputTokens(50).build();
         namesTheKeyBudget(spendUntilRefused(key, () -> client.models.generateContent("budget-chat", "Say hi.", config), e -> {

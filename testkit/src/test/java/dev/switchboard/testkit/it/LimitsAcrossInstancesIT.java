@@ -1,5 +1,10 @@
 package dev.switchboard.testkit.it;
 
+import static dev.switchboard.testkit.GatewayConfigSupport.header;
+import static dev.switchboard.testkit.GatewayConfigSupport.model;
+import static dev.switchboard.testkit.GatewayConfigSupport.models;
+import static dev.switchboard.testkit.GatewayConfigSupport.provider;
+import static dev.switchboard.testkit.GatewayConfigSupport.providers;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -7,26 +12,19 @@ import dev.switchboard.server.GatewayApp;
 import dev.switchboard.server.config.ConfigLoader;
 import dev.switchboard.testkit.FakeUpstream;
 import dev.switchboard.testkit.TestGateway;
+import dev.switchboard.testkit.it.soak.ScratchDatabase;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.sql.Connection;
-import java.sql.DriverManager;
-import java.sql.Statement;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
-import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
@@ -38,8 +36,6 @@ import org.junit.jupiter.api.Test;
  * instance without Redis (counters in memory, SQLite).
  */
 class LimitsAcrossInstancesIT {
-    private static final String POSTGRES = System.getProperty("switchboard.test.postgres.url",
-            "postgresql://postgres@127.0.0.1:5432/test");
     private static final String REDIS = System.getProperty("switchboard.test.redis.url", "redis://127.0.0.1:6379");
     private static final HttpClient HTTP = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
             .connectTimeout(Duration.ofSeconds(5)).build();
@@ -48,68 +44,33 @@ class LimitsAcrossInstancesIT {
 
     private final List<GatewayApp> apps = new ArrayList<>();
     private FakeUpstream upstream;
-    private Path dir;
-    private String schema;
+    private ScratchDatabase scratch;
 
     private String config(String database, String redisLines) {
-        return """
-                listen: 127.0.0.1:8080
-                database: %s
-                admin_key: %s
-                """.formatted(database, TestGateway.ADMIN_KEY) + """
-                providers:
-                  fake:
-                    type: openai
-                    base_url: %1$s
-                    keys: ["%2$s"]
-                    timeouts: {connect: 1s, first_byte: 4s, idle: 4s, total: 20s}
-                  holding:
-                    # holds admitted requests long enough for all 40 to be decided, even on a loaded machine
-                    type: openai
-                    base_url: %1$s
-                    keys: ["%2$s"]
-                    timeouts: {connect: 1s, first_byte: 10s, idle: 10s, total: 20s}
-                models:
-                  quick:
-                    context_length: 8192
-                    max_output_tokens: 1024
-                    pricing: {input: 0, output: 0}
-                    route: [{provider: fake, model: up-quick}]
-                  held:
-                    context_length: 8192
-                    max_output_tokens: 1024
-                    pricing: {input: 0, output: 0}
-                    route: [{provider: holding, model: up-held-hang}]
-                """.formatted(upstream.openAiBaseUrl(), ItSupport.UPSTREAM_KEY) + redisLines;
+        return header(database)
+                + providers(
+                        provider("fake", "openai", upstream.openAiBaseUrl(), "{connect: 1s, first_byte: 4s, idle: 4s, total: 20s}",
+                                ItSupport.UPSTREAM_KEY),
+                        // holds admitted requests long enough for all 40 to be decided, even on a loaded machine
+                        provider("holding", "openai", upstream.openAiBaseUrl(),
+                                "{connect: 1s, first_byte: 10s, idle: 10s, total: 20s}", ItSupport.UPSTREAM_KEY))
+                + models(model("quick").route("fake/up-quick"), model("held").route("holding/up-held-hang"))
+                + redisLines;
     }
 
     private List<GatewayApp> start(int instances, boolean shared) throws Exception {
         upstream = FakeUpstream.start();
-        String database;
         String redisLines = "";
         if (shared) {
-            Assumptions.assumeTrue(Boolean.getBoolean("switchboard.test.postgres"), "PostgreSQL tests are off");
             Assumptions.assumeTrue(Boolean.getBoolean("switchboard.test.redis"), "Redis tests are off");
-            schema = "sbit_" + UUID.randomUUID().toString().replace("-", "").substring(0, 16).toLowerCase(Locale.ROOT);
-            sql("CREATE SCHEMA " + schema);
-            database = POSTGRES + "?currentSchema=" + schema;
             redisLines = "redis: " + REDIS + "\nlimits: {redis_prefix: \"sbit:" + UUID.randomUUID() + ":\"}\n";
-        } else {
-            dir = Files.createTempDirectory("switchboard-limits-it");
-            database = "sqlite:" + dir.resolve("switchboard.db");
         }
-        String yaml = config(database, redisLines);
+        scratch = ScratchDatabase.create(shared ? "postgresql" : "sqlite", "sbit_");
+        String yaml = config(scratch.url(), redisLines);
         for (int i = 0; i < instances; i++) {
             apps.add(GatewayApp.start(ConfigLoader.parse(yaml, "instance " + i, Map.of()), 0));
         }
         return apps;
-    }
-
-    private static void sql(String statement) throws Exception {
-        try (Connection c = DriverManager.getConnection("jdbc:" + POSTGRES.replace("postgresql://postgres@", "postgresql://"),
-                "postgres", null); Statement s = c.createStatement()) {
-            s.execute(statement);
-        }
     }
 
     @AfterEach
@@ -119,13 +80,8 @@ class LimitsAcrossInstancesIT {
         if (upstream != null) {
             upstream.close();
         }
-        if (schema != null) {
-            sql("DROP SCHEMA " + schema + " CASCADE");
-        }
-        if (dir != null) {
-            try (Stream<Path> files = Files.walk(dir)) {
-                files.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
-            }
+        if (scratch != null) {
+            scratch.close();
         }
     }
 

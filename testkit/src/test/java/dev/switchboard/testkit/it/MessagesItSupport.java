@@ -1,5 +1,11 @@
 package dev.switchboard.testkit.it;
 
+import static dev.switchboard.testkit.GatewayConfigSupport.anthropicProvider;
+import static dev.switchboard.testkit.GatewayConfigSupport.model;
+import static dev.switchboard.testkit.GatewayConfigSupport.models;
+import static dev.switchboard.testkit.GatewayConfigSupport.openAiProvider;
+import static dev.switchboard.testkit.GatewayConfigSupport.providers;
+
 import com.anthropic.client.AnthropicClient;
 import com.anthropic.client.okhttp.AnthropicOkHttpClient;
 import com.anthropic.core.JsonValue;
@@ -11,6 +17,7 @@ import com.anthropic.models.messages.MessageCreateParams;
 import com.anthropic.models.messages.RawMessageStreamEvent;
 import com.anthropic.models.messages.Tool;
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.switchboard.testkit.GatewayConfigSupport.Model;
 import dev.switchboard.testkit.TestGateway;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -30,129 +37,43 @@ final class MessagesItSupport {
     /** The only key the fake accepts, on both providers. */
     static final String UPSTREAM_KEY = ItSupport.UPSTREAM_KEY;
 
-    static final String CONFIG = TestGateway.DEFAULT_HEADER + """
-            providers:
-              claude:
-                type: anthropic
-                base_url: ${UPSTREAM}
-                keys: ["%1$s"]
-                timeouts: {connect: 1s, first_byte: 3s, idle: 3s, total: 10s}
-              gpt:
-                type: openai
-                base_url: ${UPSTREAM_OPENAI}
-                keys: ["%1$s"]
-                timeouts: {connect: 1s, first_byte: 3s, idle: 3s, total: 10s}
-            models:
-              claude-chat:
-                context_length: 200000
-                max_output_tokens: 4096
-                supports_tools: true
-                supports_reasoning: true
-                supports_caching: true
-                pricing: {input: 3, output: 15, cache_read: 0.3, cache_write_5m: 3.75, cache_write_1h: 6}
-                route: [{provider: claude, model: up-claude}]
-              claude-think:
-                context_length: 200000
-                max_output_tokens: 4096
-                supports_tools: true
-                supports_reasoning: true
-                pricing: {input: 3, output: 15}
-                route: [{provider: claude, model: up-claude-reasoning}]
-              claude-redacted:
-                context_length: 200000
-                max_output_tokens: 4096
-                supports_tools: true
-                supports_reasoning: true
-                pricing: {input: 3, output: 15}
-                route: [{provider: claude, model: up-claude-reasoning-redacted}]
-              claude-parallel:
-                context_length: 200000
-                max_output_tokens: 4096
-                supports_tools: true
-                supports_reasoning: true
-                pricing: {input: 3, output: 15}
-                route: [{provider: claude, model: up-claude-reasoning-parallel}]
-              claude-noprefill:
-                context_length: 200000
-                max_output_tokens: 4096
-                pricing: {input: 3, output: 15}
-                route: [{provider: claude, model: up-strict-noprefill}]
-              gpt-chat:
-                context_length: 128000
-                max_output_tokens: 4096
-                supports_tools: true
-                supports_reasoning: true
-                pricing: {input: 1, output: 2}
-                route: [{provider: gpt, model: up-gpt}]
-              gpt-think:
-                context_length: 128000
-                max_output_tokens: 4096
-                supports_tools: true
-                supports_reasoning: true
-                pricing: {input: 1, output: 2}
-                route: [{provider: gpt, model: up-gpt-reasoning}]
-              gpt-parallel:
-                context_length: 128000
-                max_output_tokens: 4096
-                supports_tools: true
-                supports_reasoning: true
-                pricing: {input: 1, output: 2}
-                route: [{provider: gpt, model: up-gpt-reasoning-parallel}]
-              gpt-cache:
-                context_length: 128000
-                max_output_tokens: 4096
-                pricing: {input: 1, output: 2}
-                route: [{provider: gpt, model: up-gpt-cache}]
-              claude-failover:
-                context_length: 200000
-                max_output_tokens: 4096
-                pricing: {input: 0, output: 0}
-                route:
-                  - {provider: claude, model: up-busy-fail529}
-                  - {provider: claude, model: up-claude-rescue}
-              claude-cross:
-                context_length: 200000
-                max_output_tokens: 4096
-                pricing: {input: 0, output: 0}
-                route:
-                  - {provider: claude, model: up-down-fail503}
-                  - {provider: gpt, model: up-gpt-rescue}
-              claude-dead:
-                context_length: 200000
-                max_output_tokens: 4096
-                pricing: {input: 0, output: 0}
-                route:
-                  - {provider: claude, model: up-dead-fail529}
-                  - {provider: gpt, model: up-gone-fail503}
-              gpt-backup:
-                context_length: 128000
-                max_output_tokens: 4096
-                pricing: {input: 0, output: 0}
-                route: [{provider: gpt, model: up-backup}]
-              claude-empty:
-                context_length: 200000
-                max_output_tokens: 4096
-                pricing: {input: 0, output: 0}
-                route:
-                  - {provider: claude, model: up-void-empty}
-                  - {provider: claude, model: up-claude-saved}
-              claude-midfail:
-                context_length: 200000
-                max_output_tokens: 4096
-                pricing: {input: 0, output: 0}
-                route:
-                  - {provider: claude, model: up-cut-midfail}
-                  - {provider: claude, model: up-never-asked}
-              claude-picky:
-                context_length: 200000
-                max_output_tokens: 4096
-                pricing: {input: 0, output: 0}
-                route:
-                  - {provider: claude, model: up-picky-fail400}
-                  - {provider: claude, model: up-never-asked}
-            """.formatted(UPSTREAM_KEY);
+    static final String CONFIG = TestGateway.DEFAULT_HEADER
+            + providers(anthropicProvider("claude", UPSTREAM_KEY), openAiProvider("gpt", UPSTREAM_KEY))
+            + models(
+                    claude("claude-chat").supports("tools", "reasoning", "caching")
+                            .pricing("{input: 3, output: 15, cache_read: 0.3, cache_write_5m: 3.75, cache_write_1h: 6}")
+                            .route("claude/up-claude"),
+                    claude("claude-think").supports("tools", "reasoning").pricing("{input: 3, output: 15}")
+                            .route("claude/up-claude-reasoning"),
+                    claude("claude-redacted").supports("tools", "reasoning").pricing("{input: 3, output: 15}")
+                            .route("claude/up-claude-reasoning-redacted"),
+                    claude("claude-parallel").supports("tools", "reasoning").pricing("{input: 3, output: 15}")
+                            .route("claude/up-claude-reasoning-parallel"),
+                    claude("claude-noprefill").pricing("{input: 3, output: 15}").route("claude/up-strict-noprefill"),
+                    gpt("gpt-chat").supports("tools", "reasoning").pricing("{input: 1, output: 2}").route("gpt/up-gpt"),
+                    gpt("gpt-think").supports("tools", "reasoning").pricing("{input: 1, output: 2}").route("gpt/up-gpt-reasoning"),
+                    gpt("gpt-parallel").supports("tools", "reasoning").pricing("{input: 1, output: 2}")
+                            .route("gpt/up-gpt-reasoning-parallel"),
+                    gpt("gpt-cache").pricing("{input: 1, output: 2}").route("gpt/up-gpt-cache"),
+                    claude("claude-failover").route("claude/up-busy-fail529", "claude/up-claude-rescue"),
+                    claude("claude-cross").route("claude/up-down-fail503", "gpt/up-gpt-rescue"),
+                    claude("claude-dead").route("claude/up-dead-fail529", "gpt/up-gone-fail503"),
+                    claude("claude-empty").route("claude/up-void-empty", "claude/up-claude-saved"),
+                    claude("claude-midfail").route("claude/up-cut-midfail", "claude/up-never-asked"),
+                    gpt("gpt-backup").route("gpt/up-backup"),
+                    claude("claude-picky").route("claude/up-picky-fail400", "claude/up-never-asked"));
 
     private MessagesItSupport() {
+    }
+
+    /** A model with the context and output limits of the Claude models the tests stand in for. */
+    private static Model claude(String name) {
+        return model(name).limits(200000, 4096);
+    }
+
+    /** A model with the context and output limits of the GPT models the tests stand in for. */
+    private static Model gpt(String name) {
+        return model(name).limits(128000, 4096);
     }
 
     /** The gateway on {@link #CONFIG}, the fake accepting {@link #UPSTREAM_KEY}, with an Anthropic SDK client. */

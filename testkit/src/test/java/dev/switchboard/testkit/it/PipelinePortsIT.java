@@ -1,5 +1,10 @@
 package dev.switchboard.testkit.it;
 
+import static dev.switchboard.testkit.GatewayConfigSupport.BREAKER_OFF;
+import static dev.switchboard.testkit.GatewayConfigSupport.model;
+import static dev.switchboard.testkit.GatewayConfigSupport.models;
+import static dev.switchboard.testkit.GatewayConfigSupport.openAiProvider;
+import static dev.switchboard.testkit.GatewayConfigSupport.providers;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.switchboard.engine.pipeline.AdmissionRequest;
@@ -28,31 +33,13 @@ import org.junit.jupiter.params.provider.MethodSource;
  * with nothing billable.
  */
 class PipelinePortsIT {
-    private static final String CONFIG = TestGateway.DEFAULT_HEADER + """
-            providers:
-              fake:
-                type: openai
-                base_url: ${UPSTREAM_OPENAI}
-                keys: ["%s"]
-                timeouts: {connect: 1s, first_byte: 3s, idle: 3s, total: 10s}
-                breaker: off   # its failing target is asked on purpose, call after call
-            models:
-              ports-pool:
-                context_length: 8192
-                max_output_tokens: 1024
-                pricing: {input: 1, output: 2}
-                route: [{provider: fake, model: up-first-fail503}, {provider: fake, model: up-second}]
-              ports-down:
-                context_length: 8192
-                max_output_tokens: 1024
-                pricing: {input: 1, output: 2}
-                route: [{provider: fake, model: up-down-fail503}]
-              ports-backup:
-                context_length: 8192
-                max_output_tokens: 1024
-                pricing: {input: 1, output: 2}
-                route: [{provider: fake, model: up-backup}]
-            """.formatted(ItSupport.UPSTREAM_KEY);
+    private static final String CONFIG = TestGateway.DEFAULT_HEADER
+            // its failing target is asked on purpose, call after call
+            + providers(openAiProvider("fake", ItSupport.UPSTREAM_KEY) + BREAKER_OFF)
+            + models(
+                    model("ports-pool").pricing("{input: 1, output: 2}").route("fake/up-first-fail503", "fake/up-second"),
+                    model("ports-down").pricing("{input: 1, output: 2}").route("fake/up-down-fail503"),
+                    model("ports-backup").pricing("{input: 1, output: 2}").route("fake/up-backup"));
 
     private static final List<AdmissionRequest> ADMITTED = Collections.synchronizedList(new ArrayList<>());
     private static final List<Admitted> GRANTED = Collections.synchronizedList(new ArrayList<>());

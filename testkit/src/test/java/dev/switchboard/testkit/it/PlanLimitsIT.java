@@ -11,13 +11,11 @@ import com.openai.models.chat.completions.ChatCompletion;
 import com.openai.models.chat.completions.ChatCompletionCreateParams;
 import dev.switchboard.engine.account.AdminService;
 import dev.switchboard.engine.account.User;
-import dev.switchboard.testkit.GatewayExtension;
 import dev.switchboard.testkit.TestGateway;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -35,30 +33,26 @@ class PlanLimitsIT {
             """);
 
     @RegisterExtension
-    static final GatewayExtension GATEWAY = new GatewayExtension(CONFIG);
+    static final SdkGateway<OpenAIClient> GATEWAY = ItSupport.openAiGateway(CONFIG);
 
-    private static TestGateway gateway;
-
-    @BeforeAll
-    static void connect() {
-        gateway = GATEWAY.gateway();
-        gateway.upstream().requireKey(ItSupport.UPSTREAM_KEY);
+    private static TestGateway gateway() {
+        return GATEWAY.gateway();
     }
 
     /** A user on {@code plan} (which covers the model, so no credit is needed) and two keys of it. */
     private static List<OpenAIClient> twoKeysOnPlan(String name, String plan) {
-        AdminService admin = gateway.app().accounts().admin();
+        AdminService admin = gateway().app().accounts().admin();
         User u = admin.createUser(new AdminService.CreateUser(Optional.of(name), Optional.empty(), Optional.empty(),
                 Optional.empty(), Optional.empty()));
-        HttpResponse<String> put = ItSupport.put(gateway, "/admin/v1/users/" + u.id() + "/plan",
-                ItSupport.bearer(gateway.adminKey()), "{\"plan\": \"" + plan + "\"}");
+        HttpResponse<String> put = ItSupport.put(gateway(), "/admin/v1/users/" + u.id() + "/plan",
+                ItSupport.bearer(gateway().adminKey()), "{\"plan\": \"" + plan + "\"}");
         assertThat(put.statusCode()).as(put.body()).isEqualTo(200);
         return List.of(client(admin.createKey(u.id(), AdminService.CreateKey.defaults()).secret()),
                 client(admin.createKey(u.id(), AdminService.CreateKey.defaults()).secret()));
     }
 
     private static OpenAIClient client(String key) {
-        return OpenAIOkHttpClient.builder().baseUrl(gateway.openAiBaseUrl()).apiKey(key).maxRetries(0)
+        return OpenAIOkHttpClient.builder().baseUrl(gateway().openAiBaseUrl()).apiKey(key).maxRetries(0)
                 .timeout(Duration.ofSeconds(15)).build();
     }
 
@@ -115,7 +109,7 @@ class PlanLimitsIT {
 
     @Test
     void theAdminApiShowsThePlansWithTheirLimits() {
-        HttpResponse<String> r = ItSupport.get(gateway, "/admin/v1/plans", ItSupport.bearer(gateway.adminKey()));
+        HttpResponse<String> r = ItSupport.get(gateway(), "/admin/v1/plans", ItSupport.bearer(gateway().adminKey()));
         assertThat(r.statusCode()).as(r.body()).isEqualTo(200);
         JsonNode plans = ItSupport.json(r.body()).path("plans");
         assertThat(plans).hasSize(2);
@@ -125,6 +119,6 @@ class PlanLimitsIT {
         assertThat(plans.get(0).path("models").get(0).asText()).isEqualTo("plan-chat");
         assertThat(plans.get(1).path("daily_tokens").asLong()).isEqualTo(400);
         assertThat(plans.get(1).path("rpm").isNull()).isTrue();
-        assertThat(ItSupport.get(gateway, "/admin/v1/plans", ItSupport.bearer("wrong")).statusCode()).isEqualTo(401);
+        assertThat(ItSupport.get(gateway(), "/admin/v1/plans", ItSupport.bearer("wrong")).statusCode()).isEqualTo(401);
     }
 }

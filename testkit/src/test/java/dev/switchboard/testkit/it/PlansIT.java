@@ -1,17 +1,20 @@
 package dev.switchboard.testkit.it;
 
+import static dev.switchboard.testkit.GatewayConfigSupport.model;
+import static dev.switchboard.testkit.GatewayConfigSupport.models;
+import static dev.switchboard.testkit.GatewayConfigSupport.openAiProvider;
+import static dev.switchboard.testkit.GatewayConfigSupport.providers;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.openai.client.OpenAIClient;
 import dev.switchboard.engine.account.AdminService;
 import dev.switchboard.engine.account.User;
 import dev.switchboard.engine.billing.Balance;
-import dev.switchboard.testkit.GatewayExtension;
 import dev.switchboard.testkit.TestGateway;
 import java.net.http.HttpResponse;
 import java.util.Map;
 import java.util.Optional;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -23,73 +26,47 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * Credits with an idempotency key are written once, and bad admin input is a 400 naming the field.
  */
 class PlansIT {
-    static final String CONFIG = TestGateway.DEFAULT_HEADER + """
-            providers:
-              gpt:
-                type: openai
-                base_url: ${UPSTREAM_OPENAI}
-                keys: ["%s"]
-                timeouts: {connect: 1s, first_byte: 3s, idle: 3s, total: 10s}
-            models:
-              included:
-                context_length: 8192
-                max_output_tokens: 1024
-                pricing: {input: 2, output: 8}
-                route: [{provider: gpt, model: up-included}]
-              metered:
-                context_length: 8192
-                max_output_tokens: 1024
-                pricing: {input: 2, output: 8}
-                route: [{provider: gpt, model: up-metered}]
-              pro-only:
-                context_length: 8192
-                max_output_tokens: 1024
-                pricing: {input: 2, output: 8}
-                plans: [pro]
-                payg: false
-                route: [{provider: gpt, model: up-pro-only}]
-              broken:
-                context_length: 8192
-                max_output_tokens: 1024
-                pricing: {input: 2, output: 8}
-                route: [{provider: gpt, model: up-broken-fail503}]
+    static final String CONFIG = TestGateway.DEFAULT_HEADER
+            + providers(openAiProvider("gpt", ItSupport.UPSTREAM_KEY))
+            + models(
+                    model("included").pricing("{input: 2, output: 8}").route("gpt/up-included"),
+                    model("metered").pricing("{input: 2, output: 8}").route("gpt/up-metered"),
+                    model("pro-only").pricing("{input: 2, output: 8}").with("plans: [pro]", "payg: false").route("gpt/up-pro-only"),
+                    model("broken").pricing("{input: 2, output: 8}").route("gpt/up-broken-fail503"))
+            + """
             plans:
               pro: {models: [included], rpm: 100, daily_tokens: 1000000}
               team: {}
-            """.formatted(ItSupport.UPSTREAM_KEY);
+            """;
 
     @RegisterExtension
-    static final GatewayExtension GATEWAY = new GatewayExtension(CONFIG);
+    static final SdkGateway<OpenAIClient> GATEWAY = ItSupport.openAiGateway(CONFIG);
 
-    private static TestGateway gateway;
-
-    @BeforeAll
-    static void connect() {
-        gateway = GATEWAY.gateway();
-        gateway.upstream().requireKey(ItSupport.UPSTREAM_KEY);
+    private static TestGateway gateway() {
+        return GATEWAY.gateway();
     }
 
     private record Account(String id, String key) {
     }
 
     private static Account account(String name, String balance) {
-        AdminService admin = gateway.app().accounts().admin();
+        AdminService admin = gateway().app().accounts().admin();
         User u = admin.createUser(new AdminService.CreateUser(Optional.of(name), Optional.empty(), Optional.empty(),
                 Optional.empty(), Optional.of(balance)));
         return new Account(u.id(), admin.createKey(u.id(), AdminService.CreateKey.defaults()).secret());
     }
 
     private static HttpResponse<String> setPlan(String userId, String body) {
-        return ItSupport.put(gateway, "/admin/v1/users/" + userId + "/plan", ItSupport.bearer(gateway.adminKey()), body);
+        return ItSupport.put(gateway(), "/admin/v1/users/" + userId + "/plan", ItSupport.bearer(gateway().adminKey()), body);
     }
 
     private static HttpResponse<String> chat(Account a, String model, String extra) {
-        return ItSupport.post(gateway, "/v1/chat/completions", ItSupport.bearer(a.key()), "{\"model\": \"" + model
+        return ItSupport.post(gateway(), "/v1/chat/completions", ItSupport.bearer(a.key()), "{\"model\": \"" + model
                 + "\", \"messages\": [{\"role\": \"user\", \"content\": \"hi\"}]" + extra + "}");
     }
 
     private static Balance balance(Account a) {
-        return gateway.app().balances().balance(a.id()).orElseThrow();
+        return gateway().app().balances().balance(a.id()).orElseThrow();
     }
 
     /** Key lookups are cached for a second; a plan change is seen by the next lookup after that. */
@@ -107,7 +84,7 @@ class PlansIT {
 
         assertThat(chat(pro, "included", "").statusCode()).isEqualTo(200);
         assertThat(balance(pro)).isEqualTo(new Balance(1_000_000_000L, 0));
-        JsonNode record = ItSupport.json(ItSupport.get(gateway, "/v1/usage", ItSupport.bearer(pro.key())).body()).path("data").get(0);
+        JsonNode record = ItSupport.json(ItSupport.get(gateway(), "/v1/usage", ItSupport.bearer(pro.key())).body()).path("data").get(0);
         assertThat(record.path("model").asText()).isEqualTo("included");
         assertThat(record.path("plan").asText()).isEqualTo("pro");
         assertThat(record.path("charged_usd").asText()).isEqualTo("0");
@@ -119,7 +96,7 @@ class PlansIT {
         assertThat(chat(pro, "metered", "").statusCode()).isEqualTo(200);
         assertThat(balance(pro).balanceNanos()).isLessThan(1_000_000_000L);
 
-        JsonNode credits = ItSupport.json(ItSupport.get(gateway, "/v1/credits", ItSupport.bearer(pro.key())).body()).path("data");
+        JsonNode credits = ItSupport.json(ItSupport.get(gateway(), "/v1/credits", ItSupport.bearer(pro.key())).body()).path("data");
         assertThat(credits.path("plan").asText()).isEqualTo("pro");
         assertThat(credits.path("plan_expires_at").asText()).isEqualTo("2099-01-01T00:00:00Z");
     }
@@ -146,7 +123,7 @@ class PlansIT {
             assertThat(error.path("code").asText()).isEqualTo("402");
             assertThat(error.path("message").asText()).contains("needs an active subscription");
         }
-        assertThat(gateway.upstream().received("up-pro-only")).isEmpty();
+        assertThat(gateway().upstream().received("up-pro-only")).isEmpty();
         assertThat(balance(payg)).isEqualTo(new Balance(50_000_000_000L, 0));
     }
 
@@ -158,9 +135,9 @@ class PlansIT {
 
         assertThat(r.statusCode()).as(r.body()).isEqualTo(200);
         assertThat(ItSupport.json(r.body()).path("model").asText()).isEqualTo("metered");
-        assertThat(gateway.upstream().received("up-pro-only")).as("skipped, never tried").isEmpty();
+        assertThat(gateway().upstream().received("up-pro-only")).as("skipped, never tried").isEmpty();
 
-        JsonNode models = ItSupport.json(ItSupport.get(gateway, "/v1/models", ItSupport.bearer(payg.key())).body()).path("data");
+        JsonNode models = ItSupport.json(ItSupport.get(gateway(), "/v1/models", ItSupport.bearer(payg.key())).body()).path("data");
         assertThat(models).extracting(m -> m.path("id").asText()).contains("metered", "included").doesNotContain("pro-only");
         JsonNode included = java.util.stream.StreamSupport.stream(models.spliterator(), false)
                 .filter(m -> m.path("id").asText().equals("included")).findFirst().orElseThrow();
@@ -172,11 +149,11 @@ class PlansIT {
     void creditsWithAnIdempotencyKeyAreWrittenOnceAndBadInputNamesTheField() {
         Account a = account("topup-user", "0");
         String credit = "{\"amount_usd\": \"12.34\", \"idempotency_key\": \"order-77\"}";
-        Map<String, String> admin = ItSupport.bearer(gateway.adminKey());
+        Map<String, String> admin = ItSupport.bearer(gateway().adminKey());
 
-        HttpResponse<String> first = ItSupport.post(gateway, "/admin/v1/users/" + a.id() + "/credits", admin, credit);
-        HttpResponse<String> again = ItSupport.post(gateway, "/admin/v1/users/" + a.id() + "/credits", admin, credit);
-        HttpResponse<String> other = ItSupport.post(gateway, "/admin/v1/users/" + a.id() + "/credits", admin,
+        HttpResponse<String> first = ItSupport.post(gateway(), "/admin/v1/users/" + a.id() + "/credits", admin, credit);
+        HttpResponse<String> again = ItSupport.post(gateway(), "/admin/v1/users/" + a.id() + "/credits", admin, credit);
+        HttpResponse<String> other = ItSupport.post(gateway(), "/admin/v1/users/" + a.id() + "/credits", admin,
                 "{\"amount_usd\": \"1\", \"idempotency_key\": \"order-77\"}");
 
         assertThat(first.statusCode()).as(first.body()).isEqualTo(200);
@@ -184,18 +161,18 @@ class PlansIT {
         assertThat(balance(a).balanceNanos()).isEqualTo(12_340_000_000L);
         assertThat(other.statusCode()).isEqualTo(409);
         assertThat(ItSupport.json(other.body()).path("error").path("param").asText()).isEqualTo("idempotency_key");
-        JsonNode ledger = ItSupport.json(ItSupport.get(gateway, "/admin/v1/users/" + a.id() + "/ledger", admin).body());
+        JsonNode ledger = ItSupport.json(ItSupport.get(gateway(), "/admin/v1/users/" + a.id() + "/ledger", admin).body());
         assertThat(ledger.path("data")).hasSize(1);
 
         assertThat(param(setPlan(a.id(), "{\"plan\": \"gold\"}"))).isEqualTo("plan");
         assertThat(param(setPlan(a.id(), "{\"plan\": \"pro\", \"expires_at\": \"tomorrow\"}"))).isEqualTo("expires_at");
         assertThat(param(setPlan(a.id(), "{\"plan\": \"pro\", \"colour\": \"red\"}"))).isEqualTo("colour");
         assertThat(setPlan("usr_nobody", "{\"plan\": \"pro\"}").statusCode()).isEqualTo(404);
-        assertThat(param(ItSupport.get(gateway, "/admin/v1/usage?group_by=week", admin))).isEqualTo("group_by");
-        assertThat(param(ItSupport.get(gateway, "/admin/v1/usage?from=2026-13-01", admin))).isEqualTo("from");
-        assertThat(param(ItSupport.get(gateway, "/admin/v1/usage?limit=0", admin))).isEqualTo("limit");
-        assertThat(param(ItSupport.get(gateway, "/admin/v1/users/" + a.id() + "/ledger?limit=x", admin))).isEqualTo("limit");
-        assertThat(ItSupport.get(gateway, "/admin/v1/usage", ItSupport.bearer(a.key())).statusCode()).isEqualTo(401);
+        assertThat(param(ItSupport.get(gateway(), "/admin/v1/usage?group_by=week", admin))).isEqualTo("group_by");
+        assertThat(param(ItSupport.get(gateway(), "/admin/v1/usage?from=2026-13-01", admin))).isEqualTo("from");
+        assertThat(param(ItSupport.get(gateway(), "/admin/v1/usage?limit=0", admin))).isEqualTo("limit");
+        assertThat(param(ItSupport.get(gateway(), "/admin/v1/users/" + a.id() + "/ledger?limit=x", admin))).isEqualTo("limit");
+        assertThat(ItSupport.get(gateway(), "/admin/v1/usage", ItSupport.bearer(a.key())).statusCode()).isEqualTo(401);
     }
 
     private static String param(HttpResponse<String> r) {

@@ -1,5 +1,9 @@
 package dev.switchboard.testkit.it;
 
+import static dev.switchboard.testkit.GatewayConfigSupport.model;
+import static dev.switchboard.testkit.GatewayConfigSupport.models;
+import static dev.switchboard.testkit.GatewayConfigSupport.openAiProvider;
+import static dev.switchboard.testkit.GatewayConfigSupport.providers;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
@@ -41,62 +45,17 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 class RequestFeaturesIT {
     private static final String JSON_ANSWER = "Here you go:\n```json\n{\"answer\": 42, \"unit\": \"{braces}\"}\n```\nAnything else?";
 
-    static final String CONFIG = TestGateway.DEFAULT_HEADER + """
-            providers:
-              fake:
-                type: openai
-                base_url: ${UPSTREAM_OPENAI}
-                keys: ["%1$s"]
-                timeouts: {connect: 1s, first_byte: 3s, idle: 3s, total: 10s}
-            models:
-              chat-json:
-                context_length: 8192
-                max_output_tokens: 1024
-                supports_json: true
-                pricing: {input: 0, output: 0}
-                route: [{provider: fake, model: up-json}]
-              chat-prose:
-                context_length: 8192
-                max_output_tokens: 1024
-                supports_json: false
-                pricing: {input: 0, output: 0}
-                route: [{provider: fake, model: up-json}]
-              chat-broken-json:
-                context_length: 8192
-                max_output_tokens: 1024
-                supports_json: true
-                pricing: {input: 0, output: 0}
-                route: [{provider: fake, model: up-broken-json}]
-              chat-small:
-                context_length: 300
-                max_output_tokens: 50
-                pricing: {input: 0, output: 0}
-                route: [{provider: fake, model: up-small}]
-              chat-large:
-                context_length: 100000
-                max_output_tokens: 1024
-                pricing: {input: 0, output: 0}
-                route: [{provider: fake, model: up-large}]
-              chat-def:
-                aliases: [chat-def-alias]
-                context_length: 8192
-                max_output_tokens: 1024
-                pricing: {input: 0, output: 0}
-                route: [{provider: fake, model: up-def}]
-              chat-think:
-                context_length: 8192
-                max_output_tokens: 1024
-                supports_reasoning: true
-                supports_tools: true
-                pricing: {input: 0, output: 0}
-                route: [{provider: fake, model: up-think}]
-              chat-vision:
-                context_length: 8192
-                max_output_tokens: 1024
-                supports_vision: true
-                pricing: {input: 0, output: 0}
-                route: [{provider: fake, model: up-vision}]
-            """.formatted(ItSupport.UPSTREAM_KEY);
+    static final String CONFIG = TestGateway.DEFAULT_HEADER
+            + providers(openAiProvider("fake", ItSupport.UPSTREAM_KEY))
+            + models(
+                    model("chat-json").supports("json").route("fake/up-json"),
+                    model("chat-prose").with("supports_json: false").route("fake/up-json"),
+                    model("chat-broken-json").supports("json").route("fake/up-broken-json"),
+                    model("chat-small").limits(300, 50).route("fake/up-small"),
+                    model("chat-large").limits(100000, 1024).route("fake/up-large"),
+                    model("chat-def").aliases("chat-def-alias").route("fake/up-def"),
+                    model("chat-think").supports("reasoning", "tools").route("fake/up-think"),
+                    model("chat-vision").supports("vision").route("fake/up-vision"));
 
     @RegisterExtension
     static final SdkGateway<OpenAIClient> GATEWAY = new SdkGateway<>(CONFIG, ItSupport::client, ItSupport.UPSTREAM_KEY);

@@ -1,5 +1,10 @@
 package dev.switchboard.testkit.it;
 
+import static dev.switchboard.testkit.GatewayConfigSupport.SLOWER;
+import static dev.switchboard.testkit.GatewayConfigSupport.model;
+import static dev.switchboard.testkit.GatewayConfigSupport.models;
+import static dev.switchboard.testkit.GatewayConfigSupport.provider;
+import static dev.switchboard.testkit.GatewayConfigSupport.providers;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -18,6 +23,7 @@ import com.openai.models.chat.completions.ChatCompletionCreateParams;
 import com.openai.models.chat.completions.ChatCompletionFunctionTool;
 import com.openai.models.chat.completions.ChatCompletionMessageFunctionToolCall;
 import com.openai.models.chat.completions.ChatCompletionToolMessageParam;
+import dev.switchboard.testkit.GatewayConfigSupport.Model;
 import dev.switchboard.testkit.GatewayExtension;
 import dev.switchboard.testkit.RecordedRequest;
 import dev.switchboard.testkit.TestGateway;
@@ -41,81 +47,26 @@ class ResponsesUpstreamIT {
     private static final String KEY = "sk-upstream-responses-0123456789";
 
     @RegisterExtension
-    static final GatewayExtension GATEWAY = new GatewayExtension(TestGateway.DEFAULT_HEADER + """
-            providers:
-              p-resp:
-                type: openai-responses
-                base_url: ${UPSTREAM_OPENAI}
-                keys: ["%1$s"]
-                timeouts: {connect: 1s, first_byte: 5s, idle: 5s, total: 20s}
-              p-chat:
-                type: openai
-                base_url: ${UPSTREAM_OPENAI}
-                keys: ["%1$s"]
-                timeouts: {connect: 1s, first_byte: 5s, idle: 5s, total: 20s}
-              p-claude:
-                type: anthropic
-                base_url: ${UPSTREAM}
-                keys: ["%1$s"]
-                timeouts: {connect: 1s, first_byte: 5s, idle: 5s, total: 20s}
-            models:
-              r-plain:
-                context_length: 100000
-                max_output_tokens: 4096
-                supports_tools: true
-                supports_json: true
-                pricing: {input: 1, output: 2}
-                route: [{provider: p-resp, model: up-r-plain-noreason}]
-              r-think:
-                context_length: 100000
-                max_output_tokens: 4096
-                supports_tools: true
-                supports_reasoning: true
-                reasoning: {family: always, efforts: [low, medium, high]}
-                refused_params: [temperature, top_p]
-                pricing: {input: 1, output: 2}
-                route: [{provider: p-resp, model: up-r-think}]
-              r-then-chat:
-                context_length: 100000
-                max_output_tokens: 4096
-                pricing: {input: 1, output: 2}
-                route:
-                  - {provider: p-resp, model: up-r-down-fail503}
-                  - {provider: p-chat, model: up-c-rescue}
-              chat-then-r:
-                context_length: 100000
-                max_output_tokens: 4096
-                pricing: {input: 1, output: 2}
-                route:
-                  - {provider: p-chat, model: up-c-down-fail500}
-                  - {provider: p-resp, model: up-r-rescue}
-              r-failed-then-claude:
-                context_length: 100000
-                max_output_tokens: 4096
-                pricing: {input: 1, output: 2}
-                route:
-                  - {provider: p-resp, model: up-r-gone-failed}
-                  - {provider: p-claude, model: up-claude-rescue}
-              r-midfail:
-                context_length: 100000
-                max_output_tokens: 4096
-                pricing: {input: 1, output: 2}
-                route:
-                  - {provider: p-resp, model: up-r-cut-midfail}
-                  - {provider: p-chat, model: up-c-never}
-              r-refuses:
-                context_length: 100000
-                max_output_tokens: 4096
-                pricing: {input: 1, output: 2}
-                route: [{provider: p-resp, model: up-r-balk-refusal}]
-              r-rejects:
-                context_length: 100000
-                max_output_tokens: 4096
-                pricing: {input: 1, output: 2}
-                route:
-                  - {provider: p-resp, model: up-r-picky-fail400}
-                  - {provider: p-chat, model: up-c-never-asked}
-            """.formatted(KEY));
+    static final GatewayExtension GATEWAY = new GatewayExtension(TestGateway.DEFAULT_HEADER
+            + providers(
+                    provider("p-resp", "openai-responses", "${UPSTREAM_OPENAI}", SLOWER, KEY),
+                    provider("p-chat", "openai", "${UPSTREAM_OPENAI}", SLOWER, KEY),
+                    provider("p-claude", "anthropic", "${UPSTREAM}", SLOWER, KEY))
+            + models(
+                    priced("r-plain").supports("tools", "json").route("p-resp/up-r-plain-noreason"),
+                    priced("r-think").supports("tools", "reasoning")
+                            .with("reasoning: {family: always, efforts: [low, medium, high]}", "refused_params: [temperature, top_p]")
+                            .route("p-resp/up-r-think"),
+                    priced("r-then-chat").route("p-resp/up-r-down-fail503", "p-chat/up-c-rescue"),
+                    priced("chat-then-r").route("p-chat/up-c-down-fail500", "p-resp/up-r-rescue"),
+                    priced("r-failed-then-claude").route("p-resp/up-r-gone-failed", "p-claude/up-claude-rescue"),
+                    priced("r-midfail").route("p-resp/up-r-cut-midfail", "p-chat/up-c-never"),
+                    priced("r-refuses").route("p-resp/up-r-balk-refusal"),
+                    priced("r-rejects").route("p-resp/up-r-picky-fail400", "p-chat/up-c-never-asked")));
+
+    private static Model priced(String name) {
+        return model(name).limits(100000, 4096).pricing("{input: 1, output: 2}");
+    }
 
     private static TestGateway gateway;
     private static OpenAIClient sdk;

@@ -1,5 +1,6 @@
 package dev.switchboard.testkit.it;
 
+import static dev.switchboard.testkit.GatewayConfigSupport.model;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -25,13 +26,8 @@ class SameRulesIT {
     private static final String PNG = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=";
 
     @RegisterExtension
-    static final GatewayExtension GATEWAY = new GatewayExtension(GeminiItSupport.CONFIG + """
-              gm-noid:
-                context_length: 8192
-                max_output_tokens: 1024
-                pricing: {input: 0, output: 0}
-                route: [{provider: google, model: g-noid}]
-            """);
+    static final GatewayExtension GATEWAY = new GatewayExtension(GeminiItSupport.CONFIG
+            + model("gm-noid").route("google/g-noid").yaml());
 
     private static TestGateway gateway;
 

@@ -1,14 +1,12 @@
 package dev.switchboard.testkit.it;
 
+import static dev.switchboard.testkit.it.ItSupport.tool;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.openai.client.OpenAIClient;
-import com.openai.core.JsonValue;
 import com.openai.core.http.StreamResponse;
 import com.openai.helpers.ChatCompletionAccumulator;
-import com.openai.models.FunctionDefinition;
-import com.openai.models.FunctionParameters;
 import com.openai.models.chat.completions.ChatCompletion;
 import com.openai.models.chat.completions.ChatCompletionChunk;
 import com.openai.models.chat.completions.ChatCompletionCreateParams;
@@ -28,18 +26,6 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 class ToolCallsIT {
     @RegisterExtension
     static final SdkGateway<OpenAIClient> GATEWAY = ItSupport.openAiGateway();
-
-    private static ChatCompletionFunctionTool tool(String name, String property) {
-        return ChatCompletionFunctionTool.builder().function(FunctionDefinition.builder()
-                .name(name)
-                .description("Looks up the " + property)
-                .parameters(FunctionParameters.builder()
-                        .putAdditionalProperty("type", JsonValue.from("object"))
-                        .putAdditionalProperty("properties", JsonValue.from(Map.of(property, Map.of("type", "string"))))
-                        .putAdditionalProperty("required", JsonValue.from(List.of(property)))
-                        .build())
-                .build()).build();
-    }
 
     private static ChatCompletionCreateParams withTools(String model, ChatCompletionFunctionTool... tools) {
         ChatCompletionCreateParams.Builder b = ChatCompletionCreateParams.builder().model(model)

@@ -1,5 +1,9 @@
 package dev.switchboard.testkit.it;
 
+import static dev.switchboard.testkit.GatewayConfigSupport.model;
+import static dev.switchboard.testkit.GatewayConfigSupport.models;
+import static dev.switchboard.testkit.GatewayConfigSupport.openAiProvider;
+import static dev.switchboard.testkit.GatewayConfigSupport.providers;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.switchboard.engine.upstream.UpstreamPool;
@@ -28,32 +32,12 @@ import org.junit.jupiter.api.Test;
  * {@code /proc/self/fd} (the gateway runs in this JVM; everything is on loopback).
  */
 class UpstreamConnectionsIT {
-    private static final String CONFIG = TestGateway.DEFAULT_HEADER + """
-            providers:
-              fake:
-                type: openai
-                base_url: ${UPSTREAM_OPENAI}
-                keys: ["sk-upstream-main-0123456789"]
-                timeouts: {connect: 1s, first_byte: 3s, idle: 3s, total: 10s}
-            models:
-              plain:
-                context_length: 8192
-                max_output_tokens: 1024
-                pricing: {input: 0, output: 0}
-                route: [{provider: fake, model: up-plain}]
-              failing:
-                context_length: 8192
-                max_output_tokens: 1024
-                pricing: {input: 0, output: 0}
-                route: [{provider: fake, model: up-warm-fail500}]
-              first-resets:
-                context_length: 8192
-                max_output_tokens: 1024
-                pricing: {input: 0, output: 0}
-                route:
-                  - {provider: fake, model: up-first-reset}
-                  - {provider: fake, model: up-second}
-            """;
+    private static final String CONFIG = TestGateway.DEFAULT_HEADER
+            + providers(openAiProvider("fake", ItSupport.UPSTREAM_KEY))
+            + models(
+                    model("plain").route("fake/up-plain"),
+                    model("failing").route("fake/up-warm-fail500"),
+                    model("first-resets").route("fake/up-first-reset", "fake/up-second"));
 
     private final HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
     private TestGateway gateway;

@@ -1,5 +1,10 @@
 package dev.switchboard.testkit.it;
 
+import static dev.switchboard.testkit.GatewayConfigSupport.model;
+import static dev.switchboard.testkit.GatewayConfigSupport.models;
+import static dev.switchboard.testkit.GatewayConfigSupport.providerLine;
+import static dev.switchboard.testkit.GatewayConfigSupport.providers;
+import static dev.switchboard.testkit.GatewayConfigSupport.untimedProvider;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -20,65 +25,28 @@ class UpstreamRulesIT {
     private static final String KEY = "sk-upstream-rules-0123456789";
 
     @RegisterExtension
-    static final GatewayExtension GATEWAY = new GatewayExtension(TestGateway.DEFAULT_HEADER + """
-            providers:
-              ant: {type: anthropic, base_url: "${UPSTREAM}", keys: ["%1$s"]}
-              oai: {type: openai, base_url: "${UPSTREAM_OPENAI}", keys: ["%1$s"]}
-              gem: {type: gemini, base_url: "${UPSTREAM}", keys: ["%1$s"]}
-              resp: {type: openai-responses, base_url: "${UPSTREAM_OPENAI}", keys: ["%1$s"]}
-              vllm: {type: openai, flavour: compatible, base_url: "${UPSTREAM_OPENAI}", keys: ["%1$s"]}
-            models:
-              r-ant:
-                context_length: 200000
-                max_output_tokens: 64000
-                supports_tools: true
-                supports_reasoning: true
-                supports_json: true
-                reasoning: {family: hybrid, efforts: [low, medium, high, max], budget: {min: 1024, max: 64000, below_max_tokens: true}}
-                pricing: {input: 1, output: 2}
-                route: [{provider: ant, model: up-ant}]
-              r-oai:
-                context_length: 200000
-                max_output_tokens: 8192
-                supports_tools: true
-                supports_json: true
-                pricing: {input: 1, output: 2}
-                route: [{provider: oai, model: up-oai}]
-              r-resp:
-                context_length: 200000
-                max_output_tokens: 8192
-                supports_tools: true
-                supports_json: true
-                pricing: {input: 1, output: 2}
-                route: [{provider: resp, model: up-resp}]
-              r-gem:
-                context_length: 200000
-                max_output_tokens: 65536
-                supports_tools: true
-                supports_reasoning: true
-                reasoning: {family: hybrid, efforts: [low, medium, high, max], effort_as: budget, budget: {min: 1, max: 24576}}
-                pricing: {input: 1, output: 2}
-                route: [{provider: gem, model: up-gem}]
-              r-vllm:
-                context_length: 200000
-                max_output_tokens: 8192
-                pricing: {input: 1, output: 2}
-                route: [{provider: vllm, model: up-vllm}]
-              r-strict:
-                context_length: 200000
-                max_output_tokens: 8192
-                supports_reasoning: true
-                refused_params: [temperature, top_p, logprobs]
-                pricing: {input: 1, output: 2}
-                route: [{provider: oai, model: up-strict}]
-              r-gem3:
-                context_length: 200000
-                max_output_tokens: 65536
-                supports_reasoning: true
-                reasoning: {family: always, efforts: [minimal, low, medium, high], effort_as: level}
-                pricing: {input: 1, output: 2}
-                route: [{provider: gem, model: up-gem3}]
-            """.formatted(KEY));
+    static final GatewayExtension GATEWAY = new GatewayExtension(TestGateway.DEFAULT_HEADER
+            + providers(ItSupport.providerPerFormat(KEY))
+            + untimedProvider("resp", "openai-responses", "${UPSTREAM_OPENAI}", KEY)
+            + untimedProvider("vllm", "openai", "${UPSTREAM_OPENAI}", KEY) + providerLine("flavour: compatible")
+            + models(
+                    model("r-ant").limits(200000, 64000).supports("tools", "reasoning", "json").pricing("{input: 1, output: 2}")
+                            .with("reasoning: {family: hybrid, efforts: [low, medium, high, max],"
+                                    + " budget: {min: 1024, max: 64000, below_max_tokens: true}}")
+                            .route("ant/up-ant"),
+                    model("r-oai").limits(200000, 8192).supports("tools", "json").pricing("{input: 1, output: 2}").route("oai/up-oai"),
+                    model("r-resp").limits(200000, 8192).supports("tools", "json").pricing("{input: 1, output: 2}")
+                            .route("resp/up-resp"),
+                    model("r-gem").limits(200000, 65536).supports("tools", "reasoning").pricing("{input: 1, output: 2}")
+                            .with("reasoning: {family: hybrid, efforts: [low, medium, high, max], effort_as: budget,"
+                                    + " budget: {min: 1, max: 24576}}")
+                            .route("gem/up-gem"),
+                    model("r-vllm").limits(200000, 8192).pricing("{input: 1, output: 2}").route("vllm/up-vllm"),
+                    model("r-strict").limits(200000, 8192).supports("reasoning").pricing("{input: 1, output: 2}")
+                            .with("refused_params: [temperature, top_p, logprobs]").route("oai/up-strict"),
+                    model("r-gem3").limits(200000, 65536).supports("reasoning").pricing("{input: 1, output: 2}")
+                            .with("reasoning: {family: always, efforts: [minimal, low, medium, high], effort_as: level}")
+                            .route("gem/up-gem3")));
 
     private static final String CLAUDE_CODE_USER = "{\\\"device_id\\\":\\\"6f1c0e9a3b2d4c5e8f7a6b5c4d3e2f1a0b9c8d7e6f5a4b3c2d1e0f9a8b7c6d5e\\\","
             + "\\\"account_uuid\\\":\\\"\\\",\\\"session_id\\\":\\\"0e9d8c7b-6a5f-4e3d-2c1b-0a9f8e7d6c5b\\\"}";

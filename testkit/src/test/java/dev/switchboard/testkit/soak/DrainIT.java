@@ -1,5 +1,9 @@
 package dev.switchboard.testkit.soak;
 
+import static dev.switchboard.testkit.GatewayConfigSupport.model;
+import static dev.switchboard.testkit.GatewayConfigSupport.models;
+import static dev.switchboard.testkit.GatewayConfigSupport.provider;
+import static dev.switchboard.testkit.GatewayConfigSupport.providers;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -81,25 +85,12 @@ class DrainIT {
                 database: sqlite:%s
                 admin_key: %s
                 http: {heartbeat: 2s, shutdown_grace: %dms}
-                providers:
-                  fake:
-                    type: openai
-                    base_url: %s
-                    keys: ["%s"]
-                    timeouts: {connect: 1s, first_byte: 10s, idle: 10s, total: 600s}
-                models:
-                  short:
-                    context_length: 8192
-                    max_output_tokens: 1024
-                    pricing: {input: 1, output: 2}
-                    route: [{provider: fake, model: drain-short}]
-                  long:
-                    context_length: 8192
-                    max_output_tokens: 1024
-                    pricing: {input: 1, output: 2}
-                    route: [{provider: fake, model: drain-long}]
-                """.formatted(port, dir.resolve("drain.db").toAbsolutePath(), ADMIN_KEY, grace.toMillis(),
-                upstream.openAiBaseUrl(), UPSTREAM_KEY));
+                """.formatted(port, dir.resolve("drain.db").toAbsolutePath(), ADMIN_KEY, grace.toMillis())
+                + providers(provider("fake", "openai", upstream.openAiBaseUrl(),
+                        "{connect: 1s, first_byte: 10s, idle: 10s, total: 600s}", UPSTREAM_KEY))
+                + models(
+                        model("short").pricing("{input: 1, output: 2}").route("fake/drain-short"),
+                        model("long").pricing("{input: 1, output: 2}").route("fake/drain-long")));
         gateway = new GatewayProcess(config, dir.resolve("gateway.log"), port, Map.of());
     }
 
@@ -336,16 +327,7 @@ class DrainIT {
     }
 
     private static String chunk(ObjectNode delta, String finish) throws IOException {
-        ObjectNode c = JSON.createObjectNode().put("id", "chatcmpl-drain").put("object", "chat.completion.chunk")
-                .put("created", 0).put("model", "drain");
-        ObjectNode choice = c.putArray("choices").addObject().put("index", 0);
-        choice.set("delta", delta);
-        if (finish == null) {
-            choice.putNull("finish_reason");
-        } else {
-            choice.put("finish_reason", finish);
-        }
-        return JSON.writeValueAsString(c);
+        return SoakUpstreams.chunk("chatcmpl-drain", "drain", delta, finish);
     }
 
     @FunctionalInterface

@@ -1,5 +1,10 @@
 package dev.switchboard.testkit.it.dashboard;
 
+import static dev.switchboard.testkit.GatewayConfigSupport.SLOWER;
+import static dev.switchboard.testkit.GatewayConfigSupport.model;
+import static dev.switchboard.testkit.GatewayConfigSupport.models;
+import static dev.switchboard.testkit.GatewayConfigSupport.provider;
+import static dev.switchboard.testkit.GatewayConfigSupport.providers;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
@@ -44,36 +49,17 @@ class DashboardBrowserIT {
     static final ObjectMapper JSON = new ObjectMapper();
     static final Path OUT = Path.of("target", "dashboard");
 
-    static final String CONFIG = TestGateway.DEFAULT_HEADER + """
-            providers:
-              fake:
-                type: openai
-                base_url: ${UPSTREAM_OPENAI}
-                keys: ["sk-upstream-dash-0123456789"]
-                timeouts: {connect: 1s, first_byte: 5s, idle: 5s, total: 20s}
-              claude:
-                type: anthropic
-                base_url: ${UPSTREAM}
-                keys: ["sk-ant-upstream-dash-0123456789"]
-                timeouts: {connect: 1s, first_byte: 5s, idle: 5s, total: 20s}
-            models:
-              flow-chat:
-                context_length: 128000
-                max_output_tokens: 4096
-                supports_tools: true
-                supports_reasoning: true
-                reasoning: {family: hybrid, efforts: [low, medium, high]}
-                pricing: {input: 3, output: 15}
-                route: [{provider: fake, model: up-flow}]
-              flow-claude:
-                context_length: 200000
-                max_output_tokens: 8192
-                supports_reasoning: true
-                supports_caching: true
-                reasoning: {family: hybrid, efforts: [low, medium, high]}
-                pricing: {input: 3, output: 15, cache_read: 0.3}
-                route: [{provider: claude, model: c-flow-reasoning}]
-            """;
+    static final String CONFIG = TestGateway.DEFAULT_HEADER
+            + providers(
+                    provider("fake", "openai", "${UPSTREAM_OPENAI}", SLOWER, "sk-upstream-dash-0123456789"),
+                    provider("claude", "anthropic", "${UPSTREAM}", SLOWER, "sk-ant-upstream-dash-0123456789"))
+            + models(
+                    model("flow-chat").limits(128000, 4096).supports("tools", "reasoning")
+                            .with("reasoning: {family: hybrid, efforts: [low, medium, high]}").pricing("{input: 3, output: 15}")
+                            .route("fake/up-flow"),
+                    model("flow-claude").limits(200000, 8192).supports("reasoning", "caching")
+                            .with("reasoning: {family: hybrid, efforts: [low, medium, high]}")
+                            .pricing("{input: 3, output: 15, cache_read: 0.3}").route("claude/c-flow-reasoning"));
 
     private static TestGateway gateway;
 

@@ -1,5 +1,9 @@
 package dev.switchboard.testkit.it.extend;
 
+import static dev.switchboard.testkit.GatewayConfigSupport.model;
+import static dev.switchboard.testkit.GatewayConfigSupport.models;
+import static dev.switchboard.testkit.GatewayConfigSupport.providers;
+import static dev.switchboard.testkit.GatewayConfigSupport.untimedProvider;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -18,19 +22,9 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  */
 class AccountRoutesIT {
     static final String PASSWORD = "correct horse battery";
-    static final String CONFIG = TestGateway.DEFAULT_HEADER + """
-            providers:
-              fake:
-                type: openai
-                base_url: ${UPSTREAM_OPENAI}
-                keys: ["sk-upstream-acct-0123456789"]
-            models:
-              acct-chat:
-                context_length: 8000
-                max_output_tokens: 1000
-                pricing: {input: 1, output: 2}
-                route: [{provider: fake, model: up-acct}]
-            """;
+    static final String CONFIG = TestGateway.DEFAULT_HEADER
+            + providers(untimedProvider("fake", "openai", "${UPSTREAM_OPENAI}", "sk-upstream-acct-0123456789"))
+            + models(model("acct-chat").limits(8000, 1000).pricing("{input: 1, output: 2}").route("fake/up-acct"));
 
     @RegisterExtension
     static final GatewayExtension GATEWAY = new GatewayExtension(CONFIG);
@@ -176,14 +170,10 @@ class AccountRoutesIT {
     }
 
     private static Browser signedIn(String name) {
-        Browser b = new Browser(gateway.baseUrl());
-        Answer a = b.login(name, PASSWORD);
-        assertThat(a.status()).as(a.body()).isEqualTo(200);
-        return b;
+        return Browser.signedIn(gateway.baseUrl(), name, PASSWORD);
     }
 
     static Answer admin(String method, String path, String json) {
-        return new Browser(gateway.baseUrl()).send(method, path, json.isEmpty() ? Optional.empty() : Optional.of(json),
-                Map.of("authorization", "Bearer " + gateway.adminKey()));
+        return Browser.admin(gateway, method, path, json);
     }
 }

@@ -1,7 +1,10 @@
 package dev.switchboard.testkit.it.extend;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.switchboard.testkit.TestGateway;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -60,6 +63,20 @@ final class Browser {
         String errorParam() {
             return json().path("error").path("param").asText();
         }
+    }
+
+    /** A browser signed in as {@code login} on the gateway at {@code base}; fails the test when the sign-in does not succeed. */
+    static Browser signedIn(String base, String login, String password) {
+        Browser b = new Browser(base);
+        Answer a = b.login(login, password);
+        assertThat(a.status()).as(a.body()).isEqualTo(200);
+        return b;
+    }
+
+    /** One admin API call of {@code gateway} with its admin key as the bearer, outside any session; no body when {@code json} is empty. */
+    static Answer admin(TestGateway gateway, String method, String path, String json) {
+        return new Browser(gateway.baseUrl()).send(method, path, json.isEmpty() ? Optional.empty() : Optional.of(json),
+                Map.of("authorization", "Bearer " + gateway.adminKey()));
     }
 
     Answer login(String login, String password) {

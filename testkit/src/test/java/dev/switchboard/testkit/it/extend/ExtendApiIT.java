@@ -1,5 +1,9 @@
 package dev.switchboard.testkit.it.extend;
 
+import static dev.switchboard.testkit.GatewayConfigSupport.model;
+import static dev.switchboard.testkit.GatewayConfigSupport.models;
+import static dev.switchboard.testkit.GatewayConfigSupport.providers;
+import static dev.switchboard.testkit.GatewayConfigSupport.simulatorProvider;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -20,17 +24,8 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * without the CSRF token (403). The gateway starts on an empty database, so the starter catalog is loaded.
  */
 class ExtendApiIT {
-    static final String CONFIG = TestGateway.DEFAULT_HEADER + """
-            providers:
-              sim: {type: simulator}
-            models:
-              sim-chat:
-                aliases: [sim-alias]
-                context_length: 8192
-                max_output_tokens: 1024
-                pricing: {input: 0, output: 0}
-                route: [{provider: sim, model: switchboard-demo}]
-            """;
+    static final String CONFIG = TestGateway.DEFAULT_HEADER + providers(simulatorProvider("sim"))
+            + models(model("sim-chat").aliases("sim-alias").route("sim/switchboard-demo"));
     static final String PASSWORD = "correct horse battery";
 
     @RegisterExtension
@@ -59,15 +54,11 @@ class ExtendApiIT {
     }
 
     private static Browser signedIn(String login) {
-        Browser b = new Browser(gateway.baseUrl());
-        Answer a = b.login(login, PASSWORD);
-        assertThat(a.status()).as(a.body()).isEqualTo(200);
-        return b;
+        return Browser.signedIn(gateway.baseUrl(), login, PASSWORD);
     }
 
     static Answer admin(String method, String path, String json) {
-        return new Browser(gateway.baseUrl()).send(method, path, json.isEmpty() ? java.util.Optional.empty()
-                : java.util.Optional.of(json), Map.of("authorization", "Bearer " + gateway.adminKey()));
+        return Browser.admin(gateway, method, path, json);
     }
 
     private static String userId(String name) {

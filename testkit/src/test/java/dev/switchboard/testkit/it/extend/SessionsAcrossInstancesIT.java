@@ -1,5 +1,10 @@
 package dev.switchboard.testkit.it.extend;
 
+import static dev.switchboard.testkit.GatewayConfigSupport.header;
+import static dev.switchboard.testkit.GatewayConfigSupport.model;
+import static dev.switchboard.testkit.GatewayConfigSupport.models;
+import static dev.switchboard.testkit.GatewayConfigSupport.providers;
+import static dev.switchboard.testkit.GatewayConfigSupport.simulatorProvider;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.switchboard.engine.account.AdminService;
@@ -8,26 +13,16 @@ import dev.switchboard.server.config.ConfigLoader;
 import dev.switchboard.server.config.GatewayConfig;
 import dev.switchboard.testkit.TestGateway;
 import dev.switchboard.testkit.it.extend.Browser.Answer;
-import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.sql.Connection;
-import java.sql.DriverManager;
-import java.sql.Statement;
+import dev.switchboard.testkit.it.soak.ScratchDatabase;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
-import java.util.UUID;
 import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
-import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -39,45 +34,18 @@ import org.junit.jupiter.params.provider.ValueSource;
  */
 class SessionsAcrossInstancesIT {
     private static final String PASSWORD = "correct horse battery";
-    private static final String POSTGRES = System.getProperty("switchboard.test.postgres.url",
-            "postgresql://postgres@127.0.0.1:5432/test");
 
     private final List<GatewayApp> apps = new ArrayList<>();
-    private Path dir;
-    private String schema;
+    private ScratchDatabase scratch;
 
     private String database(String kind) throws Exception {
-        if (kind.equals("sqlite")) {
-            dir = Files.createTempDirectory("switchboard-sessions-it");
-            return "sqlite:" + dir.resolve("switchboard.db");
-        }
-        Assumptions.assumeTrue(Boolean.getBoolean("switchboard.test.postgres"), "PostgreSQL tests are off");
-        schema = "sbit_" + UUID.randomUUID().toString().replace("-", "").substring(0, 16).toLowerCase(Locale.ROOT);
-        sql("CREATE SCHEMA " + schema);
-        return POSTGRES + "?currentSchema=" + schema;
-    }
-
-    private static void sql(String statement) throws Exception {
-        try (Connection c = DriverManager.getConnection("jdbc:" + POSTGRES.replace("postgresql://postgres@", "postgresql://"),
-                "postgres", null); Statement s = c.createStatement()) {
-            s.execute(statement);
-        }
+        scratch = ScratchDatabase.create(kind, "sbit_");
+        return scratch.url();
     }
 
     private GatewayApp start(String database, String extra) {
-        String yaml = """
-                listen: 127.0.0.1:8080
-                database: %s
-                admin_key: %s
-                providers:
-                  sim: {type: simulator}
-                models:
-                  sim-chat:
-                    context_length: 8192
-                    max_output_tokens: 1024
-                    pricing: {input: 0, output: 0}
-                    route: [{provider: sim, model: switchboard-demo}]
-                """.formatted(database, TestGateway.ADMIN_KEY) + extra;
+        String yaml = header(database)
+                + providers(simulatorProvider("sim")) + models(model("sim-chat").route("sim/switchboard-demo")) + extra;
         GatewayConfig config = ConfigLoader.parse(yaml, "test config", Map.of());
         GatewayApp app = GatewayApp.start(config, 0);
         synchronized (apps) {
@@ -94,15 +62,8 @@ class SessionsAcrossInstancesIT {
     @AfterEach
     void stop() throws Exception {
         apps.forEach(GatewayApp::close);
-        if (schema != null) {
-            sql("DROP SCHEMA IF EXISTS " + schema + " CASCADE");
-        }
-        if (dir != null) {
-            try (Stream<Path> files = Files.walk(dir)) {
-                files.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
-            } catch (IOException ignored) {
-                // a leftover temp dir is harmless
-            }
+        if (scratch != null) {
+            scratch.close();
         }
     }
 
@@ -163,8 +124,7 @@ class SessionsAcrossInstancesIT {
         // a fresh database for the race
         stop();
         apps.clear();
-        schema = null;
-        dir = null;
+        scratch = null;
         String fresh = database(kind);
         ExecutorService pool = Executors.newFixedThreadPool(3);
         try {

@@ -1,9 +1,17 @@
 package dev.switchboard.testkit.it.extend;
 
+import static dev.switchboard.testkit.GatewayConfigSupport.TIMEOUTS;
+import static dev.switchboard.testkit.GatewayConfigSupport.anthropicProvider;
+import static dev.switchboard.testkit.GatewayConfigSupport.model;
+import static dev.switchboard.testkit.GatewayConfigSupport.models;
+import static dev.switchboard.testkit.GatewayConfigSupport.openAiProvider;
+import static dev.switchboard.testkit.GatewayConfigSupport.provider;
+import static dev.switchboard.testkit.GatewayConfigSupport.providers;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.switchboard.testkit.RecordedRequest;
+import dev.switchboard.testkit.GatewayConfigSupport.Model;
 import dev.switchboard.testkit.TestGateway;
 import dev.switchboard.testkit.it.SdkGateway;
 import dev.switchboard.testkit.it.extend.Browser.Answer;
@@ -26,54 +34,20 @@ import java.util.function.Function;
 final class SkillsItSupport {
     static final String PASSWORD = "correct horse battery";
 
-    static final String CONFIG = TestGateway.DEFAULT_HEADER + """
-            providers:
-              fake:
-                type: openai
-                base_url: ${UPSTREAM_OPENAI}
-                keys: ["sk-upstream-main-0123456789"]
-                timeouts: {connect: 1s, first_byte: 3s, idle: 3s, total: 10s}
-              claude:
-                type: anthropic
-                base_url: ${UPSTREAM}
-                keys: ["sk-ant-upstream-0123456789"]
-                timeouts: {connect: 1s, first_byte: 3s, idle: 3s, total: 10s}
-              google:
-                type: gemini
-                base_url: ${UPSTREAM}
-                keys: ["upstream-google-key-0123456789"]
-                timeouts: {connect: 1s, first_byte: 3s, idle: 3s, total: 10s}
-            x-chat: &chat
-              context_length: 100000
-              max_output_tokens: 2048
-              supports_tools: true
-              supports_reasoning: true
-              supports_caching: true
-              reasoning: {family: hybrid, efforts: [low, medium, high]}
-              pricing: {input: 1, output: 2}
-            models:
-              oa-chat: {<<: *chat, route: [{provider: fake, model: up-skills}]}
-              an-chat: {<<: *chat, route: [{provider: claude, model: c-skills}]}
-              gm-chat: {<<: *chat, reasoning: {family: hybrid, efforts: [low, medium, high], effort_as: level}, route: [{provider: google, model: g-skills}]}
-              oa-other: {<<: *chat, route: [{provider: fake, model: up-other}]}
-              oa-plain:
-                context_length: 100000
-                max_output_tokens: 2048
-                pricing: {input: 1, output: 2}
-                route: [{provider: fake, model: up-plain}]
-              oa-strict:
-                context_length: 100000
-                max_output_tokens: 2048
-                supports_reasoning: true
-                refused_params: [temperature, top_p]
-                pricing: {input: 1, output: 2}
-                route: [{provider: fake, model: up-strict}]
-              oa-tiny:
-                context_length: 400
-                max_output_tokens: 64
-                pricing: {input: 0, output: 0}
-                route: [{provider: fake, model: up-tiny}]
-            """;
+    static final String CONFIG = TestGateway.DEFAULT_HEADER
+            + providers(
+                    openAiProvider("fake", "sk-upstream-main-0123456789"),
+                    anthropicProvider("claude", "sk-ant-upstream-0123456789"),
+                    provider("google", "gemini", "${UPSTREAM}", TIMEOUTS, "upstream-google-key-0123456789"))
+            + models(
+                    chat("oa-chat", "{family: hybrid, efforts: [low, medium, high]}").route("fake/up-skills"),
+                    chat("an-chat", "{family: hybrid, efforts: [low, medium, high]}").route("claude/c-skills"),
+                    chat("gm-chat", "{family: hybrid, efforts: [low, medium, high], effort_as: level}").route("google/g-skills"),
+                    chat("oa-other", "{family: hybrid, efforts: [low, medium, high]}").route("fake/up-other"),
+                    model("oa-plain").limits(100000, 2048).pricing("{input: 1, output: 2}").route("fake/up-plain"),
+                    model("oa-strict").limits(100000, 2048).supports("reasoning").pricing("{input: 1, output: 2}")
+                            .with("refused_params: [temperature, top_p]").route("fake/up-strict"),
+                    model("oa-tiny").limits(400, 64).route("fake/up-tiny"));
 
     /** The test skills: id and body JSON (single quotes stand for double quotes). */
     static final Map<String, String> SKILLS = Map.of(
@@ -88,6 +62,12 @@ final class SkillsItSupport {
             "it-installed-too", "{'system_prompt': 'Installed for oa-other only.'}");
 
     private SkillsItSupport() {
+    }
+
+    /** A model with tools, caching and {@code reasoning} (a YAML mapping), as the skills tests' chat models are. */
+    private static Model chat(String name, String reasoning) {
+        return model(name).limits(100000, 2048).supports("tools", "reasoning", "caching").pricing("{input: 1, output: 2}")
+                .with("reasoning: " + reasoning);
     }
 
     /** The gateway on {@link #CONFIG} with the test skills written, and an SDK client {@code connect} makes. */

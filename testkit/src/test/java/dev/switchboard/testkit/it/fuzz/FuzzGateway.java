@@ -1,5 +1,10 @@
 package dev.switchboard.testkit.it.fuzz;
 
+import static dev.switchboard.testkit.GatewayConfigSupport.model;
+import static dev.switchboard.testkit.GatewayConfigSupport.models;
+import static dev.switchboard.testkit.GatewayConfigSupport.openAiProvider;
+import static dev.switchboard.testkit.GatewayConfigSupport.providers;
+
 import dev.switchboard.testkit.TestGateway;
 
 /**
@@ -16,27 +21,10 @@ final class FuzzGateway {
     static String config(String upstreamKey) {
         return TestGateway.DEFAULT_HEADER + """
                 http: {max_body: 2MB}
-                providers:
-                  fake:
-                    type: openai
-                    base_url: ${UPSTREAM_OPENAI}
-                    keys: ["%s"]
-                    timeouts: {connect: 1s, first_byte: 3s, idle: 3s, total: 10s}
-                models:
-                  fuzz-all:
-                    context_length: 200000
-                    max_output_tokens: 4096
-                    supports_tools: true
-                    supports_vision: true
-                    supports_reasoning: true
-                    supports_json: true
-                    pricing: {input: 0, output: 0}
-                    route: [{provider: fake, model: up-basic}]
-                  chat-basic:
-                    context_length: 200000
-                    max_output_tokens: 4096
-                    pricing: {input: 0, output: 0}
-                    route: [{provider: fake, model: up-backup}]
-                """.formatted(upstreamKey);
+                """
+                + providers(openAiProvider("fake", upstreamKey))
+                + models(
+                        model("fuzz-all").limits(200000, 4096).supports("tools", "vision", "reasoning", "json").route("fake/up-basic"),
+                        model("chat-basic").limits(200000, 4096).route("fake/up-backup"));
     }
 }

@@ -1,5 +1,10 @@
 package dev.switchboard.testkit.it.ops;
 
+import static dev.switchboard.testkit.GatewayConfigSupport.header;
+import static dev.switchboard.testkit.GatewayConfigSupport.model;
+import static dev.switchboard.testkit.GatewayConfigSupport.models;
+import static dev.switchboard.testkit.GatewayConfigSupport.providers;
+import static dev.switchboard.testkit.GatewayConfigSupport.simulatorProvider;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -9,14 +14,11 @@ import dev.switchboard.server.GatewayApp;
 import dev.switchboard.server.config.ConfigLoader;
 import dev.switchboard.testkit.ShiftedClock;
 import dev.switchboard.testkit.TestGateway;
+import dev.switchboard.testkit.it.soak.ScratchDatabase;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.file.Files;
-import java.sql.Connection;
-import java.sql.DriverManager;
-import java.sql.Statement;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.LocalDate;
@@ -24,11 +26,9 @@ import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.UUID;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -41,43 +41,23 @@ import org.junit.jupiter.params.provider.ValueSource;
  */
 class InstanceStateIT {
     private static final ObjectMapper JSON = new ObjectMapper();
-    private static final String POSTGRES = System.getProperty("switchboard.test.postgres.url",
-            "postgresql://postgres@127.0.0.1:5432/test");
     private static final HttpClient HTTP = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
             .connectTimeout(Duration.ofSeconds(5)).build();
     private final List<GatewayApp> apps = new ArrayList<>();
-    private String schema;
+    private ScratchDatabase scratch;
 
     private String database(String kind) throws Exception {
-        if (kind.equals("sqlite")) {
-            return "sqlite:" + Files.createTempDirectory("switchboard-instances-it").resolve("switchboard.db");
-        }
-        Assumptions.assumeTrue(Boolean.getBoolean("switchboard.test.postgres"), "PostgreSQL tests are off");
-        schema = "sbinst_" + UUID.randomUUID().toString().replace("-", "").substring(0, 12).toLowerCase(Locale.ROOT);
-        sql("CREATE SCHEMA " + schema);
-        return POSTGRES + "?currentSchema=" + schema;
+        scratch = ScratchDatabase.create(kind, "sbinst_");
+        return scratch.url();
     }
 
     private GatewayApp start(String database, Clock clock) {
-        String yaml = """
-                listen: 127.0.0.1:8080
-                database: %s
-                admin_key: %s
-                providers:
-                  sim: {type: simulator}
-                models:
-                  dated:
-                    context_length: 8192
-                    max_output_tokens: 1024
-                    pricing: {input: 0, output: 0}
-                    source: {url: https://example.com/pricing, as_of: 2026-11-01}
-                    route: [{provider: sim, model: switchboard-demo}]
-                  undated:
-                    context_length: 8192
-                    max_output_tokens: 1024
-                    pricing: {input: 0, output: 0}
-                    route: [{provider: sim, model: switchboard-demo}]
-                """.formatted(database, TestGateway.ADMIN_KEY);
+        String yaml = header(database)
+                + providers(simulatorProvider("sim"))
+                + models(
+                        model("dated").with("source: {url: https://example.com/pricing, as_of: 2026-11-01}")
+                                .route("sim/switchboard-demo"),
+                        model("undated").route("sim/switchboard-demo"));
         GatewayApp app = GatewayApp.start(ConfigLoader.parse(yaml, "instances-it", Map.of()), 0,
                 GatewayApp.PortDecorators.NONE, clock);
         apps.add(app);
@@ -87,8 +67,8 @@ class InstanceStateIT {
     @AfterEach
     void stop() throws Exception {
         apps.forEach(GatewayApp::close);
-        if (schema != null) {
-            sql("DROP SCHEMA IF EXISTS " + schema + " CASCADE");
+        if (scratch != null) {
+            scratch.close();
         }
     }
 
@@ -162,10 +142,4 @@ class InstanceStateIT {
         return HTTP.send(r.build(), HttpResponse.BodyHandlers.ofString());
     }
 
-    private static void sql(String statement) throws Exception {
-        try (Connection c = DriverManager.getConnection("jdbc:" + POSTGRES.replace("postgresql://postgres@", "postgresql://"),
-                "postgres", null); Statement s = c.createStatement()) {
-            s.execute(statement);
-        }
-    }
 }

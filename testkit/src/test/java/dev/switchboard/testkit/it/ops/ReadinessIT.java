@@ -1,5 +1,10 @@
 package dev.switchboard.testkit.it.ops;
 
+import static dev.switchboard.testkit.GatewayConfigSupport.header;
+import static dev.switchboard.testkit.GatewayConfigSupport.model;
+import static dev.switchboard.testkit.GatewayConfigSupport.models;
+import static dev.switchboard.testkit.GatewayConfigSupport.providers;
+import static dev.switchboard.testkit.GatewayConfigSupport.simulatorProvider;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -9,6 +14,7 @@ import dev.switchboard.server.config.ConfigLoader;
 import dev.switchboard.testkit.RedisServer;
 import dev.switchboard.testkit.TcpProxy;
 import dev.switchboard.testkit.TestGateway;
+import dev.switchboard.testkit.it.soak.ScratchSchema;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -16,15 +22,10 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.sql.Connection;
-import java.sql.DriverManager;
-import java.sql.Statement;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
-import java.util.UUID;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
@@ -37,27 +38,14 @@ import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
  */
 class ReadinessIT {
     private static final ObjectMapper JSON = new ObjectMapper();
-    private static final String POSTGRES = System.getProperty("switchboard.test.postgres.url",
-            "postgresql://postgres@127.0.0.1:5432/test");
     private static final HttpClient HTTP = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
             .connectTimeout(Duration.ofSeconds(5)).build();
     private final List<AutoCloseable> opened = new ArrayList<>();
-    private String schema;
+    private ScratchSchema schema;
 
     private GatewayApp gateway(String database, String extra) {
-        String yaml = """
-                listen: 127.0.0.1:8080
-                database: %s
-                admin_key: %s
-                models:
-                  sim:
-                    context_length: 8192
-                    max_output_tokens: 1024
-                    pricing: {input: 0, output: 0}
-                    route: [{provider: sim, model: echo}]
-                providers:
-                  sim: {type: simulator}
-                """.formatted(database, TestGateway.ADMIN_KEY) + extra;
+        String yaml = header(database)
+                + models(model("sim").route("sim/echo")) + providers(simulatorProvider("sim")) + extra;
         GatewayApp app = GatewayApp.start(ConfigLoader.parse(yaml, "readiness-it", Map.of()), 0);
         opened.add(app);
         return app;
@@ -74,7 +62,7 @@ class ReadinessIT {
             c.close();
         }
         if (schema != null) {
-            sql("DROP SCHEMA " + schema + " CASCADE");
+            schema.close();
         }
     }
 
@@ -108,13 +96,12 @@ class ReadinessIT {
     @Test
     @EnabledIfSystemProperty(named = "switchboard.test.postgres", matches = "true")
     void databaseUnreachableMakesTheInstanceNotReadyWithinTheTimeout() throws Exception {
-        schema = "sbready_" + UUID.randomUUID().toString().replace("-", "").substring(0, 12).toLowerCase(Locale.ROOT);
-        sql("CREATE SCHEMA " + schema);
-        URI pg = URI.create(POSTGRES.replace("postgresql://", "http://"));
+        schema = ScratchSchema.create("sbready_");
+        URI pg = URI.create(ScratchSchema.POSTGRES.replace("postgresql://", "http://"));
         TcpProxy proxy = TcpProxy.start(pg.getHost(), pg.getPort());
         opened.add(proxy);
         String viaProxy = "postgresql://" + pg.getUserInfo() + "@127.0.0.1:" + proxy.port() + pg.getPath()
-                + "?currentSchema=" + schema;
+                + "?currentSchema=" + schema.name();
         GatewayApp app = gateway(viaProxy, "");
         assertThat(await(app, 200).path("database").asText()).isEqualTo("ok");
 
@@ -177,10 +164,4 @@ class ReadinessIT {
                 HttpResponse.BodyHandlers.ofString());
     }
 
-    private static void sql(String statement) throws Exception {
-        try (Connection c = DriverManager.getConnection("jdbc:" + POSTGRES.replace("postgresql://postgres@", "postgresql://"),
-                "postgres", null); Statement s = c.createStatement()) {
-            s.execute(statement);
-        }
-    }
 }

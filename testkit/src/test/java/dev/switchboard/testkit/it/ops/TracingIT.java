@@ -1,5 +1,11 @@
 package dev.switchboard.testkit.it.ops;
 
+import static dev.switchboard.testkit.GatewayConfigSupport.SLOWER;
+import static dev.switchboard.testkit.GatewayConfigSupport.header;
+import static dev.switchboard.testkit.GatewayConfigSupport.model;
+import static dev.switchboard.testkit.GatewayConfigSupport.models;
+import static dev.switchboard.testkit.GatewayConfigSupport.provider;
+import static dev.switchboard.testkit.GatewayConfigSupport.providers;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -55,24 +61,10 @@ class TracingIT {
     private String config(String extra) throws Exception {
         upstream = FakeUpstream.start();
         opened.add(upstream);
-        return """
-                listen: 127.0.0.1:8080
-                database: sqlite:%s
-                admin_key: %s
-                providers:
-                  fake:
-                    type: openai
-                    base_url: %s
-                    keys: ["%s"]
-                    timeouts: {connect: 1s, first_byte: 5s, idle: 5s, total: 20s}
-                models:
-                  traced:
-                    context_length: 8192
-                    max_output_tokens: 1024
-                    pricing: {input: 1, output: 2}
-                    route: [{provider: fake, model: up-first-fail503}, {provider: fake, model: up-second}]
-                """.formatted(Files.createTempDirectory("switchboard-trace-it").resolve("t.db"), TestGateway.ADMIN_KEY,
-                upstream.openAiBaseUrl(), UPSTREAM_KEY) + extra;
+        return header("sqlite:" + Files.createTempDirectory("switchboard-trace-it").resolve("t.db"))
+                + providers(provider("fake", "openai", upstream.openAiBaseUrl(), SLOWER, UPSTREAM_KEY))
+                + models(model("traced").pricing("{input: 1, output: 2}").route("fake/up-first-fail503", "fake/up-second"))
+                + extra;
     }
 
     @AfterEach

@@ -1,10 +1,14 @@
 package dev.switchboard.testkit.it.responses;
 
+import static dev.switchboard.testkit.GatewayConfigSupport.SLOWER;
+import static dev.switchboard.testkit.GatewayConfigSupport.model;
+import static dev.switchboard.testkit.GatewayConfigSupport.provider;
+import static dev.switchboard.testkit.GatewayConfigSupport.providerLine;
+
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.openai.client.OpenAIClient;
-import com.openai.client.okhttp.OpenAIOkHttpClient;
 import com.openai.core.JsonValue;
 import com.openai.core.ObjectMappers;
 import com.openai.core.http.StreamResponse;
@@ -19,6 +23,7 @@ import com.openai.models.responses.ResponseStreamEvent;
 import dev.switchboard.engine.account.AdminService;
 import dev.switchboard.engine.account.User;
 import dev.switchboard.testkit.TestGateway;
+import dev.switchboard.testkit.it.ItSupport;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.time.Duration;
@@ -52,12 +57,11 @@ final class ResponsesItSupport {
         for (UpstreamKind k : UpstreamKind.values()) {
             yaml.append(k.providerYaml(UPSTREAM_KEY));
         }
-        yaml.append("  p-scripted:\n    type: openai\n    base_url: ${UPSTREAM_OPENAI}\n    keys: [\"" + UPSTREAM_KEY
-                + "\"]\n    timeouts: {connect: 1s, first_byte: 5s, idle: 5s, total: 20s}\n"
+        yaml.append(provider("p-scripted", "openai", "${UPSTREAM_OPENAI}", SLOWER, UPSTREAM_KEY)
                 // its scripts answer whole JSON bodies: a provider that does not stream
-                + "    streaming: false\n"
+                + providerLine("streaming: false")
                 // it signs reasoning in reasoning_details and takes it back, as OpenRouter does
-                + "    flavour: openrouter\n");
+                + providerLine("flavour: openrouter"));
         yaml.append("models:\n");
         for (UpstreamKind k : UpstreamKind.values()) {
             yaml.append(k.modelYaml()).append(k.modelYaml(THINK));
@@ -66,15 +70,8 @@ final class ResponsesItSupport {
             }
         }
         yaml.append(UpstreamKind.OPENAI.modelYaml(CACHE));
-        yaml.append("""
-                  resp-signed:
-                    context_length: 100000
-                    max_output_tokens: 4096
-                    supports_tools: true
-                    supports_reasoning: true
-                    pricing: {input: 1, output: 2}
-                    route: [{provider: p-scripted, model: up-signed}]
-                """);
+        yaml.append(model("resp-signed").limits(100000, 4096).supports("tools", "reasoning").pricing("{input: 1, output: 2}")
+                .route("p-scripted/up-signed").yaml());
         return yaml.toString();
     }
 
@@ -84,13 +81,7 @@ final class ResponsesItSupport {
     }
 
     static OpenAIClient client(TestGateway gateway, String apiKey) {
-        return OpenAIOkHttpClient.builder()
-                .baseUrl(gateway.openAiBaseUrl())
-                .apiKey(apiKey)
-                .maxRetries(0)
-                .responseValidation(true)
-                .timeout(Duration.ofSeconds(30))
-                .build();
+        return ItSupport.client(gateway, apiKey, Duration.ofSeconds(30));
     }
 
     /** A key of a second user, for ownership checks. */

@@ -1,5 +1,9 @@
 package dev.switchboard.testkit.it.responses;
 
+import static dev.switchboard.testkit.GatewayConfigSupport.SLOWER;
+import static dev.switchboard.testkit.GatewayConfigSupport.simulatorProvider;
+
+import dev.switchboard.testkit.GatewayConfigSupport;
 import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.List;
@@ -66,19 +70,17 @@ enum UpstreamKind {
     /** The provider section of the test config. */
     String providerYaml(String upstreamKey) {
         if (this == SIMULATOR) {
-            return "  " + provider() + ":\n    type: simulator\n";
+            return simulatorProvider(provider());
         }
-        return "  " + provider() + ":\n    type: " + type + "\n    base_url: " + baseUrl + "\n    keys: [\"" + upstreamKey
-                + "\"]\n    timeouts: {connect: 1s, first_byte: 5s, idle: 5s, total: 20s}\n";
+        return GatewayConfigSupport.provider(provider(), type, baseUrl, SLOWER, upstreamKey);
     }
 
     /** A model of this kind in the test config, able to take tools, images, reasoning and JSON output. */
     String modelYaml(String... variant) {
-        return "  " + model(variant) + ":\n    context_length: 100000\n    max_output_tokens: 4096\n"
-                + "    supports_tools: true\n    supports_reasoning: true\n    supports_vision: true\n"
-                + "    supports_json: true\n    pricing: {input: 1, output: 2}\n"
-                + "    route: [{provider: " + provider() + ", model: " + (this == SIMULATOR ? "sim" : upstreamModel(variant))
-                + "}]\n";
+        return GatewayConfigSupport.model(model(variant)).limits(100000, 4096).supports("tools", "reasoning", "vision", "json")
+                .pricing("{input: 1, output: 2}")
+                .route(provider() + "/" + (this == SIMULATOR ? "sim" : upstreamModel(variant)))
+                .yaml();
     }
 
     static Stream<UpstreamKind> enabled() {

@@ -1,5 +1,10 @@
 package dev.switchboard.testkit.it.soak;
 
+import static dev.switchboard.testkit.GatewayConfigSupport.SLOWER;
+import static dev.switchboard.testkit.GatewayConfigSupport.model;
+import static dev.switchboard.testkit.GatewayConfigSupport.models;
+import static dev.switchboard.testkit.GatewayConfigSupport.provider;
+import static dev.switchboard.testkit.GatewayConfigSupport.providers;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -33,25 +38,11 @@ class IdempotencyIT {
     private static final ObjectMapper JSON = new ObjectMapper();
 
     @RegisterExtension
-    static final GatewayExtension GATEWAY = new GatewayExtension(TestGateway.DEFAULT_HEADER + """
-            providers:
-              fake:
-                type: openai
-                base_url: ${UPSTREAM_OPENAI}
-                keys: ["%s"]
-                timeouts: {connect: 1s, first_byte: 5s, idle: 5s, total: 20s}
-            models:
-              idem:
-                context_length: 8192
-                max_output_tokens: 1024
-                pricing: {input: 1, output: 2}
-                route: [{provider: fake, model: up-idem-slowfirst}]
-              idem-down:
-                context_length: 8192
-                max_output_tokens: 1024
-                pricing: {input: 1, output: 2}
-                route: [{provider: fake, model: up-down-fail503}]
-            """.formatted(UPSTREAM_KEY));
+    static final GatewayExtension GATEWAY = new GatewayExtension(TestGateway.DEFAULT_HEADER
+            + providers(provider("fake", "openai", "${UPSTREAM_OPENAI}", SLOWER, UPSTREAM_KEY))
+            + models(
+                    model("idem").pricing("{input: 1, output: 2}").route("fake/up-idem-slowfirst"),
+                    model("idem-down").pricing("{input: 1, output: 2}").route("fake/up-down-fail503")));
 
     private static final HttpClient HTTP = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
             .connectTimeout(Duration.ofSeconds(5)).build();

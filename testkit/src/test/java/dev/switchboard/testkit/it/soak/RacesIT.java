@@ -1,5 +1,10 @@
 package dev.switchboard.testkit.it.soak;
 
+import static dev.switchboard.testkit.GatewayConfigSupport.header;
+import static dev.switchboard.testkit.GatewayConfigSupport.model;
+import static dev.switchboard.testkit.GatewayConfigSupport.models;
+import static dev.switchboard.testkit.GatewayConfigSupport.provider;
+import static dev.switchboard.testkit.GatewayConfigSupport.providers;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.switchboard.engine.account.AdminService;
@@ -28,8 +33,8 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.BooleanSupplier;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * Races the issue names, each repeated in rounds with a seeded jitter before every request, against one gateway:
@@ -60,38 +65,14 @@ class RacesIT {
     private static final int ESTIMATE = 101;
 
     // Output at 1000 USD per million tokens and max_tokens 1000: the worst case of "paid" is 1 USD exactly.
-    private static final String CONFIG = """
-            listen: 127.0.0.1:8080
-            database: ${RACE_DATABASE}
-            admin_key: ${ADMIN_KEY}
-            providers:
-              gated:
-                type: openai
-                base_url: ${UPSTREAM_OPENAI}
-                keys: ["sk-upstream-races-0123456789"]
-                timeouts: {connect: 2s, first_byte: 90s, idle: 90s, total: 120s}
-            models:
-              paid:
-                context_length: 200000
-                max_output_tokens: 4096
-                pricing: {input: 0, output: 1000}
-                route: [{provider: gated, model: up-gated}]
-              free:
-                context_length: 8192
-                max_output_tokens: 1024
-                pricing: {input: 0, output: 0}
-                route: [{provider: gated, model: up-gated}]
-              quick:
-                context_length: 8192
-                max_output_tokens: 1024
-                pricing: {input: 0, output: 0}
-                route: [{provider: gated, model: up-quick}]
-              idem:
-                context_length: 8192
-                max_output_tokens: 1024
-                pricing: {input: 1, output: 2}
-                route: [{provider: gated, model: up-gated}]
-            """;
+    private static final String CONFIG = header("${RACE_DATABASE}")
+            + providers(provider("gated", "openai", "${UPSTREAM_OPENAI}", "{connect: 2s, first_byte: 90s, idle: 90s, total: 120s}",
+                    "sk-upstream-races-0123456789"))
+            + models(
+                    model("paid").limits(200000, 4096).pricing("{input: 0, output: 1000}").route("gated/up-gated"),
+                    model("free").route("gated/up-gated"),
+                    model("quick").route("gated/up-quick"),
+                    model("idem").pricing("{input: 1, output: 2}").route("gated/up-gated"));
 
     /** The gate of the current round: admitted requests wait at the upstream until it opens. */
     private final AtomicReference<CountDownLatch> gate = new AtomicReference<>(new CountDownLatch(0));
@@ -99,16 +80,11 @@ class RacesIT {
     /** The output tokens the gated upstream reports (3 for the balance race, 100 for the token cap). */
     private volatile int outputTokens = 3;
 
-    @Test
-    void onSqlite(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir) throws Exception {
-        races("sqlite:" + dir.resolve("races.db"));
-    }
-
-    @Test
-    @EnabledIfSystemProperty(named = "switchboard.test.postgres", matches = "true")
-    void onPostgresql() throws Exception {
-        try (ScratchSchema schema = ScratchSchema.create("sbraces_")) {
-            races(schema.databaseUrl());
+    @ParameterizedTest
+    @ValueSource(strings = {"sqlite", "postgresql"})
+    void onEachDatabase(String kind) throws Exception {
+        try (ScratchDatabase database = ScratchDatabase.create(kind, "sbraces_")) {
+            races(database.url());
         }
     }
 

@@ -13,8 +13,9 @@ import java.util.UUID;
  * ({@code switchboard.test.postgres.url}, else {@code SWITCHBOARD_TEST_POSTGRES_URL}, else the local {@code test}
  * database).
  */
-final class ScratchSchema implements AutoCloseable {
-    private static final String POSTGRES = System.getProperty("switchboard.test.postgres.url",
+public final class ScratchSchema implements AutoCloseable {
+    /** The PostgreSQL server the schemas are made on, as a gateway {@code database:} URL. */
+    public static final String POSTGRES = System.getProperty("switchboard.test.postgres.url",
             System.getenv().getOrDefault("SWITCHBOARD_TEST_POSTGRES_URL", "postgresql://postgres@127.0.0.1:5432/test"));
 
     private final String name;
@@ -24,14 +25,19 @@ final class ScratchSchema implements AutoCloseable {
     }
 
     /** Creates a schema named {@code prefix} and a random suffix. */
-    static ScratchSchema create(String prefix) throws SQLException {
+    public static ScratchSchema create(String prefix) throws SQLException {
         String name = prefix + UUID.randomUUID().toString().replace("-", "").substring(0, 12).toLowerCase(Locale.ROOT);
         execute("CREATE SCHEMA " + name);
         return new ScratchSchema(name);
     }
 
+    /** The schema's name. */
+    public String name() {
+        return name;
+    }
+
     /** The gateway's {@code database:} URL for this schema. */
-    String databaseUrl() {
+    public String databaseUrl() {
         return POSTGRES + (POSTGRES.contains("?") ? "&" : "?") + "currentSchema=" + name;
     }
 
