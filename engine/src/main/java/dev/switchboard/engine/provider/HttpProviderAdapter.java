@@ -143,6 +143,8 @@ public final class HttpProviderAdapter implements ProviderAdapter {
         private final Dialect.StreamParser parser;
         private final SseParser sse = new SseParser();
         private final Deque<StreamEvent> ready = new ArrayDeque<>();
+        /** The first byte of each read, waited for without a read buffer. */
+        private final byte[] one = new byte[1];
         private boolean ended;
         private boolean finished;
         private RuntimeException failed;
@@ -200,7 +202,9 @@ public final class HttpProviderAdapter implements ProviderAdapter {
         private void readOnce() {
             byte[] buffer = null;
             try {
-                int first = in.read();
+                // through read(byte[], ...): the entity stream's one-byte read() ended the body early at a chunk's end,
+                // and the connection was closed instead of kept
+                int first = in.read(one, 0, 1) < 0 ? -1 : one[0] & 0xff;
                 if (first < 0) {
                     ended = true;
                     for (SseEvent e : sse.finish()) {

@@ -289,15 +289,9 @@ public final class UpstreamClient implements AutoCloseable {
 
         @Override
         public int read() throws IOException {
-            try {
-                int b = in.read();
-                if (b >= 0) {
-                    timer.activity();
-                }
-                return b;
-            } catch (IOException | RuntimeException e) {
-                throw new UpstreamIOException(classify(e, timer));
-            }
+            byte[] one = new byte[1];
+            int n = read(one, 0, 1);
+            return n < 0 ? -1 : one[0] & 0xff;
         }
 
         @Override
