@@ -7,7 +7,9 @@
 Starts `java [flags] -jar JAR --config CONFIG` (--java, else $JAVA_HOME/bin/java, else java on PATH; it
 must be JDK 21 or newer, 25 for the AOT cache), POSTs BODY to
 URL/v1/chat/completions every 5 ms until one is answered 200, prints the milliseconds since launch,
-then stops the gateway with SIGTERM and waits for it (a recording run writes its AOT cache then).
+and the CPU time (user + system, all threads, from /proc/PID/stat) the gateway had used by then: on a busy
+machine the wall time moves with other processes' load, the CPU time much less. Then it stops the gateway with
+SIGTERM and waits for it (a recording run writes its AOT cache then).
 The config must name an upstream that answers (e.g. bench/load's nginx). Loopback only.
 """
 import argparse, os, signal, subprocess, sys, time, urllib.request
@@ -21,6 +23,16 @@ ap.add_argument("flags", nargs="*")
 o = ap.parse_args()
 java = o.java or (os.path.join(os.environ["JAVA_HOME"], "bin", "java") if os.environ.get("JAVA_HOME") else "java")
 body = open(o.body, "rb").read()
+TICK = os.sysconf("SC_CLK_TCK")
+
+
+def cpu_ms(pid):
+    """utime + stime of the process so far, in ms (fields 14 and 15 of /proc/PID/stat, after the command name)."""
+    with open(f"/proc/{pid}/stat") as f:
+        fields = f.read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) * 1000 / TICK
+
+
 t0 = time.monotonic()
 p = subprocess.Popen([java, *o.flags, "-jar", o.jar, "--config", o.config], stdout=subprocess.DEVNULL,
                      stderr=subprocess.STDOUT, env={**os.environ, "SWITCHBOARD_LOG_LEVEL": "WARN"})
@@ -34,6 +46,7 @@ try:
                 if r.status == 200:
                     r.read()
                     first = (time.monotonic() - t0) * 1000
+                    cpu = cpu_ms(p.pid)
                     break
         except OSError:
             time.sleep(0.005)
@@ -43,4 +56,4 @@ finally:
         p.wait(timeout=120)
 if first is None:
     sys.exit(f"no answered request (gateway exit status {p.returncode})")
-print(f"first answered request after {first:.0f} ms")
+print(f"first answered request after {first:.0f} ms (gateway CPU by then {cpu:.0f} ms)")

@@ -106,7 +106,7 @@ if [[ -z "${JAVA_HOME:-}" ]] || ! java_ok "$JAVA_HOME"; then
 fi
 JAVA="$JAVA_HOME/bin/java"
 
-JAR="$ROOT/server/target/switchboard.jar"
+JAR="${SWITCHBOARD_JAR:-$ROOT/server/target/switchboard.jar}"  # SWITCHBOARD_JAR: another build (before/after runs)
 if [[ ! -f "$JAR" || -n "$REBUILD" ]]; then
   log "building $JAR"
   (cd "$ROOT" && timeout 1800 ./mvnw -B -q -DskipTests -pl server -am package) >&2

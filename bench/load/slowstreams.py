@@ -13,7 +13,8 @@ descriptors (the caller's and the provider's connection), so with the usual limi
 about 9,900 streams.
 
 Reported: streams completed and failed (with the first reasons), time to first byte p50/p99/max, the gateway's
-peak RSS and peak descriptors while the streams were open, its RSS after, heap after a full GC (jcmd), and the
+peak RSS and peak descriptors while the streams were open, its RSS after, heap after a full GC (jcmd; the class
+histogram at that moment goes to OUT/histogram-mid.txt), and the
 gateway's CPU seconds. Exits 1 on any failed stream. Everything listens on 127.0.0.1 only; every child process
 is stopped when the script ends.
 """
@@ -263,6 +264,11 @@ models:
                 # the live heap with the streams open: what each open stream really keeps
                 subprocess.run(["jcmd", str(gw.pid), "GC.run"], capture_output=True)
                 live = heap_used(gw.pid) + f" with {fds} descriptors open"
+                # what they keep, by class (histogram-mid.txt): compare runs per open stream, not in total
+                with open(os.path.join(out, "histogram-mid.txt"), "w") as f:
+                    f.write(f"descriptors open: {fds}\n")
+                    f.flush()
+                    subprocess.run(["jcmd", str(gw.pid), "GC.class_histogram"], stdout=f, stderr=subprocess.DEVNULL)
             time.sleep(0.5)
         wall = time.monotonic() - t0
         cpu = cpu_seconds(gw.pid) - cpu0

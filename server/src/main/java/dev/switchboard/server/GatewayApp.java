@@ -105,6 +105,8 @@ import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.FutureTask;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.UnaryOperator;
 import org.slf4j.Logger;
@@ -164,14 +166,13 @@ public final class GatewayApp implements AutoCloseable {
     private GatewayApp(GatewayConfig config, int port, PortDecorators ports, Clock clock, Optional<Tracing> tracing) {
         this.config = config;
         this.tracing = tracing;
-        try {
-            this.accounts = openAccounts(config, clock);
-        } catch (RuntimeException | Error e) {
-            tracing.ifPresent(Tracing::close);
-            throw e;
-        }
-        Deque<AutoCloseable> opened = new ArrayDeque<>(List.of(accounts));
+        // The database is opened and migrated on another thread while the HTTP client and the metrics are set up:
+        // they do not need it, and with a second core the start is shorter by the shorter of the two.
+        FutureTask<Accounts> opening = new FutureTask<>(() -> openAccounts(config, clock));
+        Thread.ofPlatform().name("switchboard-open-database").start(opening);
+        Deque<AutoCloseable> opened = new ArrayDeque<>();
         tracing.ifPresent(opened::add);
+        boolean joined = false;
         try {
             this.watchdog = opened(opened, new Watchdog(Duration.ofMillis(50)));
             this.upstream = opened(opened, new UpstreamClient(watchdog));
@@ -179,6 +180,10 @@ public final class GatewayApp implements AutoCloseable {
             PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
             GatewayMetrics metrics = new GatewayMetrics(registry);
             metrics.upstreamPool(upstream.pool()::openConnections, upstream.pool()::idleConnections);
+            joined = true;
+            this.accounts = joined(opening);
+            // closed last, as it was opened first
+            opened.addLast(accounts);
             JdbcCatalogStore catalogStore = new JdbcCatalogStore(accounts.database());
             this.skills = new SkillService(catalogStore, new JdbcSkillStore(accounts.database()),
                     id -> config.catalog().resolve(id).map(ModelEntry::id), clock);
@@ -196,6 +201,9 @@ public final class GatewayApp implements AutoCloseable {
                     tracing.map(Tracing::requests).orElse(RequestObserver.NONE));
         } catch (RuntimeException | Error e) {
             opened.forEach(GatewayApp::closeQuietly);
+            if (!joined) {
+                closeWhenOpened(opening);
+            }
             throw e;
         }
         // Only once the address is ours: a first start that cannot listen must not create (and so lose) the
@@ -383,6 +391,33 @@ public final class GatewayApp implements AutoCloseable {
                     : "change `listen` in " + config.source();
             throw new StartupException(StartupException.LISTEN, "cannot listen on " + address + ": " + e.getMessage()
                     + " (" + fix + ")", e);
+        }
+    }
+
+    /** The accounts {@code opening} opened, or what it threw (a start-up failure: the database's exit status). */
+    private static Accounts joined(FutureTask<Accounts> opening) {
+        try {
+            return opening.get();
+        } catch (ExecutionException e) {
+            switch (e.getCause()) {
+                case RuntimeException r -> throw r;
+                case Error r -> throw r;
+                default -> throw new IllegalStateException(e.getCause());
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while the database was being opened", e);
+        }
+    }
+
+    /** A start failing before the database was needed: waits for it to open (or fail), then closes it. */
+    private static void closeWhenOpened(FutureTask<Accounts> opening) {
+        try {
+            closeQuietly(opening.get());
+        } catch (ExecutionException e) {
+            // it failed to open as well: nothing to close, and the first failure is the one to report
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
         }
     }
 

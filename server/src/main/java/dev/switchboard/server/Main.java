@@ -1,6 +1,8 @@
 package dev.switchboard.server;
 
 import dev.switchboard.server.cli.Cli;
+import java.io.PrintWriter;
+import java.util.OptionalInt;
 import org.slf4j.bridge.SLF4JBridgeHandler;
 
 /** Entry point: {@code switchboard [--config FILE] [serve | users ... | keys ...]}; serving is the default. */
@@ -12,6 +14,8 @@ public final class Main {
         // Helidon logs through java.util.logging: route it into the same JSON log lines
         SLF4JBridgeHandler.removeHandlersForRootLogger();
         SLF4JBridgeHandler.install();
-        System.exit(Cli.commandLine().execute(args));
+        // the server's own arguments skip picocli's reflective set-up (start-up time); every other command line uses it
+        OptionalInt served = Cli.serveDirectly(args, System.getenv(), new PrintWriter(System.err, true));
+        System.exit(served.isPresent() ? served.getAsInt() : Cli.commandLine().execute(args));
     }
 }

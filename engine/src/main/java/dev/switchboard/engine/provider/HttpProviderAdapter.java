@@ -19,19 +19,25 @@ import java.util.ArrayDeque;
 import java.util.Deque;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.ArrayBlockingQueue;
 
 /**
  * A provider reached over HTTP, speaking the wire format its {@link Dialect} describes. Tool names and
  * call ids are rewritten to what the dialect's format accepts ({@link ToolNames}) before the call and
  * mapped back in the answer and in every stream event. Reads streams
- * event by event as they arrive (a small fixed buffer per stream, never the whole body) and turns every
+ * event by event as they arrive (a buffer lent for each read, never the whole body) and turns every
  * failure into a classified {@link UpstreamFailure}.
  */
 public final class HttpProviderAdapter implements ProviderAdapter {
     /** Error bodies are read only this far: enough for any provider's message. */
     private static final int MAX_ERROR_BODY = 64 * 1024;
     private static final int READ_BUFFER = 8 * 1024;
-    /** How much of a finished stream's tail is read to keep its connection; more than that is not worth it. */
+    /**
+     * Read buffers lent for one read and given back: a stream waiting for its provider holds none (with thousands of
+     * slow streams open, one each was 8 KiB per stream), and a busy one allocates none per read. Bounded: buffers
+     * beyond it are left to the GC.
+     */
+    private static final ArrayBlockingQueue<byte[]> READ_BUFFERS = new ArrayBlockingQueue<>(64);
 
     private final Dialect dialect;
     private final UpstreamClient client;
@@ -137,7 +143,8 @@ public final class HttpProviderAdapter implements ProviderAdapter {
         private final Dialect.StreamParser parser;
         private final SseParser sse = new SseParser();
         private final Deque<StreamEvent> ready = new ArrayDeque<>();
-        private final byte[] buffer = new byte[READ_BUFFER];
+        /** The first byte of each read, waited for without a read buffer. */
+        private final byte[] one = new byte[1];
         private boolean ended;
         private boolean finished;
         private RuntimeException failed;
@@ -188,33 +195,47 @@ public final class HttpProviderAdapter implements ProviderAdapter {
             return !ready.isEmpty();
         }
 
-        /** One read from the upstream, parsed into {@link #ready}. */
+        /**
+         * One read from the upstream, parsed into {@link #ready}: the wait for the provider's next byte holds no
+         * buffer; what has arrived with it is read at once into a lent one.
+         */
         private void readOnce() {
-            int n;
+            byte[] buffer = null;
             try {
-                n = in.read(buffer);
-            } catch (UpstreamIOException e) {
-                throw e.failure();
-            } catch (IOException e) {
-                throw UpstreamFailure.of(UpstreamFailure.Kind.RESET, "connection closed by the provider");
-            }
-            try {
-                if (n < 0) {
+                // through read(byte[], ...): the entity stream's one-byte read() ended the body early at a chunk's end,
+                // and the connection was closed instead of kept
+                int first = in.read(one, 0, 1) < 0 ? -1 : one[0] & 0xff;
+                if (first < 0) {
                     ended = true;
                     for (SseEvent e : sse.finish()) {
                         ready.addAll(parser.onEvent(e.event(), e.data()));
                     }
                     ready.addAll(parser.onEnd());
-                } else {
-                    for (SseEvent e : sse.feed(buffer, 0, n)) {
-                        ready.addAll(parser.onEvent(e.event(), e.data()));
-                    }
+                    return;
                 }
+                buffer = READ_BUFFERS.poll();
+                if (buffer == null) {
+                    buffer = new byte[READ_BUFFER];
+                }
+                buffer[0] = (byte) first;
+                int available = in.available();
+                int more = available > 0 ? in.read(buffer, 1, Math.min(available, buffer.length - 1)) : 0;
+                for (SseEvent e : sse.feed(buffer, 0, 1 + Math.max(more, 0))) {
+                    ready.addAll(parser.onEvent(e.event(), e.data()));
+                }
+            } catch (UpstreamIOException e) {
+                throw e.failure();
+            } catch (IOException e) {
+                throw UpstreamFailure.of(UpstreamFailure.Kind.RESET, "connection closed by the provider");
             } catch (UpstreamFailure f) {
                 throw f;
             } catch (RuntimeException e) {
                 // an event the format's parser cannot read: the provider broke its own protocol
                 throw ProviderAdapter.protocolError("unreadable stream event: " + e.getMessage());
+            } finally {
+                if (buffer != null) {
+                    READ_BUFFERS.offer(buffer);
+                }
             }
         }
 

@@ -4,7 +4,6 @@ import io.helidon.common.buffers.BufferData;
 import io.helidon.common.buffers.DataReader;
 import io.helidon.common.buffers.DataWriter;
 import io.helidon.common.socket.HelidonSocket;
-import io.helidon.common.socket.PlainSocket;
 import io.helidon.common.socket.TlsSocket;
 import io.helidon.common.tls.Tls;
 import io.helidon.webclient.api.ClientConnection;
@@ -70,7 +69,7 @@ final class UpstreamConnection implements ClientConnection {
                 ssl.startHandshake();
                 socket = TlsSocket.client(ssl, id);
             } else {
-                socket = PlainSocket.client(channel.socket(), id);
+                socket = new PlainUpstreamSocket(channel.socket(), id);
             }
             return new UpstreamConnection(channel, socket, id, target);
         } catch (IOException e) {

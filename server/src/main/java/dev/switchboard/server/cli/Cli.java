@@ -6,9 +6,11 @@ import dev.switchboard.server.config.ConfigLoader;
 import dev.switchboard.server.config.GatewayConfig;
 import dev.switchboard.server.logging.CommandLogging;
 import java.io.PrintWriter;
+import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalInt;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -54,23 +56,68 @@ public final class Cli implements Callable<Integer> {
     /** As {@link #commandLine()}, reading {@code env} instead of the process environment (tests). */
     public static CommandLine commandLine(Map<String, String> env) {
         CommandLine cl = new CommandLine(new Cli(env));
-        cl.setExecutionExceptionHandler((e, line, parsed) -> {
-            switch (e) {
-                case ConfigException c -> {
-                    line.getErr().println(c.getMessage());
-                    return StartupException.CONFIG;
-                }
-                case StartupException s -> {
-                    line.getErr().println("switchboard: " + s.getMessage());
-                    return s.exitCode();
-                }
-                default -> {
-                    line.getErr().println("switchboard: unexpected failure: " + e);
-                    return 1;
-                }
-            }
-        });
+        cl.setExecutionExceptionHandler((e, line, parsed) -> exitStatus(e, line.getErr()));
         return cl;
+    }
+
+    /**
+     * Serves without building picocli's command model when the arguments are exactly the serving ones: none,
+     * {@code serve}, and {@code --config FILE} (or {@code --config=FILE}) at most once, in any order. picocli reads
+     * every command's annotations by reflection before it parses anything, about a tenth of a start-up's work; the
+     * server path does not need it. Anything else (help, another command, a typo, a repeated option) is empty and
+     * goes through {@link #commandLine()}, which parses and reports it as always. Failures end the same way as there:
+     * one line on {@code err} and the same exit status.
+     */
+    public static OptionalInt serveDirectly(String[] args, Map<String, String> env, PrintWriter err) {
+        Optional<Path> config = Optional.empty();
+        boolean serve = false;
+        for (int i = 0; i < args.length; i++) {
+            String a = args[i];
+            String value;
+            if (a.equals("serve") && !serve) {
+                serve = true;
+                continue;
+            } else if (a.equals("--config") && i + 1 < args.length && !args[i + 1].startsWith("-")) {
+                value = args[++i];
+            } else if (a.startsWith("--config=")) {
+                value = a.substring("--config=".length());
+            } else {
+                return OptionalInt.empty();
+            }
+            if (config.isPresent() || value.isEmpty()) {
+                return OptionalInt.empty();
+            }
+            try {
+                config = Optional.of(Path.of(value));
+            } catch (InvalidPathException e) {
+                return OptionalInt.empty();
+            }
+        }
+        Cli cli = new Cli(env);
+        cli.config = config;
+        try {
+            return OptionalInt.of(new ServeCommand().run(cli));
+        } catch (RuntimeException e) {
+            return OptionalInt.of(exitStatus(e, err));
+        }
+    }
+
+    /** How a command that threw ends: one line on {@code err}, never a stack trace, and the exit status of its cause. */
+    private static int exitStatus(Exception e, PrintWriter err) {
+        switch (e) {
+            case ConfigException c -> {
+                err.println(c.getMessage());
+                return StartupException.CONFIG;
+            }
+            case StartupException s -> {
+                err.println("switchboard: " + s.getMessage());
+                return s.exitCode();
+            }
+            default -> {
+                err.println("switchboard: unexpected failure: " + e);
+                return 1;
+            }
+        }
     }
 
     @Override

@@ -79,8 +79,8 @@ final class GatewayProcess implements AutoCloseable {
             // the jar operators run, with its own logging configuration
             command.addAll(List.of("-jar", jar.toString()));
         } else {
-            command.addAll(List.of("-Dlogback.configurationFile=" + Path.of("..", "server", "src", "main", "resources",
-                    "logback.xml").toAbsolutePath(), "-cp", System.getProperty("surefire.test.class.path",
+            // the tests' class path holds logback-test.xml, which the gateway's logging defers to
+            command.addAll(List.of("-cp", System.getProperty("surefire.test.class.path",
                     System.getProperty("java.class.path")), "dev.switchboard.server.Main"));
         }
         command.addAll(List.of("--config", config.toString()));

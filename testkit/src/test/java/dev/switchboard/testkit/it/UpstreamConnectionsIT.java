@@ -71,6 +71,21 @@ class UpstreamConnectionsIT {
     }
 
     @Test
+    void finishedStreamsGiveTheirConnectionBackForTheNextRequest() throws Exception {
+        start();
+
+        for (int i = 0; i < 5; i++) {
+            HttpResponse<String> streamed = ask("plain", true);
+            assertThat(streamed.statusCode()).isEqualTo(200);
+            assertThat(streamed.body()).contains("data: [DONE]").doesNotContain("\"error\"");
+        }
+
+        // one after another, every stream ran on the connection the one before it gave back
+        assertThat(gateway.app().upstream().pool().openConnections()).isEqualTo(1);
+        assertThat(gateway.app().upstream().pool().idleConnections()).isEqualTo(1);
+    }
+
+    @Test
     void aKeptConnectionClosedAsTheRequestWentOutIsRetriedOnAFreshOneWithoutAnAttempt() throws Exception {
         start();
         gateway.upstream().dropRequestsOnReusedConnections(true);

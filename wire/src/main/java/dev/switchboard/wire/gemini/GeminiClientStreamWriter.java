@@ -1,5 +1,6 @@
 package dev.switchboard.wire.gemini;
 
+import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.switchboard.model.ContentBlock;
@@ -9,7 +10,8 @@ import dev.switchboard.model.StreamEvent.Delta;
 import dev.switchboard.model.StreamEvent;
 import dev.switchboard.wire.Json;
 import dev.switchboard.wire.internal.EventStreamWriter;
-import dev.switchboard.wire.sse.SseFrames;
+import dev.switchboard.wire.internal.StreamingJson;
+import java.io.IOException;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.Map;
@@ -219,8 +221,48 @@ public final class GeminiClientStreamWriter extends EventStreamWriter {
         if (text.isEmpty()) {
             return;
         }
+        if (b.pending.isEmpty()) {
+            emitTextPart(out, text, b.thought);
+            return;
+        }
         emitPart(out, b.thought ? GeminiParts.thought(text, b.pending) : GeminiParts.text(text, b.pending));
         b.pending = Optional.empty();
+    }
+
+    /**
+     * A chunk of one unsigned text or thinking part (nearly every chunk of a stream), written with a streaming
+     * generator straight onto the frame instead of through a tree per chunk; the same bytes as {@link #emitPart} of
+     * {@link GeminiParts#text} or {@link GeminiParts#thought} would give.
+     */
+    private void emitTextPart(StringBuilder out, String text, boolean thought) {
+        beforeElement(out);
+        try (JsonGenerator g = StreamingJson.onto(out)) {
+            g.writeStartObject();
+            g.writeArrayFieldStart("candidates");
+            g.writeStartObject();
+            g.writeObjectFieldStart("content");
+            g.writeStringField("role", "model");
+            g.writeArrayFieldStart("parts");
+            g.writeStartObject();
+            g.writeStringField("text", text);
+            if (thought) {
+                g.writeBooleanField("thought", true);
+            }
+            g.writeEndObject();
+            g.writeEndArray();
+            g.writeEndObject();
+            g.writeNumberField("index", 0);
+            g.writeEndObject();
+            g.writeEndArray();
+            g.writeStringField("modelVersion", model);
+            if (!responseId.isEmpty()) {
+                g.writeStringField("responseId", responseId);
+            }
+            g.writeEndObject();
+        } catch (IOException e) {
+            throw StreamingJson.failed(e);
+        }
+        afterElement(out);
     }
 
     private void emitPart(StringBuilder out, ObjectNode part) {
@@ -230,9 +272,16 @@ public final class GeminiClientStreamWriter extends EventStreamWriter {
     }
 
     private void emit(StringBuilder out, ObjectNode element) {
-        String json = Json.write(element);
+        beforeElement(out);
+        // one line: Jackson escapes line breaks inside strings
+        out.append(Json.write(element));
+        afterElement(out);
+    }
+
+    /** What goes before an element: {@code data: }, or the array's opening or the comma after the previous one. */
+    private void beforeElement(StringBuilder out) {
         if (mode == Mode.SSE) {
-            out.append(SseFrames.data(json));
+            out.append("data: ");
             return;
         }
         if (!arrayOpened) {
@@ -242,7 +291,13 @@ public final class GeminiClientStreamWriter extends EventStreamWriter {
         if (anyElement) {
             out.append(",\n");
         }
-        out.append(json);
+    }
+
+    /** What goes after an element: the blank line ending an event. */
+    private void afterElement(StringBuilder out) {
+        if (mode == Mode.SSE) {
+            out.append("\n\n");
+        }
         anyElement = true;
     }
 

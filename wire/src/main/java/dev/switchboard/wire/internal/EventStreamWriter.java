@@ -20,8 +20,14 @@ import java.util.Optional;
  * <p>Not part of the wire API: formats share it, callers outside {@code wire} must not.
  */
 public abstract class EventStreamWriter {
+    /** Room for a typical frame (a delta is 150-400 characters), so that building one does not grow the buffer. */
+    private static final int FRAME_CAPACITY = 512;
+    /** A buffer grown past this by a large frame (a long tool call, an error) is dropped after it. */
+    private static final int MAX_KEPT_CAPACITY = 2 * 1024;
     private static final StreamEvent.MessageStart EMPTY_START = new StreamEvent.MessageStart("", "", Usage.EMPTY);
 
+    /** The frame being built: one buffer per stream, reused for every event (a stream writer is not shared). */
+    private StringBuilder frame = new StringBuilder(FRAME_CAPACITY);
     private boolean started;
     private boolean finished;
     private StopReason stopReason = StopReason.END_TURN;
@@ -33,7 +39,8 @@ public abstract class EventStreamWriter {
         if (finished) {
             return "";
         }
-        StringBuilder out = new StringBuilder();
+        StringBuilder out = frame;
+        out.setLength(0);
         if (!started) {
             started = true;
             StreamEvent.MessageStart start = event instanceof StreamEvent.MessageStart s ? s : EMPTY_START;
@@ -54,7 +61,11 @@ public abstract class EventStreamWriter {
             case StreamEvent.MessageStop s -> messageStop(out);
             case StreamEvent.StreamError e -> error(out, e.error());
         }
-        return out.toString();
+        String text = out.toString();
+        if (out.capacity() > MAX_KEPT_CAPACITY) {
+            frame = new StringBuilder(FRAME_CAPACITY); // the room a large frame took is not kept for the stream's life
+        }
+        return text;
     }
 
     /** {@link #write} as UTF-8 bytes, the shape a sink takes. */

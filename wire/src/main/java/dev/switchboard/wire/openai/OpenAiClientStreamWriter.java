@@ -15,10 +15,9 @@ import dev.switchboard.model.StreamEvent;
 import dev.switchboard.wire.Json;
 import dev.switchboard.wire.internal.EventStreamWriter;
 import dev.switchboard.wire.internal.LogprobEntries;
+import dev.switchboard.wire.internal.StreamingJson;
 import dev.switchboard.wire.sse.SseFrames;
 import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.io.Writer;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -50,9 +49,6 @@ public final class OpenAiClientStreamWriter extends EventStreamWriter {
     private String id = "";
     private String model = "";
     private final Map<Integer, Kind> kinds = new HashMap<>();
-    /** The JSON of the chunk being written; reused for every chunk of the stream. */
-    private final StringBuilder json = new StringBuilder(256);
-    private final Writer jsonWriter = new StringBuilderWriter(json);
     private final Map<Integer, Integer> toolIndex = new HashMap<>();
     private final Map<Integer, Integer> reasoningIndex = new HashMap<>();
     private int nextTool;
@@ -240,12 +236,12 @@ public final class OpenAiClientStreamWriter extends EventStreamWriter {
 
     /**
      * The frame of a chunk whose delta holds one or two string fields (the stream's start, text and reasoning
-     * deltas: nearly every chunk of a stream), written with a streaming generator into a reused buffer
+     * deltas: nearly every chunk of a stream), written with a streaming generator straight onto the frame
      * instead of through a tree built per chunk. Same bytes as {@link #chunk} would give.
      */
     private void emitDelta(StringBuilder out, String field, String value, String field2, String value2) {
-        json.setLength(0);
-        try (JsonGenerator g = Json.MAPPER.getFactory().createGenerator(jsonWriter)) {
+        out.append("data: ");
+        try (JsonGenerator g = StreamingJson.onto(out)) {
             g.writeStartObject();
             g.writeStringField("id", id);
             g.writeStringField("object", "chat.completion.chunk");
@@ -266,10 +262,9 @@ public final class OpenAiClientStreamWriter extends EventStreamWriter {
             g.writeEndArray();
             g.writeEndObject();
         } catch (IOException e) {
-            throw new UncheckedIOException(e); // a StringBuilder does not fail
+            throw StreamingJson.failed(e);
         }
-        // Jackson escapes line breaks inside strings, so the payload is one line: one data: line
-        out.append("data: ").append(json).append("\n\n");
+        out.append("\n\n");
     }
 
     private static ObjectNode signatureDelta(int reasoningIdx, Signature sig) {
@@ -286,32 +281,5 @@ public final class OpenAiClientStreamWriter extends EventStreamWriter {
 
     private static void emit(StringBuilder out, ObjectNode chunk) {
         out.append(SseFrames.data(Json.write(chunk)));
-    }
-
-    /** A {@link Writer} into a {@link StringBuilder}, without the locking of {@link java.io.StringWriter}. */
-    private static final class StringBuilderWriter extends Writer {
-        private final StringBuilder sb;
-
-        StringBuilderWriter(StringBuilder sb) {
-            this.sb = sb;
-        }
-
-        @Override
-        public void write(char[] cbuf, int off, int len) {
-            sb.append(cbuf, off, len);
-        }
-
-        @Override
-        public void write(String str, int off, int len) {
-            sb.append(str, off, off + len);
-        }
-
-        @Override
-        public void flush() {
-        }
-
-        @Override
-        public void close() {
-        }
     }
 }

@@ -40,6 +40,30 @@ class AnthropicStreamTest {
     }
 
     @Test
+    void streamedDeltasAreTheBytesOfTheDeltaTree() {
+        String tricky = "line one\nline \"two\"\r\n\ttab \\ back \u0001 é 中文 🚀 </script>";
+        AnthropicClientStreamWriter w = new AnthropicClientStreamWriter();
+        w.write(new StreamEvent.MessageStart("msg_1", "claude-x", Usage.EMPTY));
+        w.write(new BlockStart(0, new ContentBlock.Thinking("", Optional.empty())));
+        String thinking = w.write(new BlockDelta(0, new Delta.ThinkingDelta(tricky)));
+        w.write(new BlockStart(1, ContentBlock.Text.of("")));
+        String text = w.write(new BlockDelta(1, new Delta.TextDelta(tricky)));
+        w.write(new BlockStart(2, new ContentBlock.ToolCall("toolu_1", "f", "", Optional.empty())));
+        String args = w.write(new BlockDelta(2, new Delta.ArgumentsDelta("{\"q\": \"" + tricky.replace("\"", "'") + "\"")));
+
+        assertThat(thinking).isEqualTo(deltaFrame(0, "thinking_delta", "thinking", tricky));
+        assertThat(text).isEqualTo(deltaFrame(1, "text_delta", "text", tricky));
+        assertThat(args).isEqualTo(deltaFrame(2, "input_json_delta", "partial_json",
+                "{\"q\": \"" + tricky.replace("\"", "'") + "\""));
+    }
+
+    private static String deltaFrame(int index, String type, String field, String value) {
+        com.fasterxml.jackson.databind.node.ObjectNode payload = Json.object().put("type", "content_block_delta").put("index", index);
+        payload.set("delta", Json.object().put("type", type).put(field, value));
+        return dev.switchboard.wire.sse.SseFrames.event("content_block_delta", Json.write(payload));
+    }
+
+    @Test
     void hiddenBlocksAreSkippedAndIndexesStayContiguous() {
         String sse = write(List.of(START,
                 new BlockStart(0, new ContentBlock.Opaque("gemini", Json.object())),

@@ -16,6 +16,31 @@ class GeminiClientStreamWriterTest {
     private static final StreamEvent START = new StreamEvent.MessageStart("id1", "upstream-name", Usage.of(5, 0));
 
     @Test
+    void streamedTextPartsAreTheBytesOfTheChunkTreeInBothFramings() {
+        String tricky = "line one\nline \"two\"\r\n\ttab \\ back \u0001 é 中文 🚀 </script>";
+        for (GeminiClientStreamWriter.Mode mode : GeminiClientStreamWriter.Mode.values()) {
+            GeminiClientStreamWriter w = new GeminiClientStreamWriter(mode, "m");
+            String start = w.write(START);
+            w.write(new StreamEvent.BlockStart(0, new ContentBlock.Thinking("", Optional.empty())));
+            String thought = w.write(new StreamEvent.BlockDelta(0, new StreamEvent.Delta.ThinkingDelta(tricky)));
+            w.write(new StreamEvent.BlockStart(1, ContentBlock.Text.of("")));
+            String text = w.write(new StreamEvent.BlockDelta(1, new StreamEvent.Delta.TextDelta(tricky)));
+
+            String thoughtJson = Json.write(GeminiClientResponseWriter.envelope(Json.array().add(
+                    GeminiParts.thought(tricky, Optional.empty())), Optional.empty(), Optional.empty(), "m", "id1"));
+            String textJson = Json.write(GeminiClientResponseWriter.envelope(Json.array().add(
+                    GeminiParts.text(tricky, Optional.empty())), Optional.empty(), Optional.empty(), "m", "id1"));
+            if (mode == GeminiClientStreamWriter.Mode.SSE) {
+                assertThat(start + thought).isEqualTo("data: " + thoughtJson + "\n\n");
+                assertThat(text).isEqualTo("data: " + textJson + "\n\n");
+            } else {
+                assertThat(start + thought).isEqualTo("[" + thoughtJson);
+                assertThat(text).isEqualTo(",\n" + textJson);
+            }
+        }
+    }
+
+    @Test
     void theArrayIsWrittenIncrementallyAndClosedAtTheEnd() {
         GeminiClientStreamWriter w = new GeminiClientStreamWriter(GeminiClientStreamWriter.Mode.JSON_ARRAY, "m");
 
