@@ -45,6 +45,9 @@ class GroupCommitTest {
 
     private Database database;
     private GroupCommit group;
+    private final ExecutorService callers = Executors.newVirtualThreadPerTaskExecutor();
+    /** Lets the batch of {@link #batchHeldOpen} finish. */
+    private final CountDownLatch release = new CountDownLatch(1);
 
     @BeforeEach
     void open() throws SQLException {
@@ -60,35 +63,25 @@ class GroupCommitTest {
 
     @AfterEach
     void close() {
+        release.countDown();
+        callers.close();
         database.close();
     }
 
     @Test
     void aWorkThatFailsInsideABatchTakesBackOnlyItsOwnWrites() throws Exception {
-        CountDownLatch firstBatchRunning = new CountDownLatch(1);
-        CountDownLatch queuedBehind = new CountDownLatch(1);
-        ExecutorService callers = Executors.newVirtualThreadPerTaskExecutor();
-        // The first work holds its batch open until the next three are queued, so that those three form one batch.
-        Future<String> first = callers.submit(() -> group.run(c -> {
-            firstBatchRunning.countDown();
-            awaitUninterrupted(queuedBehind);
-            return insert(c, "a");
-        }));
-        firstBatchRunning.await();
-        Future<String> before = callers.submit(() -> group.run(c -> insert(c, "b")));
-        awaitQueued(1);
-        Future<String> duplicate = callers.submit(() -> group.run(c -> {
+        Future<String> first = batchHeldOpen();
+        Future<String> before = queue(c -> insert(c, "b"));
+        Future<String> duplicate = queue(c -> {
             insert(c, "c");
             return insert(c, "b"); // violates the key: its own "c" must go with it
-        }));
-        awaitQueued(2);
-        Future<Integer> after = callers.submit(() -> group.run(c -> {
+        });
+        Future<Integer> after = queue(c -> {
             insert(c, "d");
             // "b" comes from the same batch and is not committed yet: another connection must not see it
             return committedRows("b");
-        }));
-        awaitQueued(3);
-        queuedBehind.countDown();
+        });
+        release.countDown();
 
         assertThat(first.get(10, TimeUnit.SECONDS)).isEqualTo("a");
         assertThat(before.get(10, TimeUnit.SECONDS)).isEqualTo("b");
@@ -97,34 +90,22 @@ class GroupCommitTest {
                 .satisfies(e -> assertThat(Sql.uniqueViolation((SQLException) e.getCause())).isPresent());
         assertThat(after.get(10, TimeUnit.SECONDS)).as("b and d were written in one uncommitted transaction").isZero();
         assertThat(rows()).containsExactlyInAnyOrder("a", "b", "d");
-        callers.close();
     }
 
     @Test
     void whenABatchDoesNotCommitEveryWorkOfItFailsAndNothingOfItStays() throws Exception {
-        CountDownLatch firstBatchRunning = new CountDownLatch(1);
-        CountDownLatch queuedBehind = new CountDownLatch(1);
-        ExecutorService callers = Executors.newVirtualThreadPerTaskExecutor();
-        Future<String> first = callers.submit(() -> group.run(c -> {
-            firstBatchRunning.countDown();
-            awaitUninterrupted(queuedBehind);
-            return insert(c, "a");
-        }));
-        firstBatchRunning.await();
+        Future<String> first = batchHeldOpen();
         List<Future<String>> batch = new ArrayList<>();
-        batch.add(callers.submit(() -> group.run(c -> insert(c, "b"))));
-        awaitQueued(1);
+        batch.add(queue(c -> insert(c, "b")));
         // Succeeds as a work; its foreign key is checked only at COMMIT, which then fails for the whole batch.
-        batch.add(callers.submit(() -> group.run(c -> {
+        batch.add(queue(c -> {
             try (PreparedStatement s = c.prepareStatement("INSERT INTO child (id, parent_id) VALUES ('x', 'missing')")) {
                 s.executeUpdate();
             }
             return "x";
-        })));
-        awaitQueued(2);
-        batch.add(callers.submit(() -> group.run(c -> insert(c, "d"))));
-        awaitQueued(3);
-        queuedBehind.countDown();
+        }));
+        batch.add(queue(c -> insert(c, "d")));
+        release.countDown();
 
         assertThat(first.get(10, TimeUnit.SECONDS)).isEqualTo("a");
         for (Future<String> f : batch) {
@@ -135,7 +116,6 @@ class GroupCommitTest {
         String next = group.run(c -> insert(c, "e"));
         assertThat(next).as("the next batch commits as usual").isEqualTo("e");
         assertThat(rows()).containsExactlyInAnyOrder("a", "e");
-        callers.close();
     }
 
     @Test
@@ -143,12 +123,12 @@ class GroupCommitTest {
         JdbcAccountStore accounts = new JdbcAccountStore(database);
         JdbcBalanceStore store = new JdbcBalanceStore(database);
         accounts.createUser(new User("u1", "u1", Optional.empty(), "payg", 37 * USD + USD / 2, T0), Optional.empty());
-        int callers = 300;
+        int count = 300;
         Set<String> reportedHeld = ConcurrentHashMap.newKeySet();
         CountDownLatch start = new CountDownLatch(1);
         try (ExecutorService pool = Executors.newVirtualThreadPerTaskExecutor()) {
             List<Future<Reservation>> results = new ArrayList<>();
-            for (int i = 0; i < callers; i++) {
+            for (int i = 0; i < count; i++) {
                 String id = "r" + i;
                 results.add(pool.submit(() -> {
                     start.await();
@@ -170,6 +150,21 @@ class GroupCommitTest {
         assertThat(holdIds()).as("what was reported held is exactly what is held").isEqualTo(reportedHeld);
     }
 
+    /**
+     * Runs a batch whose one work (inserting "a") waits for {@link #release}, and returns once it runs: the works
+     * queued meanwhile form the next batch together.
+     */
+    private Future<String> batchHeldOpen() throws InterruptedException {
+        CountDownLatch running = new CountDownLatch(1);
+        Future<String> first = callers.submit(() -> group.run(c -> {
+            running.countDown();
+            awaitUninterrupted(release);
+            return insert(c, "a");
+        }));
+        running.await();
+        return first;
+    }
+
     private static void awaitUninterrupted(CountDownLatch latch) {
         try {
             latch.await();
@@ -179,14 +174,18 @@ class GroupCommitTest {
         }
     }
 
-    private void awaitQueued(int n) throws InterruptedException {
+    /** Submits the work and returns once it waits in the queue (behind the batch held open). */
+    private <T> Future<T> queue(Sql.Work<T> work) throws InterruptedException {
+        int before = group.queued();
+        Future<T> result = callers.submit(() -> group.run(work));
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-        while (group.queued() < n) {
+        while (group.queued() <= before) {
             if (System.nanoTime() > deadline) {
-                throw new AssertionError("never " + n + " works queued");
+                throw new AssertionError("the work never queued");
             }
             Thread.sleep(1);
         }
+        return result;
     }
 
     private static String insert(Connection c, String id) throws SQLException {
