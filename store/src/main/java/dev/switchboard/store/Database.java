@@ -11,6 +11,7 @@ import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.Objects;
+import java.util.Optional;
 import javax.sql.DataSource;
 import org.flywaydb.core.Flyway;
 import org.flywaydb.core.api.FlywayException;
@@ -45,12 +46,17 @@ public final class Database implements AutoCloseable {
 
     private final HikariDataSource pool;
     private final DataSource connections;
+    private final Optional<GroupCommit> groupCommit;
     private final Kind kind;
     private final String description;
 
     private Database(HikariDataSource pool, Kind kind, String description) {
         this.pool = pool;
         this.connections = kind == Kind.SQLITE ? new OneWriterDataSource(pool, CONNECTION_TIMEOUT_MILLIS) : pool;
+        // PostgreSQL runs concurrent transactions itself; only SQLite's one writer gains from committing them together.
+        this.groupCommit = kind == Kind.SQLITE
+                ? Optional.of(new GroupCommit(connections, CONNECTION_TIMEOUT_MILLIS))
+                : Optional.empty();
         this.kind = kind;
         this.description = description;
     }
@@ -122,6 +128,11 @@ public final class Database implements AutoCloseable {
     /** The pooled data source, for store implementations in this module (SQLite's: one caller at a time, in arrival order). */
     public DataSource dataSource() {
         return connections;
+    }
+
+    /** SQLite's group commit of short write transactions (one per database); empty on PostgreSQL. */
+    Optional<GroupCommit> groupCommit() {
+        return groupCommit;
     }
 
     public Kind kind() {

@@ -36,7 +36,9 @@ import java.util.Optional;
  * autocommit): one round trip instead of three and six, and the user's row lock held for one statement instead of
  * across those round trips, which is what orders (and so limits) one user's concurrent requests. The statement is
  * atomic as the transaction was: a repeated settlement's usage record violates its key and nothing of it stays.
- * SQLite has no data-modifying {@code WITH}; there the transactions remain (in-process, no round trips).
+ * SQLite has no data-modifying {@code WITH}; there the transactions remain (in-process, no round trips), and
+ * concurrent reservations, raises, releases and settlements are committed together ({@link GroupCommit}: each in its
+ * own savepoint, in arrival order, one {@code COMMIT} per batch), which is what makes them cheap there.
  */
 public final class JdbcBalanceStore implements BalanceStore {
     private static final String USAGE_COLUMNS = "request_id, user_id, key_id, endpoint, requested_model, model, provider, streamed,"
@@ -71,7 +73,7 @@ public final class JdbcBalanceStore implements BalanceStore {
     private final boolean postgres;
 
     public JdbcBalanceStore(Database database) {
-        this.sql = new Sql(Objects.requireNonNull(database, "database").dataSource());
+        this.sql = new Sql(Objects.requireNonNull(database, "database"));
         this.postgres = database.kind() == Database.Kind.POSTGRESQL;
     }
 
@@ -99,7 +101,7 @@ public final class JdbcBalanceStore implements BalanceStore {
             });
         }
         try {
-            return sql.transaction("reserve credit", c -> {
+            return sql.grouped("reserve credit", c -> {
                 if (!holdMore(c, hold.userId(), hold.amountNanos())) {
                     return Reservation.SHORT_OF_BALANCE;
                 }
@@ -123,7 +125,7 @@ public final class JdbcBalanceStore implements BalanceStore {
     @Override
     public Reservation raise(Hold hold) {
         try {
-            return sql.transaction("raise credit hold", c -> {
+            return sql.grouped("raise credit hold", c -> {
                 Optional<Long> current = heldFor(c, hold.requestId());
                 long already = current.orElse(0L);
                 if (already >= hold.amountNanos()) {
@@ -204,7 +206,7 @@ public final class JdbcBalanceStore implements BalanceStore {
             if (postgres) {
                 return sql.read("settle request", c -> settleInOneStatement(c, record));
             }
-            return sql.transaction("settle request", c -> {
+            return sql.grouped("settle request", c -> {
                 long held = deleteHold(c, record.requestId()).map(Released::amount).orElse(0L);
                 long balance;
                 long heldByOthers;
@@ -250,7 +252,7 @@ public final class JdbcBalanceStore implements BalanceStore {
 
     @Override
     public boolean release(String requestId) {
-        return sql.transaction("release credit hold", c -> release(c, requestId, Optional.empty()));
+        return sql.grouped("release credit hold", c -> release(c, requestId, Optional.empty()));
     }
 
     @Override
@@ -271,7 +273,7 @@ public final class JdbcBalanceStore implements BalanceStore {
         });
         int released = 0;
         for (String id : expired) {
-            if (sql.transaction("release expired hold", c -> release(c, id, Optional.of(now)))) {
+            if (sql.grouped("release expired hold", c -> release(c, id, Optional.of(now)))) {
                 released++;
             }
         }

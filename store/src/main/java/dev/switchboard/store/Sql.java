@@ -21,9 +21,17 @@ final class Sql {
     }
 
     private final DataSource dataSource;
+    private final Optional<GroupCommit> groupCommit;
 
     Sql(DataSource dataSource) {
         this.dataSource = dataSource;
+        this.groupCommit = Optional.empty();
+    }
+
+    /** On the database's connections, with its group commit (SQLite) for {@link #grouped}. */
+    Sql(Database database) {
+        this.dataSource = database.dataSource();
+        this.groupCommit = database.groupCommit();
     }
 
     /** Runs {@code work} in autocommit mode; {@code operation} names it in errors. */
@@ -53,6 +61,22 @@ final class Sql {
                 // The SQLite driver opens the next transaction right after commit; end it before pooling.
                 c.setAutoCommit(true);
             }
+        } catch (SQLException e) {
+            throw new StoreException(operation + " failed: " + e.getMessage(), e);
+        }
+    }
+
+    /**
+     * Runs {@code work} as {@link #transaction} does, all or nothing, and on SQLite committed together with the
+     * concurrent callers' grouped works (see {@link GroupCommit}): for short, frequent writes on the request path.
+     * The work's exceptions reach the caller as from {@link #transaction}.
+     */
+    <T> T grouped(String operation, Work<T> work) {
+        if (groupCommit.isEmpty()) {
+            return transaction(operation, work);
+        }
+        try {
+            return groupCommit.get().run(work);
         } catch (SQLException e) {
             throw new StoreException(operation + " failed: " + e.getMessage(), e);
         }
