@@ -42,6 +42,7 @@ import dev.switchboard.engine.route.FailoverRouter;
 import dev.switchboard.engine.upstream.UpstreamClient;
 import dev.switchboard.engine.upstream.Watchdog;
 import dev.switchboard.server.admin.AdminApi;
+import dev.switchboard.server.admin.AdminRoutes;
 import dev.switchboard.server.admin.DefaultsAdminApi;
 import dev.switchboard.server.admin.UsageAdminApi;
 import dev.switchboard.server.api.AccountApi;
@@ -63,6 +64,7 @@ import dev.switchboard.server.api.OpsApi;
 import dev.switchboard.server.api.ResponsesApi;
 import dev.switchboard.server.auth.AuthApi;
 import dev.switchboard.server.auth.CredentialsAdminApi;
+import dev.switchboard.server.auth.RouteGuards;
 import dev.switchboard.server.auth.DashboardSessionCallers;
 import dev.switchboard.server.auth.SessionAuth;
 import dev.switchboard.server.config.GatewayConfig;
@@ -71,7 +73,6 @@ import dev.switchboard.server.http.CorsPolicy;
 import dev.switchboard.server.extend.CatalogApi;
 import dev.switchboard.server.extend.ExtendAdminApi;
 import dev.switchboard.server.extend.ExtendRoutes;
-import dev.switchboard.server.extend.OperatorAccess;
 import dev.switchboard.server.extend.SkillsApi;
 import dev.switchboard.server.extend.StarterCatalog;
 import dev.switchboard.server.http.ErrorRenderer;
@@ -127,6 +128,7 @@ public final class GatewayApp implements AutoCloseable {
     private final UpstreamClient upstream;
     private final Heartbeats heartbeats;
     private final HttpEdge edge;
+    private final List<Route> routes;
     private final Optional<String> newAdminKey;
     private final Optional<IssuedKey> newDemoKey;
     private final Optional<String> newDemoPassword;
@@ -197,7 +199,8 @@ public final class GatewayApp implements AutoCloseable {
             if (limitCounters instanceof AutoCloseable c) {
                 opened.push(c);
             }
-            this.edge = listen(config, port, routes(clock, registry, metrics, ports, catalogStore), metrics, drain,
+            this.routes = List.copyOf(routes(clock, registry, metrics, ports, catalogStore));
+            this.edge = listen(config, port, routes, metrics, drain,
                     tracing.map(Tracing::requests).orElse(RequestObserver.NONE));
         } catch (RuntimeException | Error e) {
             opened.forEach(GatewayApp::closeQuietly);
@@ -242,9 +245,9 @@ public final class GatewayApp implements AutoCloseable {
                 .withOpenSignup(config.dashboard().openSignup()));
         SessionAuth sessionAuth = new SessionAuth(sessions, config.dashboard());
         Authenticator auth = new Authenticator(accounts.apiKeys(), clock, new DashboardSessionCallers(sessionAuth));
-        AdminApi admin = new AdminApi(accounts.admin(), accounts.adminKeys(),
-                config.catalog().plans().all().stream().map(dev.switchboard.engine.catalog.Plan::id).toList(),
-                Optional.of(ex -> OperatorAccess.requireAdminSession(sessionAuth, ex)));
+        AdminApi admin = new AdminApi(accounts.admin(),
+                config.catalog().plans().all().stream().map(dev.switchboard.engine.catalog.Plan::id).toList());
+        RouteGuards guards = RouteGuards.of(accounts.adminKeys(), sessionAuth);
         SavedDefaultsService defaults = new SavedDefaultsService(accounts.defaults(), accounts::userExists, config.catalog(), clock);
         // Limits first, then money: a request money refuses releases what the limits reserved for it.
         LimitStore limitStore = new GuardedLimitStore(limitCounters, config.limits().onStoreFailure(), metrics);
@@ -264,9 +267,7 @@ public final class GatewayApp implements AutoCloseable {
         MessagesApi messages = new MessagesApi(chat, auth, heartbeats);
         ModelsApi models = new ModelsApi(config.catalog(), auth, Optional.of(defaults),
                 skills);
-        UsageAdminApi usageAdmin = new UsageAdminApi(admin, balances);
         AccountApi account = new AccountApi(auth, accounts.admin(), balances, clock);
-        DefaultsAdminApi adminDefaults = new DefaultsAdminApi(admin, defaults);
         OpsApi ops = new OpsApi(readiness(), registry, config.edge().metricsToken());
 
         // The public catalog (Extend) and the dashboard sign-in it is written through.
@@ -291,25 +292,11 @@ public final class GatewayApp implements AutoCloseable {
                 messages::countTokens));
         routes.add(new Route("GET", "/v1/models", "models", OPENAI_ERRORS, models::list));
         routes.add(new Route("GET", "/api/models/{id}/allowed-params", "allowed_params", OPENAI_ERRORS, models::allowedParams));
-        routes.add(new Route("POST", "/admin/v1/users", "admin", OPENAI_ERRORS, admin::createUser));
-        routes.add(new Route("GET", "/admin/v1/users", "admin", OPENAI_ERRORS, admin::listUsers));
-        routes.add(new Route("GET", "/admin/v1/users/{id}", "admin", OPENAI_ERRORS, admin::getUser));
-        routes.add(new Route("GET", "/admin/v1/users/{id}/keys", "admin", OPENAI_ERRORS, admin::listKeys));
-        routes.add(new Route("POST", "/admin/v1/users/{id}/credits", "admin", OPENAI_ERRORS, admin::addCredits));
-        routes.add(new Route("PUT", "/admin/v1/users/{id}/plan", "admin", OPENAI_ERRORS, admin::setPlan));
-        routes.add(new Route("GET", "/admin/v1/users/{id}/ledger", "admin", OPENAI_ERRORS, admin::ledger));
-        routes.add(new Route("GET", "/admin/v1/usage", "admin", OPENAI_ERRORS, usageAdmin::usage));
-        routes.add(new Route("GET", "/admin/v1/plans", "admin", OPENAI_ERRORS,
-                new PlansAdminApi(admin, config.catalog().plans())::list));
+        routes.addAll(AdminRoutes.routes(admin, new UsageAdminApi(balances), new PlansAdminApi(config.catalog().plans()),
+                new DefaultsAdminApi(defaults), new ProvidersAdminApi(config.catalog(), metrics), guards.admin(), OPENAI_ERRORS));
         routes.add(new Route("GET", "/v1/credits", KeyScope.USAGE, OPENAI_ERRORS, account::credits));
         routes.add(new Route("GET", "/v1/generation", KeyScope.USAGE, OPENAI_ERRORS, account::generation));
         routes.add(new Route("GET", "/v1/usage", KeyScope.USAGE, OPENAI_ERRORS, account::usage));
-        routes.add(new Route("POST", "/admin/v1/users/{id}/keys", "admin", OPENAI_ERRORS, admin::createKey));
-        routes.add(new Route("PATCH", "/admin/v1/keys/{id}", "admin", OPENAI_ERRORS, admin::updateKey));
-        routes.add(new Route("DELETE", "/admin/v1/keys/{id}", "admin", OPENAI_ERRORS, admin::revokeKey));
-        routes.add(new Route("PUT", "/admin/v1/users/{id}/defaults/{model}", "admin", OPENAI_ERRORS, adminDefaults::put));
-        routes.add(new Route("GET", "/admin/v1/users/{id}/defaults/{model}", "admin", OPENAI_ERRORS, adminDefaults::get));
-        routes.add(new Route("DELETE", "/admin/v1/users/{id}/defaults/{model}", "admin", OPENAI_ERRORS, adminDefaults::delete));
         // Content-parts (Gemini) endpoints. Model ids may contain '/', so each route takes a whole prefix and
         // the handler reads {model}:{method} itself; the same calls are served under /v1 (spec 9).
         GeminiModelsApi geminiModels = new GeminiModelsApi(config.catalog(), auth, "/v1beta/models/");
@@ -322,8 +309,8 @@ public final class GatewayApp implements AutoCloseable {
         }
         routes.addAll(ExtendRoutes.routes(new AuthApi(sessionAuth), new SkillsApi(skills, catalogService, sessionAuth),
                 new CatalogApi(catalogService, sessionAuth),
-                new ExtendAdminApi(curation, new OperatorAccess(admin, sessionAuth), clock),
-                new CredentialsAdminApi(admin, sessions), OPENAI_ERRORS));
+                new ExtendAdminApi(curation, clock),
+                new CredentialsAdminApi(sessions), guards, OPENAI_ERRORS));
         SessionAccountApi sessionAccount = new SessionAccountApi(sessionAuth, admin, accounts.admin(), defaults, clock);
         routes.add(new Route("GET", "/v1/keys", "account", OPENAI_ERRORS, sessionAccount::keys));
         routes.add(new Route("POST", "/v1/keys", "account", OPENAI_ERRORS, sessionAccount::createKey));
@@ -333,8 +320,6 @@ public final class GatewayApp implements AutoCloseable {
         routes.add(new Route("GET", "/v1/defaults/{model}", "account", OPENAI_ERRORS, sessionAccount::getDefaults));
         routes.add(new Route("PUT", "/v1/defaults/{model}", "account", OPENAI_ERRORS, sessionAccount::putDefaults));
         routes.add(new Route("DELETE", "/v1/defaults/{model}", "account", OPENAI_ERRORS, sessionAccount::deleteDefaults));
-        routes.add(new Route("GET", "/admin/v1/providers", "admin", OPENAI_ERRORS,
-                new ProvidersAdminApi(admin, config.catalog(), metrics)::list));
         DashboardAssets dashboard = DashboardAssets.load();
         routes.add(new Route("GET", "/", "dashboard", OPENAI_ERRORS, dashboard::shell));
         routes.add(new Route("GET", "/assets/*", "dashboard", OPENAI_ERRORS, dashboard::asset));
@@ -462,6 +447,11 @@ public final class GatewayApp implements AutoCloseable {
 
     public int port() {
         return edge.port();
+    }
+
+    /** The routes this gateway serves, in matching order, each with its guard (tests walk them). */
+    public List<Route> routes() {
+        return routes;
     }
 
     public String baseUrl() {

@@ -2,7 +2,6 @@ package dev.switchboard.server.admin;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.switchboard.engine.account.AccountException;
-import dev.switchboard.engine.account.AdminKeys;
 import dev.switchboard.engine.account.AdminService;
 import dev.switchboard.engine.account.ApiKey;
 import dev.switchboard.engine.account.Change;
@@ -21,70 +20,22 @@ import java.util.OptionalLong;
 import java.util.Set;
 
 /**
- * The admin API (docs/admin.md) (Bearer admin key): users, credits and keys. Bodies are checked strictly:
+ * The admin API (docs/admin.md): users, credits and keys. Who may call it is the routes' guard
+ * ({@code auth/RouteGuards.admin}), checked by the edge before any of these handlers runs. Bodies are checked strictly:
  * an unknown field or a wrong type is a 400 naming the field, so a typo never silently creates the wrong
  * thing. Secrets appear in exactly one place: the {@code key} of a key-creation answer.
  */
 public final class AdminApi {
     private final AdminService admin;
-    private final AdminKeys adminKeys;
     private final java.util.Collection<String> plans;
-    private final Optional<OperatorSessions> sessions;
-
-    /**
-     * How an operator's dashboard session is recognised: refuses (401 no session, 403 missing CSRF token or not an
-     * admin) unless the request is an admin's session with its CSRF token.
-     */
-    @FunctionalInterface
-    public interface OperatorSessions {
-        void requireAdmin(Exchange ex);
-    }
-
-    public AdminApi(AdminService admin, AdminKeys adminKeys) {
-        this(admin, adminKeys, List.of(), Optional.empty());
-    }
 
     /** @param plans the configured plan ids, which users may be put on */
-    public AdminApi(AdminService admin, AdminKeys adminKeys, java.util.Collection<String> plans) {
-        this(admin, adminKeys, plans, Optional.empty());
-    }
-
-    /** With {@code sessions}: a request without the admin key may be an admin user's dashboard session. */
-    public AdminApi(AdminService admin, AdminKeys adminKeys, Optional<OperatorSessions> sessions) {
-        this(admin, adminKeys, List.of(), sessions);
-    }
-
-    /** Both: the plan ids users may be put on, and admins' dashboard sessions. */
-    public AdminApi(AdminService admin, AdminKeys adminKeys, java.util.Collection<String> plans,
-                    Optional<OperatorSessions> sessions) {
+    public AdminApi(AdminService admin, java.util.Collection<String> plans) {
         this.admin = admin;
-        this.adminKeys = adminKeys;
         this.plans = List.copyOf(plans);
-        this.sessions = sessions;
-    }
-
-    /**
-     * Refuses the exchange unless it carries the admin key (401 otherwise) or, without an {@code Authorization}
-     * header, is the dashboard session of a user with the admin role (with its CSRF token on every method); shared
-     * with the other admin handlers.
-     */
-    public void authorize(Exchange ex) {
-        if (ex.header("authorization").isEmpty() && sessions.isPresent() && ex.header("cookie").isPresent()) {
-            sessions.get().requireAdmin(ex);
-            return;
-        }
-        Optional<String> presented = ex.header("authorization")
-                .filter(h -> h.regionMatches(true, 0, "Bearer ", 0, 7)).map(h -> h.substring(7).trim());
-        if (presented.isEmpty()) {
-            throw GatewayError.unauthorized("Missing admin key. Send it as Authorization: Bearer <admin key>.").toException();
-        }
-        if (!adminKeys.isAdmin(presented.get())) {
-            throw new GatewayError(401, "invalid_request_error", "Invalid admin key.", Optional.empty(), false).toException();
-        }
     }
 
     public void createUser(Exchange ex) {
-        authorize(ex);
         JsonNode body = object(ex, Set.of("name", "email", "password", "plan", "balance_usd"));
         User user = call(() -> admin.createUser(new AdminService.CreateUser(text(body, "name"), text(body, "email"),
                 text(body, "password"), text(body, "plan"), decimal(body, "balance_usd"))));
@@ -92,14 +43,12 @@ public final class AdminApi {
     }
 
     public void getUser(Exchange ex) {
-        authorize(ex);
         AdminService.UserDetails d = call(() -> admin.getUser(ex.pathParam("id")));
         ex.respondJson(200, AdminJson.userDetails(d));
     }
 
     /** {@code GET /admin/v1/users?page=&limit=}: {@code {users, total, page, limit}}, oldest first. */
     public void listUsers(Exchange ex) {
-        authorize(ex);
         int page = queryInt(ex, "page", 0);
         int limit = queryInt(ex, "limit", AdminService.DEFAULT_PAGE);
         ex.respondJson(200, AdminJson.userPage(call(() -> admin.listUsers(page, limit))));
@@ -107,7 +56,6 @@ public final class AdminApi {
 
     /** {@code GET /admin/v1/users/{id}/keys}: {@code {keys: [...]}}, revoked ones included, oldest first. */
     public void listKeys(Exchange ex) {
-        authorize(ex);
         ex.respondJson(200, AdminJson.keys(call(() -> admin.keysOf(ex.pathParam("id")))));
     }
 
@@ -116,7 +64,6 @@ public final class AdminApi {
      * idempotency key credits once and answers the first credit's entry.
      */
     public void addCredits(Exchange ex) {
-        authorize(ex);
         JsonNode body = object(ex, Set.of("amount_usd", "note", "idempotency_key"));
         LedgerEntry e = call(() -> admin.addCredits(ex.pathParam("id"),
                 new AdminService.AddCredits(decimal(body, "amount_usd"), text(body, "note"), text(body, "idempotency_key"))));
@@ -125,7 +72,6 @@ public final class AdminApi {
 
     /** {@code PUT /admin/v1/users/{id}/plan {plan, expires_at?}}: the user as now stored. */
     public void setPlan(Exchange ex) {
-        authorize(ex);
         JsonNode body = object(ex, Set.of("plan", "expires_at"));
         User user = call(() -> admin.setPlan(ex.pathParam("id"), new AdminService.SetPlan(text(body, "plan"),
                 text(body, "expires_at")), plans));
@@ -134,7 +80,6 @@ public final class AdminApi {
 
     /** {@code GET /admin/v1/users/{id}/ledger?limit=}: {@code {data: [...]}}, newest first. */
     public void ledger(Exchange ex) {
-        authorize(ex);
         int limit = queryInt(ex, "limit", 100);
         List<LedgerEntry> entries = call(() -> admin.ledger(ex.pathParam("id"), limit));
         ex.respondJson(200, AdminJson.ledger(entries));
@@ -145,7 +90,6 @@ public final class AdminApi {
             "budget_period");
 
     public void createKey(Exchange ex) {
-        authorize(ex);
         issueKey(ex, ex.pathParam("id"));
     }
 
@@ -169,7 +113,6 @@ public final class AdminApi {
      * given as {@code null} is removed (no limit, no expiry, every model). Answers the key as it is now.
      */
     public void updateKey(Exchange ex) {
-        authorize(ex);
         JsonNode body = object(ex, union(Set.of("name", "models", "endpoints", "expires_at"), LIMIT_FIELDS));
         AdminService.UpdateKey update = new AdminService.UpdateKey(change(body, "name", AdminApi::text),
                 change(body, "models", AdminApi::stringList), change(body, "endpoints", AdminApi::stringList),
@@ -209,7 +152,6 @@ public final class AdminApi {
     }
 
     public void revokeKey(Exchange ex) {
-        authorize(ex);
         call(() -> {
             admin.revokeKey(ex.pathParam("id"));
             return true;

@@ -22,22 +22,18 @@ import dev.switchboard.wire.Json;
  * {@code {user_id, model, defaults: {...}, updated_at}}.
  */
 public final class DefaultsAdminApi {
-    private final AdminApi admin;
     private final SavedDefaultsService defaults;
 
-    public DefaultsAdminApi(AdminApi admin, SavedDefaultsService defaults) {
-        this.admin = admin;
+    public DefaultsAdminApi(SavedDefaultsService defaults) {
         this.defaults = defaults;
     }
 
     public void put(Exchange ex) {
-        admin.authorize(ex);
         StoredDefaults saved = defaults.save(ex.pathParam("id"), ex.pathParam("model"), Json.parse(ex.body()));
         ex.respondJson(200, json(saved));
     }
 
     public void get(Exchange ex) {
-        admin.authorize(ex);
         String user = ex.pathParam("id");
         String model = ex.pathParam("model");
         StoredDefaults saved = defaults.get(user, model).orElseThrow(() -> GatewayError.notFound(
@@ -46,7 +42,6 @@ public final class DefaultsAdminApi {
     }
 
     public void delete(Exchange ex) {
-        admin.authorize(ex);
         ex.respondJson(200, json(defaults.clear(ex.pathParam("id"), ex.pathParam("model"))));
     }
 

@@ -3,7 +3,9 @@ package dev.switchboard.server.extend;
 import dev.switchboard.engine.extend.ItemKind;
 import dev.switchboard.server.auth.AuthApi;
 import dev.switchboard.server.auth.CredentialsAdminApi;
+import dev.switchboard.server.auth.RouteGuards;
 import dev.switchboard.server.http.ErrorRenderer;
+import dev.switchboard.server.http.Guard;
 import dev.switchboard.server.http.Handler;
 import dev.switchboard.server.http.Route;
 import java.util.ArrayList;
@@ -12,16 +14,19 @@ import java.util.List;
 /**
  * The routes of the catalog, the dashboard sign-in and their admin side, in matching order: literal paths
  * ({@code /v1/skills/user}) come before the patterns they would otherwise match ({@code /v1/skills/{id}}).
- * Every error is the spec's envelope.
+ * Every error is the spec's envelope. The admin side is guarded here: curation by {@link RouteGuards#operator()},
+ * dashboard credentials by {@link RouteGuards#admin()}.
  */
 public final class ExtendRoutes {
     private ExtendRoutes() {
     }
 
     public static List<Route> routes(AuthApi auth, SkillsApi skills, CatalogApi catalog, ExtendAdminApi admin,
-                                     CredentialsAdminApi credentials, ErrorRenderer errors) {
+                                     CredentialsAdminApi credentials, RouteGuards guards, ErrorRenderer errors) {
         List<Route> r = new ArrayList<>();
-        Adder add = (method, path, endpoint, handler) -> r.add(new Route(method, path, endpoint, errors, handler));
+        Adder add = guarded(r, Guard.OPEN, errors);
+        Adder operator = guarded(r, guards.operator(), errors);
+        Adder adminOnly = guarded(r, guards.admin(), errors);
 
         add.route("POST", "/auth/login", "auth", auth::login);
         add.route("GET", "/auth/me", "auth", auth::me);
@@ -64,16 +69,20 @@ public final class ExtendRoutes {
         add.route("GET", "/v1/plugins/download/{file_name}", "extend_download", catalog::download);
         add.route("GET", "/v1/plugins/{id}", "extend", catalog::plugin);
 
-        add.route("GET", "/admin/v1/extend/export", "admin", admin::export);
-        add.route("POST", "/admin/v1/extend/import", "admin", admin::importSeed);
-        add.route("PUT", "/admin/v1/extend/plugins/{id}/artifact", "admin", admin::uploadArtifact);
-        add.route("GET", "/admin/v1/extend/{kind}", "admin", admin::list);
-        add.route("GET", "/admin/v1/extend/{kind}/{id}", "admin", admin::get);
-        add.route("PUT", "/admin/v1/extend/{kind}/{id}", "admin", admin::put);
-        add.route("DELETE", "/admin/v1/extend/{kind}/{id}", "admin", admin::delete);
-        add.route("PUT", "/admin/v1/users/{id}/password", "admin", credentials::setPassword);
-        add.route("PUT", "/admin/v1/users/{id}/role", "admin", credentials::setRole);
+        operator.route("GET", "/admin/v1/extend/export", "admin", admin::export);
+        operator.route("POST", "/admin/v1/extend/import", "admin", admin::importSeed);
+        operator.route("PUT", "/admin/v1/extend/plugins/{id}/artifact", "admin", admin::uploadArtifact);
+        operator.route("GET", "/admin/v1/extend/{kind}", "admin", admin::list);
+        operator.route("GET", "/admin/v1/extend/{kind}/{id}", "admin", admin::get);
+        operator.route("PUT", "/admin/v1/extend/{kind}/{id}", "admin", admin::put);
+        operator.route("DELETE", "/admin/v1/extend/{kind}/{id}", "admin", admin::delete);
+        adminOnly.route("PUT", "/admin/v1/users/{id}/password", "admin", credentials::setPassword);
+        adminOnly.route("PUT", "/admin/v1/users/{id}/role", "admin", credentials::setRole);
         return r;
+    }
+
+    private static Adder guarded(List<Route> r, Guard guard, ErrorRenderer errors) {
+        return (method, path, endpoint, handler) -> r.add(new Route(method, path, endpoint, errors, guard, handler));
     }
 
     private static void likes(Adder add, ItemKind kind, CatalogApi catalog) {

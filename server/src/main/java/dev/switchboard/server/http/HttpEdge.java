@@ -37,8 +37,8 @@ import org.slf4j.spi.LoggingEventBuilder;
 
 /**
  * Runs the routes on Helidon SE (one virtual thread per request) and does what every request needs: a
- * request id, errors rendered in the route's format (never a stack trace; unexpected failures are a 500
- * with the request id to quote), one JSON log line and the request metrics. With {@link HelidonExchange} and
+ * request id, the route's {@link Guard} before its handler, errors rendered in the route's format (never a stack
+ * trace; unexpected failures are a 500 with the request id to quote), one JSON log line and the request metrics. With {@link HelidonExchange} and
  * {@link HeaderDeadline}, the only classes that know Helidon.
  *
  * <p>It also answers what no handler sees, the same way for every route, including routes added later:
@@ -286,6 +286,7 @@ public final class HttpEdge implements AutoCloseable {
                 throw GatewayError.upstreamUnavailable("This gateway instance is shutting down; retry the request "
                         + "(another instance will take it).").toException();
             }
+            route.guard().check(ex);
             route.handler().handle(ex);
             status = ex.status();
         } catch (GatewayException e) {

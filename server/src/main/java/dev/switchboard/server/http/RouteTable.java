@@ -13,13 +13,22 @@ import java.util.Set;
  * route list, so a route added later gets all of this without being named here.
  *
  * <p>Patterns are those of {@link Route}: literal segments, {@code {name}} for one segment, and a final
- * {@code *} for any rest of the path.
+ * {@code *} for any rest of the path. Every route under {@code /admin/} has a {@link Guard}: the table is refused
+ * otherwise, so an admin route cannot be added without saying who may call it.
  */
 final class RouteTable {
+    private static final String ADMIN_PREFIX = "/admin/";
+
     private final List<Route> routes;
     private final List<List<String>> patterns;
 
+    /** @throws IllegalArgumentException when a route under {@code /admin/} has no guard */
     RouteTable(List<Route> routes) {
+        for (Route r : routes) {
+            if (r.pattern().startsWith(ADMIN_PREFIX) && r.guard() == Guard.OPEN) {
+                throw new IllegalArgumentException(r.method() + " " + r.pattern() + " is an admin route without a guard");
+            }
+        }
         this.routes = List.copyOf(routes);
         this.patterns = this.routes.stream().map(r -> segments(r.pattern())).toList();
     }
