@@ -168,10 +168,10 @@ final class ConfigBinder {
         java.time.Duration idempotencyTtl = d.idempotencyTtl();
         java.time.Duration readTimeout = d.readTimeout();
         java.time.Duration shutdownGrace = d.shutdownGrace();
-        Optional<YamlFields> http = top.map("http", "'http'", "http: {max_body: 32MB, heartbeat: 10s}");
+        Optional<YamlFields> http = top.section("http", "http: {max_body: 32MB, heartbeat: 10s}",
+                List.of("max_body", "heartbeat", "idempotency_ttl", "read_timeout", "shutdown_grace"));
         if (http.isPresent()) {
             YamlFields h = http.get();
-            h.allowOnly(List.of("max_body", "heartbeat", "idempotency_ttl", "read_timeout", "shutdown_grace"));
             Optional<Scalar> body = h.scalar("max_body", "max_body: 32MB");
             if (body.isPresent()) {
                 var parsed = Sizes.parse(body.get().text(), MAX_BODY_LIMIT);
@@ -188,8 +188,7 @@ final class ConfigBinder {
             shutdownGrace = httpDuration(h, "shutdown_grace", "shutdown_grace: 30s", false).orElse(shutdownGrace);
         }
         List<String> origins = new ArrayList<>();
-        top.map("cors", "'cors'", "cors: {allowed_origins: [\"https://app.example.com\"]}").ifPresent(c -> {
-            c.allowOnly(List.of("allowed_origins"));
+        top.section("cors", "cors: {allowed_origins: [\"https://app.example.com\"]}", List.of("allowed_origins")).ifPresent(c -> {
             c.scalars("allowed_origins", "allowed_origins: [\"https://app.example.com\"]").ifPresent(list -> {
                 for (Scalar s : list) {
                     Optional<String> origin = Origins.normalize(s.text());
@@ -202,11 +201,8 @@ final class ConfigBinder {
                 }
             });
         });
-        Optional<String> token = top.map("metrics", "'metrics'", "metrics: {token: ${SWITCHBOARD_METRICS_TOKEN}}")
-                .flatMap(m -> {
-                    m.allowOnly(List.of("token"));
-                    return m.string("token", "token: ${SWITCHBOARD_METRICS_TOKEN}");
-                })
+        Optional<String> token = top.section("metrics", "metrics: {token: ${SWITCHBOARD_METRICS_TOKEN}}", List.of("token"))
+                .flatMap(m -> m.string("token", "token: ${SWITCHBOARD_METRICS_TOKEN}"))
                 .map(String::strip).filter(t -> !t.isEmpty());
         return new EdgeSettings(maxBody, heartbeat, origins, token, idempotencyTtl, readTimeout, shutdownGrace);
     }

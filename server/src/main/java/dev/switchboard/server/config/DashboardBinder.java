@@ -3,7 +3,6 @@ package dev.switchboard.server.config;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 
 /** Binds the {@code dashboard:} and {@code extend:} sections; every problem is reported with its place. */
 final class DashboardBinder {
@@ -15,12 +14,11 @@ final class DashboardBinder {
     }
 
     static DashboardConfig dashboard(YamlFields top) {
-        Optional<YamlFields> f = top.map("dashboard", "'dashboard'", "dashboard: {signup: closed, session_idle: 168h}");
-        if (f.isEmpty()) {
-            return DashboardConfig.DEFAULT;
-        }
-        YamlFields d = f.get();
-        d.allowOnly(DASHBOARD_KEYS);
+        return top.section("dashboard", "dashboard: {signup: closed, session_idle: 168h}", DASHBOARD_KEYS)
+                .map(DashboardBinder::dashboardSection).orElse(DashboardConfig.DEFAULT);
+    }
+
+    private static DashboardConfig dashboardSection(YamlFields d) {
         DashboardConfig def = DashboardConfig.DEFAULT;
         boolean open = d.word("signup", "signup: closed", Map.of("open", true, "closed", false), "open or closed")
                 .orElse(def.openSignup());
@@ -37,11 +35,7 @@ final class DashboardBinder {
 
     /** {@code extend: {starter_catalog: true}}: whether the starter catalog is loaded on first start. */
     static boolean starterCatalog(YamlFields top) {
-        Optional<YamlFields> f = top.map("extend", "'extend'", "extend: {starter_catalog: true}");
-        if (f.isEmpty()) {
-            return true;
-        }
-        f.get().allowOnly(EXTEND_KEYS);
-        return f.get().bool("starter_catalog").orElse(true);
+        return top.section("extend", "extend: {starter_catalog: true}", EXTEND_KEYS)
+                .flatMap(f -> f.bool("starter_catalog")).orElse(true);
     }
 }

@@ -17,12 +17,11 @@ final class LimitsBinder {
     }
 
     static LimitsConfig limits(YamlFields top) {
-        Optional<YamlFields> f = top.map("limits", "'limits'", "limits: {on_store_failure: allow}");
-        if (f.isEmpty()) {
-            return LimitsConfig.DEFAULT;
-        }
-        YamlFields l = f.get();
-        l.allowOnly(KEYS);
+        return top.section("limits", "limits: {on_store_failure: allow}", KEYS).map(LimitsBinder::limitsSection)
+                .orElse(LimitsConfig.DEFAULT);
+    }
+
+    private static LimitsConfig limitsSection(YamlFields l) {
         LimitsConfig def = LimitsConfig.DEFAULT;
         OnStoreFailure policy = l.word("on_store_failure", "on_store_failure: allow",
                 Map.of("allow", OnStoreFailure.ALLOW, "deny", OnStoreFailure.DENY), "allow or deny").orElse(def.onStoreFailure());

@@ -170,12 +170,11 @@ final class ModelBinder {
     }
 
     private ReasoningProfile reasoning(YamlFields m, boolean supportsReasoning, OptionalLong context) {
-        Optional<YamlFields> f = m.map("reasoning", "reasoning of " + m.where(), "reasoning: {family: hybrid, efforts: [low, medium, high]}");
+        Optional<YamlFields> f = m.section("reasoning", "reasoning of " + m.where(), "reasoning: {family: hybrid, efforts: [low, medium, high]}", REASONING_KEYS);
         if (f.isEmpty()) {
             return supportsReasoning ? new ReasoningProfile(Family.ALWAYS, DEFAULT_EFFORTS) : ReasoningProfile.NONE;
         }
         YamlFields r = f.get();
-        r.allowOnly(REASONING_KEYS);
         Optional<Scalar> familyText = r.scalar("family", "family: hybrid");
         Optional<Family> family = familyText.flatMap(s -> family(s, r));
         if (familyText.isEmpty() && !r.has("family")) {
@@ -218,12 +217,11 @@ final class ModelBinder {
                     + BUDGET_EXAMPLE + ", got '" + word.text() + "'");
             return Optional.empty();
         }
-        Optional<YamlFields> f = r.map("budget", "budget of " + r.where(), BUDGET_EXAMPLE);
+        Optional<YamlFields> f = r.section("budget", "budget of " + r.where(), BUDGET_EXAMPLE, BUDGET_KEYS);
         if (f.isEmpty()) {
             return Optional.empty();
         }
         YamlFields b = f.get();
-        b.allowOnly(BUDGET_KEYS);
         long ceiling = context.orElse(Integer.MAX_VALUE);
         OptionalLong min = b.integer("min", 1, ceiling, "min: 1024");
         OptionalLong max = b.integer("max", 1, ceiling, "max: 32000");
@@ -280,12 +278,11 @@ final class ModelBinder {
 
     /** {@code source}: where the model's prices and limits come from, and the date of that document. */
     private Optional<CatalogSource> source(YamlFields m) {
-        Optional<YamlFields> f = m.map("source", "source of " + m.where(), SOURCE_EXAMPLE);
+        Optional<YamlFields> f = m.section("source", "source of " + m.where(), SOURCE_EXAMPLE, SOURCE_KEYS);
         if (f.isEmpty()) {
             return Optional.empty();
         }
         YamlFields s = f.get();
-        s.allowOnly(SOURCE_KEYS);
         Optional<Scalar> url = s.scalar("url", "url: https://example.com/pricing");
         Optional<Scalar> asOf = s.scalar("as_of", "as_of: 2026-11-01");
         Optional<String> note = s.string("note", "note: promotional price until 2026-12-31").map(String::trim);

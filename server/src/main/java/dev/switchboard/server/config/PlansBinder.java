@@ -92,14 +92,10 @@ final class PlansBinder {
     }
 
     static BillingSettings billing(YamlFields top) {
-        Optional<YamlFields> f = top.map("billing", "'billing'", "billing: {hold_timeout: 1h, sweep_every: 1m}");
-        if (f.isEmpty()) {
-            return BillingSettings.DEFAULT;
-        }
-        YamlFields b = f.get();
-        b.allowOnly(BILLING_KEYS);
-        return new BillingSettings(duration(b, "hold_timeout", BillingSettings.DEFAULT.holdTimeout()),
-                duration(b, "sweep_every", BillingSettings.DEFAULT.sweepEvery()));
+        return top.section("billing", "billing: {hold_timeout: 1h, sweep_every: 1m}", BILLING_KEYS)
+                .map(b -> new BillingSettings(duration(b, "hold_timeout", BillingSettings.DEFAULT.holdTimeout()),
+                        duration(b, "sweep_every", BillingSettings.DEFAULT.sweepEvery())))
+                .orElse(BillingSettings.DEFAULT);
     }
 
     private static Duration duration(YamlFields b, String key, Duration fallback) {

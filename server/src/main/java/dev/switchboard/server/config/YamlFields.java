@@ -86,14 +86,19 @@ final class YamlFields {
     }
 
     Optional<Scalar> scalar(String key, String example) {
+        return value(key, Scalar.class, "a single value", example);
+    }
+
+    /** The value under {@code key} when it is a {@code type}; another kind of value is reported as "must be {@code what}". */
+    private <T extends YamlNode> Optional<T> value(String key, Class<T> type, String what, String example) {
         Optional<Entry> e = entry(key);
         if (e.isEmpty()) {
             return Optional.empty();
         }
-        if (e.get().value() instanceof Scalar s) {
-            return Optional.of(s);
+        if (type.isInstance(e.get().value())) {
+            return Optional.of(type.cast(e.get().value()));
         }
-        problems.add(e.get().keyPos(), label(key) + " must be a single value, got " + e.get().value().kind() + " (e.g. " + example + ")");
+        problems.add(e.get().keyPos(), label(key) + " must be " + what + ", got " + e.get().value().kind() + " (e.g. " + example + ")");
         return Optional.empty();
     }
 
@@ -157,16 +162,23 @@ final class YamlFields {
         return entry(key).flatMap(e -> of(e, nestedWhere, example, problems));
     }
 
+    /**
+     * The nested mapping under {@code key} with its keys checked against {@code allowed} (each unknown one reported),
+     * or empty without the key or when its value is not a mapping (reported).
+     */
+    Optional<YamlFields> section(String key, String nestedWhere, String example, List<String> allowed) {
+        Optional<YamlFields> f = map(key, nestedWhere, example);
+        f.ifPresent(s -> s.allowOnly(allowed));
+        return f;
+    }
+
+    /** A section of the top level, named {@code 'key'} in problems. */
+    Optional<YamlFields> section(String key, String example, List<String> allowed) {
+        return section(key, "'" + key + "'", example, allowed);
+    }
+
     Optional<Sequence> list(String key, String example) {
-        Optional<Entry> e = entry(key);
-        if (e.isEmpty()) {
-            return Optional.empty();
-        }
-        if (e.get().value() instanceof Sequence s) {
-            return Optional.of(s);
-        }
-        problems.add(e.get().keyPos(), label(key) + " must be a list, got " + e.get().value().kind() + " (e.g. " + example + ")");
-        return Optional.empty();
+        return value(key, Sequence.class, "a list", example);
     }
 
     /** A list of single non-null values; a wrong item is reported and skipped. */
