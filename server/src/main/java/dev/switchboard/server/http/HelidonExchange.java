@@ -248,31 +248,36 @@ final class HelidonExchange implements Exchange {
 
             @Override
             public void write(byte[] b, int off, int len) throws IOException {
-                try {
-                    out.write(b, off, len);
-                } catch (RuntimeException e) {
-                    throw new IOException("client connection closed", e);
-                }
+                toClient(() -> out.write(b, off, len));
             }
 
             @Override
             public void flush() throws IOException {
-                try {
-                    out.flush();
-                } catch (RuntimeException e) {
-                    throw new IOException("client connection closed", e);
-                }
+                toClient(out::flush);
             }
 
             @Override
             public void close() throws IOException {
-                try {
-                    out.close();
-                } catch (RuntimeException e) {
-                    throw new IOException("client connection closed", e);
-                }
+                toClient(out::close);
             }
         };
+    }
+
+    @FunctionalInterface
+    private interface ClientWrite {
+        void run() throws IOException;
+    }
+
+    /**
+     * Runs {@code write} on the response stream: Helidon reports a client that went away as an unchecked exception,
+     * and the stream writers (SSE sinks, heartbeats) handle a departed client as the {@link IOException} it is.
+     */
+    private static void toClient(ClientWrite write) throws IOException {
+        try {
+            write.run();
+        } catch (RuntimeException e) {
+            throw new IOException("client connection closed", e);
+        }
     }
 
     private void droppedFields(int status) {
