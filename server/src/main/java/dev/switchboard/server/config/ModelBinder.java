@@ -170,7 +170,8 @@ final class ModelBinder {
     }
 
     private ReasoningProfile reasoning(YamlFields m, boolean supportsReasoning, OptionalLong context) {
-        Optional<YamlFields> f = m.section("reasoning", "reasoning of " + m.where(), "reasoning: {family: hybrid, efforts: [low, medium, high]}", REASONING_KEYS);
+        Optional<YamlFields> f = m.section("reasoning", "reasoning of " + m.where(),
+                "reasoning: {family: hybrid, efforts: [low, medium, high]}", REASONING_KEYS);
         if (f.isEmpty()) {
             return supportsReasoning ? new ReasoningProfile(Family.ALWAYS, DEFAULT_EFFORTS) : ReasoningProfile.NONE;
         }

@@ -98,7 +98,8 @@ final class YamlFields {
         if (type.isInstance(e.get().value())) {
             return Optional.of(type.cast(e.get().value()));
         }
-        problems.add(e.get().keyPos(), label(key) + " must be " + what + ", got " + e.get().value().kind() + " (e.g. " + example + ")");
+        problems.add(e.get().keyPos(), label(key) + " must be " + what + ", got " + e.get().value().kind()
+                + " (e.g. " + example + ")");
         return Optional.empty();
     }
 

@@ -40,21 +40,9 @@ class RouteGuardsTest {
 
     @BeforeAll
     static void start() {
-        String yaml = """
-                listen: 127.0.0.1:8080
-                database: sqlite:%s
-                admin_key: %s
-                providers:
-                  simulator:
-                    type: simulator
-                models:
-                  m1:
-                    context_length: 1000
-                    max_output_tokens: 100
-                    pricing: {input: 1, output: 2}
-                    route: [{provider: simulator}]
-                """.formatted(dir.resolve("switchboard.db"), ADMIN_KEY);
-        app = GatewayApp.start(ConfigLoader.parse(yaml, "test config", Map.of()), 0);
+        // the configuration the gateway runs on without a config file: every route it serves by default
+        app = GatewayApp.start(ConfigLoader.embeddedDefault(Map.of(
+                "SWITCHBOARD_DATABASE", "sqlite:" + dir.resolve("switchboard.db"), "SWITCHBOARD_ADMIN_KEY", ADMIN_KEY)), 0);
         User user = app.accounts().admin().createUser(new AdminService.CreateUser(Optional.of("it-user"),
                 Optional.empty(), Optional.empty(), Optional.empty(), Optional.of("100")));
         apiKey = app.accounts().admin().createKey(user.id(), AdminService.CreateKey.defaults()).secret();
