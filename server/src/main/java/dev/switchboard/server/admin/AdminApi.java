@@ -137,8 +137,12 @@ public final class AdminApi {
     }
 
     private static Optional<Long> wholeNumber(JsonNode body, String field) {
-        OptionalLong v = integer(body, field);
-        return v.isPresent() ? Optional.of(v.getAsLong()) : Optional.empty();
+        return given(body, field).map(n -> {
+            if (!n.isIntegralNumber() || !n.canConvertToLong()) {
+                throw expected(field, "a whole number");
+            }
+            return n.asLong();
+        });
     }
 
     private static Optional<List<String>> stringList(JsonNode body, String field) {
@@ -197,61 +201,58 @@ public final class AdminApi {
         try {
             return Integer.parseInt(raw.get().strip());
         } catch (NumberFormatException e) {
-            throw GatewayError.invalid(name, name + ": expected a whole number").toException();
+            throw expected(name, "a whole number");
         }
+    }
+
+    /** The value of {@code field}; empty when it is absent or {@code null}, which both mean "not given". */
+    private static Optional<JsonNode> given(JsonNode body, String field) {
+        return Optional.ofNullable(body.get(field)).filter(n -> !n.isNull());
+    }
+
+    /** The 400 naming {@code field}: "field: expected {@code what}". */
+    private static GatewayException expected(String field, String what) {
+        return GatewayError.invalid(field, field + ": expected " + what).toException();
     }
 
     private static Optional<String> text(JsonNode body, String field) {
-        JsonNode n = body.get(field);
-        if (n == null || n.isNull()) {
-            return Optional.empty();
-        }
-        if (!n.isTextual()) {
-            throw GatewayError.invalid(field, field + ": expected a string").toException();
-        }
-        return Optional.of(n.asText());
+        return given(body, field).map(n -> {
+            if (!n.isTextual()) {
+                throw expected(field, "a string");
+            }
+            return n.asText();
+        });
     }
 
     private static Optional<String> decimal(JsonNode body, String field) {
-        JsonNode n = body.get(field);
-        if (n == null || n.isNull()) {
-            return Optional.empty();
-        }
-        if (n.isNumber()) {
-            return Optional.of(n.decimalValue().toPlainString());
-        }
-        if (n.isTextual()) {
-            return Optional.of(n.asText());
-        }
-        throw GatewayError.invalid(field, field + ": expected a decimal amount such as 25.50").toException();
+        return given(body, field).map(n -> {
+            if (n.isNumber()) {
+                return n.decimalValue().toPlainString();
+            }
+            if (n.isTextual()) {
+                return n.asText();
+            }
+            throw expected(field, "a decimal amount such as 25.50");
+        });
     }
 
     private static OptionalLong integer(JsonNode body, String field) {
-        JsonNode n = body.get(field);
-        if (n == null || n.isNull()) {
-            return OptionalLong.empty();
-        }
-        if (!n.isIntegralNumber() || !n.canConvertToLong()) {
-            throw GatewayError.invalid(field, field + ": expected a whole number").toException();
-        }
-        return OptionalLong.of(n.asLong());
+        return wholeNumber(body, field).map(OptionalLong::of).orElse(OptionalLong.empty());
     }
 
     private static List<String> strings(JsonNode body, String field) {
-        JsonNode n = body.get(field);
-        if (n == null || n.isNull()) {
-            return List.of();
-        }
-        if (!n.isArray()) {
-            throw GatewayError.invalid(field, field + ": expected an array of strings").toException();
-        }
-        List<String> out = new ArrayList<>();
-        for (JsonNode e : n) {
-            if (!e.isTextual()) {
-                throw GatewayError.invalid(field, field + ": expected an array of strings").toException();
+        return given(body, field).map(n -> {
+            if (!n.isArray()) {
+                throw expected(field, "an array of strings");
             }
-            out.add(e.asText());
-        }
-        return out;
+            List<String> out = new ArrayList<>();
+            for (JsonNode e : n) {
+                if (!e.isTextual()) {
+                    throw expected(field, "an array of strings");
+                }
+                out.add(e.asText());
+            }
+            return out;
+        }).orElse(List.of());
     }
 }
