@@ -47,17 +47,18 @@ final class ServeCommand implements Callable<Integer> {
                 + c.databaseForDisplay() + ")");
         out.println("Models: " + models.size() + " (" + String.join(", ", models.stream().limit(8).map(ModelEntry::id).toList())
                 + (models.size() > 8 ? ", ..." : "") + ")");
-        if (app.newAdminKey().isPresent() || app.newDemoKey().isPresent()) {
+        GatewayApp.FirstStart first = app.firstStart();
+        if (first.createdKeys()) {
             out.println();
             out.println("First start. These keys are shown once and stored only as hashes: keep them now.");
-            app.newAdminKey().ifPresent(k -> out.println("  admin key: " + k));
-            app.newDemoKey().ifPresent(k -> out.println("  demo key:  " + k.secret() + "   (user " + k.key().userId() + ")"));
-            app.newDemoPassword().ifPresent(pw -> {
+            first.adminKey().ifPresent(k -> out.println("  admin key: " + k));
+            first.demoKey().ifPresent(k -> out.println("  demo key:  " + k.secret() + "   (user " + k.key().userId() + ")"));
+            first.demoPassword().ifPresent(pw -> {
                 out.println();
                 out.println("Dashboard: " + app.dashboardUrl());
                 out.println("  sign in as: " + DemoBootstrap.DEMO_USER + "   password: " + pw + "   (admin; change it under Account)");
             });
-            String key = app.newDemoKey().map(IssuedKey::secret).orElse("<your API key>");
+            String key = first.demoKey().map(IssuedKey::secret).orElse("<your API key>");
             String model = models.stream().map(ModelEntry::id).filter(id -> id.equals("switchboard-demo")).findFirst()
                     .orElse(models.isEmpty() ? "<model>" : models.getFirst().id());
             out.println();
@@ -66,7 +67,7 @@ final class ServeCommand implements Callable<Integer> {
             out.println("    -H 'Authorization: Bearer " + key + "' -H 'Content-Type: application/json' \\");
             out.println("    -d '{\"model\":\"" + model + "\",\"messages\":[{\"role\":\"user\",\"content\":\"Hello\"}]}'");
         }
-        if (app.newDemoPassword().isEmpty()) {
+        if (first.demoPassword().isEmpty()) {
             out.println("Dashboard: " + app.dashboardUrl() + "  (sign in with your user; `switchboard users passwd demo` sets a"
                     + " password)");
         }
