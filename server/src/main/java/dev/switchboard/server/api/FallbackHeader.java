@@ -2,10 +2,8 @@ package dev.switchboard.server.api;
 
 import dev.switchboard.model.ChatRequest;
 import dev.switchboard.model.GatewayError;
-import dev.switchboard.server.http.Exchange;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Optional;
 
 /**
  * {@code x-switchboard-fallbacks: model-a, model-b}: caller fallback models in a header, for clients whose SDK
@@ -19,14 +17,10 @@ final class FallbackHeader {
     private FallbackHeader() {
     }
 
-    /** {@code request} with the header's fallback models added, or as it is without the header. */
-    static ChatRequest apply(Exchange ex, ChatRequest request) {
-        Optional<List<String>> header = GatewayHeaders.ids(ex, NAME, "model ids", "gpt-4o-mini, claude-haiku");
-        if (header.isEmpty()) {
-            return request;
-        }
+    /** {@code request} with the header's model {@code ids} after the body's fallback models. */
+    static ChatRequest add(ChatRequest request, List<String> ids) {
         List<String> all = new ArrayList<>(request.fallbackModels());
-        all.addAll(header.get());
+        all.addAll(ids);
         if (all.size() > ChatRequest.MAX_FALLBACK_MODELS) {
             throw GatewayError.invalid(NAME, "A request may name at most " + ChatRequest.MAX_FALLBACK_MODELS
                     + " fallback models, got " + all.size() + (request.fallbackModels().isEmpty() ? "" : " with the body's")

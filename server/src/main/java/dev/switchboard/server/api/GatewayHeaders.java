@@ -6,6 +6,7 @@ import dev.switchboard.server.http.Exchange;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.function.BiFunction;
 
 /**
  * The gateway's own request headers, read the same way on every chat endpoint: {@code x-switchboard-fallbacks}
@@ -17,9 +18,25 @@ final class GatewayHeaders {
     private GatewayHeaders() {
     }
 
-    /** {@code request} with what the gateway's headers of {@code ex} add to it. */
+    /** One of the headers: its name, what its ids are and a right value (for the refusal), and what it adds. */
+    private record IdsHeader(String name, String what, String example, BiFunction<ChatRequest, List<String>, ChatRequest> add) {
+    }
+
+    /** In the order they are applied. */
+    private static final List<IdsHeader> HEADERS = List.of(
+            new IdsHeader(FallbackHeader.NAME, "model ids", "gpt-4o-mini, claude-haiku", FallbackHeader::add),
+            new IdsHeader(SkillsHeader.NAME, "skill ids", "code-reviewer, concise", SkillsHeader::add));
+
+    /** {@code request} with what the gateway's headers of {@code ex} add to it; as it is without them. */
     static ChatRequest apply(Exchange ex, ChatRequest request) {
-        return SkillsHeader.apply(ex, FallbackHeader.apply(ex, request));
+        ChatRequest out = request;
+        for (IdsHeader h : HEADERS) {
+            Optional<List<String>> ids = ids(ex, h.name(), h.what(), h.example());
+            if (ids.isPresent()) {
+                out = h.add().apply(out, ids.get());
+            }
+        }
+        return out;
     }
 
     /**
@@ -29,7 +46,7 @@ final class GatewayHeaders {
      * @param example a value that would be right
      * @throws dev.switchboard.model.GatewayException 400 naming the header when an entry is empty
      */
-    static Optional<List<String>> ids(Exchange ex, String name, String what, String example) {
+    private static Optional<List<String>> ids(Exchange ex, String name, String what, String example) {
         Optional<String> header = ex.header(name);
         if (header.isEmpty()) {
             return Optional.empty();

@@ -2,10 +2,8 @@ package dev.switchboard.server.api;
 
 import dev.switchboard.model.ChatRequest;
 import dev.switchboard.model.SkillRef;
-import dev.switchboard.server.http.Exchange;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Optional;
 
 /**
  * {@code x-switchboard-skills: code-reviewer, concise}: skills named in a header, accepted on every chat endpoint,
@@ -19,14 +17,10 @@ final class SkillsHeader {
     private SkillsHeader() {
     }
 
-    /** {@code request} with the header's skills after the body's, or as it is without the header. */
-    static ChatRequest apply(Exchange ex, ChatRequest request) {
-        Optional<List<String>> header = GatewayHeaders.ids(ex, NAME, "skill ids", "code-reviewer, concise");
-        if (header.isEmpty()) {
-            return request;
-        }
+    /** {@code request} with the header's skill {@code ids} after the body's, in the header's order. */
+    static ChatRequest add(ChatRequest request, List<String> ids) {
         List<SkillRef> all = new ArrayList<>(request.skills());
-        header.get().forEach(id -> all.add(new SkillRef(id, NAME)));
+        ids.forEach(id -> all.add(new SkillRef(id, NAME)));
         return request.toBuilder().skills(all).build();
     }
 }
