@@ -17,6 +17,7 @@ import com.openai.models.FunctionDefinition;
 import com.openai.models.FunctionParameters;
 import com.openai.models.chat.completions.ChatCompletionCreateParams;
 import com.openai.models.chat.completions.ChatCompletionFunctionTool;
+import dev.switchboard.testkit.JsonSupport;
 import dev.switchboard.testkit.RecordedRequest;
 import dev.switchboard.testkit.TestGateway;
 import java.io.IOException;
@@ -202,11 +203,7 @@ public final class ItSupport {
     }
 
     static JsonNode json(String text) {
-        try {
-            return JSON.readTree(text);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
+        return JsonSupport.json(text);
     }
 
     /** The JSON body of an SDK error, as the SDK parsed it. */
