@@ -2,8 +2,7 @@ package dev.switchboard.testkit.it.conformance;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import java.io.IOException;
-import java.io.UncheckedIOException;
+import dev.switchboard.testkit.HttpSupport;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -67,15 +66,7 @@ abstract class ClientDriver {
                 .header("content-type", "application/json")
                 .POST(HttpRequest.BodyPublishers.ofString(json));
         headers.apply(apiKey).forEach(request::header);
-        HttpResponse<String> response;
-        try {
-            response = HTTP.send(request.build(), HttpResponse.BodyHandlers.ofString());
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException(e);
-        }
+        HttpResponse<String> response = HttpSupport.send(HTTP, request.build(), HttpResponse.BodyHandlers.ofString());
         Result result = response.statusCode() != 200 ? failed(response.statusCode(), response.body())
                 : streamed ? readStream(response.statusCode(), response.body())
                 : readWhole(response.statusCode(), Fixtures.parse(response.body()).orElse(Fixtures.object()),
