@@ -14,9 +14,9 @@ import dev.switchboard.store.JdbcAccountStore;
 import dev.switchboard.store.JdbcBalanceStore;
 import dev.switchboard.testkit.FakeUpstream;
 import dev.switchboard.testkit.HttpSupport;
+import dev.switchboard.testkit.PortSupport;
 import dev.switchboard.testkit.TestGateway;
 import java.io.IOException;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -47,7 +47,7 @@ class HoldSweeperIT {
     void holdsOfAKilledGatewayAreReleasedAfterRestartAndNothingIsChargedTwice() throws Exception {
         try (FakeUpstream upstream = FakeUpstream.start()) {
             upstream.requireKey(ItSupport.UPSTREAM_KEY);
-            int port = freePort();
+            int port = PortSupport.freeLoopbackPort();
             String database = "sqlite:" + dir.resolve("sweep.db");
             Path config = dir.resolve("switchboard.yaml");
             Files.writeString(config, """
@@ -161,12 +161,6 @@ class HoldSweeperIT {
                 Thread.currentThread().interrupt();
                 throw new AssertionError(e);
             }
-        }
-    }
-
-    private static int freePort() throws IOException {
-        try (ServerSocket s = new ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
-            return s.getLocalPort();
         }
     }
 }
