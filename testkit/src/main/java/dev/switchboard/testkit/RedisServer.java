@@ -3,7 +3,6 @@ package dev.switchboard.testkit;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
-import java.net.ServerSocket;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -31,12 +30,9 @@ public final class RedisServer implements AutoCloseable {
 
     /** Starts one on a free port; fails the test (IllegalStateException) when it does not answer PING in time. */
     public static RedisServer start() {
-        int port;
-        try (ServerSocket s = new ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
-            port = s.getLocalPort();
-            Path dir = Files.createTempDirectory("switchboard-redis");
-            RedisServer server = new RedisServer(port, dir);
-            s.close();
+        try {
+            RedisServer server = new RedisServer(PortSupport.freeLoopbackPort(),
+                    Files.createTempDirectory("switchboard-redis"));
             server.startAgain();
             return server;
         } catch (IOException e) {

@@ -31,14 +31,9 @@ public final class TcpProxy implements AutoCloseable {
 
     /** Starts relaying {@code 127.0.0.1:<free port>} to {@code targetHost:targetPort}. */
     public static TcpProxy start(String targetHost, int targetPort) {
-        try (ServerSocket probe = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-            TcpProxy proxy = new TcpProxy(probe.getLocalPort(), targetHost, targetPort);
-            probe.close();
-            proxy.restore();
-            return proxy;
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
+        TcpProxy proxy = new TcpProxy(PortSupport.freeLoopbackPort(), targetHost, targetPort);
+        proxy.restore();
+        return proxy;
     }
 
     public int port() {

@@ -43,11 +43,7 @@ final class TestkitJson {
 
     /** Compact, single-line JSON text, as an SSE {@code data:} line needs it. */
     static String text(JsonNode node) {
-        try {
-            return MAPPER.writeValueAsString(node);
-        } catch (JsonProcessingException e) {
-            throw new UncheckedIOException(e);
-        }
+        return JsonSupport.write(node);
     }
 
     static byte[] bytes(JsonNode node) {

@@ -4,7 +4,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -75,11 +74,7 @@ final class TestClient {
     }
 
     static JsonNode json(String text) {
-        try {
-            return JSON.readTree(text);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
+        return JsonSupport.json(text);
     }
 
     /**

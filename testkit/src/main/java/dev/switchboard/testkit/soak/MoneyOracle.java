@@ -5,7 +5,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
-import java.util.regex.Matcher;
 
 /**
  * Predicts what each soak request may be charged, in nano-dollars, from what the fake upstreams reported and what
@@ -86,7 +85,7 @@ final class MoneyOracle {
                 }
                 yield new Allowed(set, set.size() == 1);
             }
-            case ABORTED -> answering.map(a -> new Allowed(cutOrLeft(a, stamps(o.text()), promptEstimate), false))
+            case ABORTED -> answering.map(a -> new Allowed(cutOrLeft(a, SoakUpstreams.stamps(o.text()), promptEstimate), false))
                     .orElse(new Allowed(Set.of(0L), true));
             case BROKEN -> throw new IllegalStateException("handled above");
         };
@@ -122,14 +121,5 @@ final class MoneyOracle {
 
     private static long ceilQuarter(long chars) {
         return (chars + 3) / 4;
-    }
-
-    private static int stamps(String text) {
-        Matcher m = SoakUpstreams.STAMP.matcher(text);
-        int count = 0;
-        while (m.find()) {
-            count++;
-        }
-        return count;
     }
 }

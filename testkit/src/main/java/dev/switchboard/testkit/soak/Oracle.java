@@ -85,50 +85,48 @@ final class Oracle {
                     v.add("status " + o.status() + " after " + attempts + " (expected 503, or 429 when all were rate limited)");
                 }
             }
-            case ANSWERED -> {
-                if (lastAttempt.isEmpty()) {
-                    v.add("an answer without any upstream attempt");
-                    break;
-                }
-                UpstreamAttempt a = lastAttempt.get();
-                checkStamps(o, a, v);
-                if (!o.problem().isEmpty()) {
-                    v.add(o.problem());
-                }
-                if (o.streamed() && !o.properEnd()) {
-                    v.add("a stream that ended silently");
-                }
-                if (a.completed) {
-                    if (o.inBandError() && a.closedNanos == 0) {
-                        v.add("an in-band error on a complete answer from " + a);
-                    }
-                } else if (o.streamed()) {
-                    if (!o.inBandError()) {
-                        v.add("a stream cut upstream (" + a + ") without an in-band error");
-                    }
-                } else {
-                    v.add("a whole answer although the last attempt did not complete: " + attempts);
-                }
-            }
-            case ABORTED -> {
-                if (lastAttempt.isEmpty()) {
-                    v.add("a stream without any upstream attempt");
-                    break;
-                }
-                UpstreamAttempt a = lastAttempt.get();
-                checkStamps(o, a, v);
-                if (!a.completed && !a.endedByFake) {
-                    long closed = a.closedNanos;
-                    if (closed == 0) {
-                        v.add("the upstream connection of " + a.id + " stayed open after the client left");
-                    } else if (closed - o.abortNanos() > ABORT_CLOSE_LIMIT.toNanos()) {
-                        v.add("the upstream connection of " + a.id + " closed " + Duration.ofNanos(closed - o.abortNanos()).toMillis()
-                                + " ms after the client left");
-                    }
-                }
-            }
+            case ANSWERED -> lastAttempt.ifPresentOrElse(a -> answered(o, a, attempts, v),
+                    () -> v.add("an answer without any upstream attempt"));
+            case ABORTED -> lastAttempt.ifPresentOrElse(a -> aborted(o, a, v),
+                    () -> v.add("a stream without any upstream attempt"));
         }
         return v;
+    }
+
+    /** A whole or streamed answer from {@code a}, the attempt that answered. */
+    private static void answered(Observation o, UpstreamAttempt a, List<UpstreamAttempt> attempts, List<String> v) {
+        checkStamps(o, a, v);
+        if (!o.problem().isEmpty()) {
+            v.add(o.problem());
+        }
+        if (o.streamed() && !o.properEnd()) {
+            v.add("a stream that ended silently");
+        }
+        if (a.completed) {
+            if (o.inBandError() && a.closedNanos == 0) {
+                v.add("an in-band error on a complete answer from " + a);
+            }
+        } else if (o.streamed()) {
+            if (!o.inBandError()) {
+                v.add("a stream cut upstream (" + a + ") without an in-band error");
+            }
+        } else {
+            v.add("a whole answer although the last attempt did not complete: " + attempts);
+        }
+    }
+
+    /** A stream the client left early, {@code a} the attempt that was answering it. */
+    private static void aborted(Observation o, UpstreamAttempt a, List<String> v) {
+        checkStamps(o, a, v);
+        if (!a.completed && !a.endedByFake) {
+            long closed = a.closedNanos;
+            if (closed == 0) {
+                v.add("the upstream connection of " + a.id + " stayed open after the client left");
+            } else if (closed - o.abortNanos() > ABORT_CLOSE_LIMIT.toNanos()) {
+                v.add("the upstream connection of " + a.id + " closed " + Duration.ofNanos(closed - o.abortNanos()).toMillis()
+                        + " ms after the client left");
+            }
+        }
     }
 
     private static Optional<String> stamped(Observation o) {

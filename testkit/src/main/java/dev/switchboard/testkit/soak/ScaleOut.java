@@ -9,9 +9,8 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.switchboard.engine.account.ApiKeys;
 import dev.switchboard.store.Database;
 import dev.switchboard.testkit.FakeUpstream;
+import dev.switchboard.testkit.PortSupport;
 import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -100,7 +99,7 @@ public final class ScaleOut {
         String prefix = "scaleout:" + UUID.randomUUID() + ":";
         int[] ports = new int[INSTANCES];
         for (int i = 0; i < INSTANCES; i++) {
-            ports[i] = freePort();
+            ports[i] = PortSupport.freeLoopbackPort();
         }
         try (SoakUpstreams upstreams = new SoakUpstreams(Soak.PROVIDERS, new FaultSchedule(s.seed()), Duration.ofMillis(10),
                 Soak.DEADLINE.plusSeconds(1)); FakeUpstream clean = FakeUpstream.start()) {
@@ -494,13 +493,5 @@ public final class ScaleOut {
 
     private static long ms(long nanos) {
         return nanos / 1_000_000;
-    }
-
-    private static int freePort() {
-        try (ServerSocket s = new ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
-            return s.getLocalPort();
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
     }
 }

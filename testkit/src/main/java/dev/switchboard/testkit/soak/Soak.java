@@ -7,9 +7,8 @@ import static dev.switchboard.testkit.GatewayConfigSupport.provider;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.switchboard.testkit.GatewayConfigSupport.Model;
+import dev.switchboard.testkit.PortSupport;
 import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -76,7 +75,7 @@ public final class Soak {
         Map<String, String> providerKeys = new java.util.LinkedHashMap<>();
         PROVIDERS.forEach(p -> providerKeys.put(p, secret("sk-provider-" + p + "-")));
         String databaseUrl = s.database().equals("sqlite") ? "sqlite:" + s.dir().resolve("soak.db") : s.database();
-        int port = freePort();
+        int port = PortSupport.freeLoopbackPort();
         FaultSchedule schedule = new FaultSchedule(s.seed());
         SoakReport.Builder report = new SoakReport.Builder(s);
         try (SoakUpstreams upstreams = new SoakUpstreams(PROVIDERS, schedule, Duration.ofMillis(10),
@@ -287,13 +286,5 @@ public final class Soak {
         byte[] b = new byte[24];
         new SecureRandom().nextBytes(b);
         return prefix + HexFormat.of().formatHex(b);
-    }
-
-    private static int freePort() {
-        try (ServerSocket s = new ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
-            return s.getLocalPort();
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
     }
 }

@@ -12,7 +12,6 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.util.regex.Matcher;
 
 /**
  * Sends one soak request in one of the four formats, plain or streamed, and records what it saw; a client set
@@ -122,7 +121,7 @@ final class SoakClient {
                     long t = format.outputTokens(json);
                     tokens = t >= 0 ? t : tokens;
                 }
-                if (abort && stamps(text) >= 2) {
+                if (abort && SoakUpstreams.stamps(text) >= 2) {
                     long abortedAt = System.nanoTime();
                     in.close();
                     return new Observation(n, rid, format, true, Observation.Kind.ABORTED, 200, text.toString(), error, false, "",
@@ -134,15 +133,6 @@ final class SoakClient {
         }
         return new Observation(n, rid, format, true, Observation.Kind.ANSWERED, 200, text.toString(), error, end, problem,
                 tokens, start, System.nanoTime(), 0);
-    }
-
-    private static int stamps(CharSequence text) {
-        Matcher m = SoakUpstreams.STAMP.matcher(text);
-        int count = 0;
-        while (m.find()) {
-            count++;
-        }
-        return count;
     }
 
     private static Observation broken(long n, String rid, ClientFormat format, boolean stream, int status, String text,

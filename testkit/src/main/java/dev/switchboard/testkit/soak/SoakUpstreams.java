@@ -44,6 +44,11 @@ public final class SoakUpstreams implements AutoCloseable {
     private final AtomicLong calls = new AtomicLong();
     private final AtomicLong stray = new AtomicLong();
 
+    /** How many chunk stamps {@code text} carries. */
+    public static int stamps(CharSequence text) {
+        return (int) STAMP.matcher(text).results().count();
+    }
+
     /**
      * @param providers  the provider ids, each getting its own fake on a free loopback port
      * @param chunkPause the pause between two content chunks

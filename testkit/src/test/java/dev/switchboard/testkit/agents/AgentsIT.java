@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.switchboard.testkit.AccessLogCapture;
+import dev.switchboard.testkit.JsonSupport;
 import dev.switchboard.testkit.RecordedRequest;
 import dev.switchboard.testkit.TestGateway;
 import java.io.IOException;
@@ -55,26 +56,28 @@ class AgentsIT {
      * adds a constant here.
      */
     enum UpstreamKind {
-        ANTHROPIC("anthropic", "${UPSTREAM}"),
-        OPENAI("openai", "${UPSTREAM_OPENAI}"),
-        GEMINI("gemini", "${UPSTREAM}"),
+        ANTHROPIC,
+        OPENAI,
+        GEMINI,
         /** OpenAI's Responses API: the catalog routes Codex's default model to its {@code openai-responses} provider. */
-        OPENAI_RESPONSES("openai-responses", "${UPSTREAM_OPENAI}");
+        OPENAI_RESPONSES;
 
-        final String type;
-        final String baseUrl;
+        /** The provider {@code type} of the config: the constant's name in lower case, words joined by '-'. */
+        String type() {
+            return name().toLowerCase(Locale.ROOT).replace('_', '-');
+        }
 
-        UpstreamKind(String type, String baseUrl) {
-            this.type = type;
-            this.baseUrl = baseUrl;
+        /** Where the fake answers this type: the OpenAI formats' base URLs end in {@code /v1}. */
+        String baseUrl() {
+            return this == OPENAI || this == OPENAI_RESPONSES ? "${UPSTREAM_OPENAI}" : "${UPSTREAM}";
         }
 
         String config() {
             StringBuilder yaml = new StringBuilder(TestGateway.DEFAULT_HEADER).append("include: builtin-catalog\nproviders:\n");
             for (String id : List.of("anthropic", "openai", "openai-responses", "gemini")) {
                 yaml.append("  ").append(id).append(":\n")
-                        .append("    type: ").append(type).append('\n')
-                        .append("    base_url: ").append(baseUrl).append('\n')
+                        .append("    type: ").append(type()).append('\n')
+                        .append("    base_url: ").append(baseUrl()).append('\n')
                         .append("    keys: [\"").append(UPSTREAM_KEY).append("\"]\n");
             }
             return yaml.toString();
@@ -207,10 +210,6 @@ class AgentsIT {
     }
 
     static JsonNode json(String text) {
-        try {
-            return JSON.readTree(text);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
+        return JsonSupport.json(text);
     }
 }

@@ -3,6 +3,7 @@ package dev.switchboard.testkit.it;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.switchboard.testkit.GatewayExtension;
+import dev.switchboard.testkit.HttpSupport;
 import dev.switchboard.testkit.TestGateway;
 import java.io.BufferedInputStream;
 import java.io.IOException;
@@ -10,7 +11,6 @@ import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.Socket;
 import java.net.SocketException;
-import java.io.UncheckedIOException;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -203,14 +203,7 @@ class EdgeIT {
         HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(gateway.baseUrl() + path))
                 .method("OPTIONS", HttpRequest.BodyPublishers.noBody());
         headers.forEach(b::header);
-        try {
-            return HttpClient.newHttpClient().send(b.build(), HttpResponse.BodyHandlers.ofString());
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException(e);
-        }
+        return HttpSupport.send(HttpClient.newHttpClient(), b.build(), HttpResponse.BodyHandlers.ofString());
     }
 
     @Test

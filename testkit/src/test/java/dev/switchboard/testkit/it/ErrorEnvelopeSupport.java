@@ -3,6 +3,7 @@ package dev.switchboard.testkit.it;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import java.net.http.HttpResponse;
 
 /**
  * The error envelope every client format answers with, checked one way for the suites that read raw responses:
@@ -31,5 +32,11 @@ public final class ErrorEnvelopeSupport {
             case "CONTENT_PARTS" -> assertThat(error.path("status").asText()).isNotBlank();
             default -> assertThat(root.has("type")).isFalse();
         }
+    }
+
+    /** Asserts that {@code response} is a 400 whose error names {@code param} as the offending field. */
+    public static void assertRefusedNaming(HttpResponse<String> response, String param) {
+        assertThat(response.statusCode()).as(response.body()).isEqualTo(400);
+        assertThat(ItSupport.json(response.body()).at("/error/param").asText()).isEqualTo(param);
     }
 }

@@ -13,9 +13,10 @@ import dev.switchboard.store.Database;
 import dev.switchboard.store.JdbcAccountStore;
 import dev.switchboard.store.JdbcBalanceStore;
 import dev.switchboard.testkit.FakeUpstream;
+import dev.switchboard.testkit.HttpSupport;
+import dev.switchboard.testkit.PortSupport;
 import dev.switchboard.testkit.TestGateway;
 import java.io.IOException;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -46,7 +47,7 @@ class HoldSweeperIT {
     void holdsOfAKilledGatewayAreReleasedAfterRestartAndNothingIsChargedTwice() throws Exception {
         try (FakeUpstream upstream = FakeUpstream.start()) {
             upstream.requireKey(ItSupport.UPSTREAM_KEY);
-            int port = freePort();
+            int port = PortSupport.freeLoopbackPort();
             String database = "sqlite:" + dir.resolve("sweep.db");
             Path config = dir.resolve("switchboard.yaml");
             Files.writeString(config, """
@@ -140,18 +141,11 @@ class HoldSweeperIT {
     }
 
     private static HttpResponse<String> chat(String base, String key, String model) {
-        try {
-            return HTTP.send(HttpRequest.newBuilder(URI.create(base + "/v1/chat/completions"))
-                    .header("authorization", "Bearer " + key).header("content-type", "application/json")
-                    .POST(HttpRequest.BodyPublishers.ofString("{\"model\": \"" + model
-                            + "\", \"max_tokens\": 500, \"messages\": [{\"role\": \"user\", \"content\": \"hi\"}]}"))
-                    .build(), HttpResponse.BodyHandlers.ofString());
-        } catch (IOException e) {
-            throw new java.io.UncheckedIOException(e);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException(e);
-        }
+        return HttpSupport.send(HTTP, HttpRequest.newBuilder(URI.create(base + "/v1/chat/completions"))
+                .header("authorization", "Bearer " + key).header("content-type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString("{\"model\": \"" + model
+                        + "\", \"max_tokens\": 500, \"messages\": [{\"role\": \"user\", \"content\": \"hi\"}]}"))
+                .build(), HttpResponse.BodyHandlers.ofString());
     }
 
     /** Polls until {@code condition} holds; fails after a minute (a bound, not a measurement). */
@@ -167,12 +161,6 @@ class HoldSweeperIT {
                 Thread.currentThread().interrupt();
                 throw new AssertionError(e);
             }
-        }
-    }
-
-    private static int freePort() throws IOException {
-        try (ServerSocket s = new ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
-            return s.getLocalPort();
         }
     }
 }

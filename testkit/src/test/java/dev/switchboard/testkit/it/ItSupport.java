@@ -17,10 +17,10 @@ import com.openai.models.FunctionDefinition;
 import com.openai.models.FunctionParameters;
 import com.openai.models.chat.completions.ChatCompletionCreateParams;
 import com.openai.models.chat.completions.ChatCompletionFunctionTool;
+import dev.switchboard.testkit.HttpSupport;
+import dev.switchboard.testkit.JsonSupport;
 import dev.switchboard.testkit.RecordedRequest;
 import dev.switchboard.testkit.TestGateway;
-import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -181,14 +181,7 @@ public final class ItSupport {
     }
 
     private static HttpResponse<String> send(HttpRequest request) {
-        try {
-            return HTTP.send(request, HttpResponse.BodyHandlers.ofString());
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException(e);
-        }
+        return HttpSupport.send(HTTP, request, HttpResponse.BodyHandlers.ofString());
     }
 
     /** A new key of the test user with {@code limits} (JSON members such as {@code "rpm": 5}), through the admin API. */
@@ -202,11 +195,7 @@ public final class ItSupport {
     }
 
     static JsonNode json(String text) {
-        try {
-            return JSON.readTree(text);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
+        return JsonSupport.json(text);
     }
 
     /** The JSON body of an SDK error, as the SDK parsed it. */

@@ -12,7 +12,6 @@ import dev.switchboard.server.GatewayApp;
 import dev.switchboard.server.config.ConfigLoader;
 import dev.switchboard.testkit.FakeUpstream;
 import dev.switchboard.testkit.TestGateway;
-import dev.switchboard.testkit.it.soak.ScratchDatabase;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -28,6 +27,7 @@ import java.util.concurrent.Future;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Limits are exact across gateway instances: two instances sharing PostgreSQL and the real Redis of this machine
@@ -42,9 +42,10 @@ class LimitsAcrossInstancesIT {
     /** The estimate of one request below: "hi" is one token, plus max_tokens 100. */
     private static final int ESTIMATE = 101;
 
-    private final List<GatewayApp> apps = new ArrayList<>();
+    @RegisterExtension
+    final GatewayInstances instances = new GatewayInstances("sbit_");
+    private List<GatewayApp> apps = List.of();
     private FakeUpstream upstream;
-    private ScratchDatabase scratch;
 
     private String config(String database, String redisLines) {
         return header(database)
@@ -58,30 +59,25 @@ class LimitsAcrossInstancesIT {
                 + redisLines;
     }
 
-    private List<GatewayApp> start(int instances, boolean shared) throws Exception {
+    private List<GatewayApp> start(int count, boolean shared) throws Exception {
         upstream = FakeUpstream.start();
         String redisLines = "";
         if (shared) {
             Assumptions.assumeTrue(Boolean.getBoolean("switchboard.test.redis"), "Redis tests are off");
             redisLines = "redis: " + REDIS + "\nlimits: {redis_prefix: \"sbit:" + UUID.randomUUID() + ":\"}\n";
         }
-        scratch = ScratchDatabase.create(shared ? "postgresql" : "sqlite", "sbit_");
-        String yaml = config(scratch.url(), redisLines);
-        for (int i = 0; i < instances; i++) {
-            apps.add(GatewayApp.start(ConfigLoader.parse(yaml, "instance " + i, Map.of()), 0));
+        String yaml = config(instances.database(shared ? "postgresql" : "sqlite"), redisLines);
+        for (int i = 0; i < count; i++) {
+            instances.start(ConfigLoader.parse(yaml, "instance " + i, Map.of()));
         }
+        apps = instances.started();
         return apps;
     }
 
     @AfterEach
-    void stop() throws Exception {
-        apps.forEach(GatewayApp::close);
-        apps.clear();
+    void stopUpstream() {
         if (upstream != null) {
             upstream.close();
-        }
-        if (scratch != null) {
-            scratch.close();
         }
     }
 

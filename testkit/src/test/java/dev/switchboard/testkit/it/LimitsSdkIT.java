@@ -20,7 +20,6 @@ import com.openai.core.http.Headers;
 import com.openai.errors.RateLimitException;
 import com.openai.models.chat.completions.ChatCompletion;
 import com.openai.models.chat.completions.ChatCompletionCreateParams;
-import com.openai.models.responses.Response;
 import com.openai.models.responses.ResponseCreateParams;
 import dev.switchboard.engine.pipeline.Admission;
 import dev.switchboard.model.GatewayException;
@@ -71,6 +70,17 @@ class LimitsSdkIT {
         };
     }
 
+    /**
+     * Moves the clock to 2 s before {@code retryAfter} (seconds) runs out and runs {@code answeredWithRetries}, an SDK
+     * call that retries 429s and checks its answer: how many of its tries the limits refused on the way.
+     */
+    private static int refusedOnTheWayShortlyBefore(long retryAfter, Runnable answeredWithRetries) {
+        CLOCK.shift(Duration.ofSeconds(retryAfter - 2));
+        int refusedBefore = REFUSED.get();
+        answeredWithRetries.run();
+        return REFUSED.get() - refusedBefore;
+    }
+
     @BeforeEach
     void forgetUpstreamRequests() {
         gateway.upstream().reset();
@@ -115,11 +125,9 @@ class LimitsSdkIT {
         assertThat(gateway.upstream().received()).hasSize(5);
 
         // two seconds before the window has room again: the SDK's own retry, after Retry-After, gets through
-        CLOCK.shift(Duration.ofSeconds(retryAfter - 2));
-        int refusedBefore = REFUSED.get();
-        ChatCompletion answer = openAi(key, 2).chat().completions().create(ask());
-        assertThat(answer.choices()).isNotEmpty();
-        assertThat(REFUSED.get()).as("the SDK's first try was refused, its retry admitted").isEqualTo(refusedBefore + 1);
+        int refused = refusedOnTheWayShortlyBefore(retryAfter,
+                () -> assertThat(openAi(key, 2).chat().completions().create(ask()).choices()).isNotEmpty());
+        assertThat(refused).as("the SDK's first try was refused, its retry admitted").isEqualTo(1);
         assertThat(gateway.upstream().received()).hasSize(6);
     }
 
@@ -154,11 +162,9 @@ class LimitsSdkIT {
         assertThat(retryAfter).isBetween(55L, 60L);
         assertThat(e.headers().values("anthropic-ratelimit-requests-remaining")).containsExactly("0");
 
-        CLOCK.shift(Duration.ofSeconds(retryAfter - 2));
-        int refusedBefore = REFUSED.get();
-        Message answer = anthropic(key, 2).messages().create(askClaude());
-        assertThat(answer.content()).isNotEmpty();
-        assertThat(REFUSED.get()).isEqualTo(refusedBefore + 1);
+        int refused = refusedOnTheWayShortlyBefore(retryAfter,
+                () -> assertThat(anthropic(key, 2).messages().create(askClaude()).content()).isNotEmpty());
+        assertThat(refused).isEqualTo(1);
     }
 
     private static Client gemini(String key, int attempts) {
@@ -190,11 +196,9 @@ class LimitsSdkIT {
         long retryAfter = Long.parseLong(raw.headers().firstValue("retry-after").orElseThrow());
         assertThat(raw.headers().firstValue("x-ratelimit-remaining-requests")).contains("0");
 
-        CLOCK.shift(Duration.ofSeconds(retryAfter - 2));
-        int refusedBefore = REFUSED.get();
-        GenerateContentResponse answer = gemini(key, 5).models.generateContent("lim-chat", "Say hi.", null);
-        assertThat(answer.text()).isNotEmpty();
-        assertThat(REFUSED.get()).isGreaterThan(refusedBefore);
+        int refused = refusedOnTheWayShortlyBefore(retryAfter,
+                () -> assertThat(gemini(key, 5).models.generateContent("lim-chat", "Say hi.", null).text()).isNotEmpty());
+        assertThat(refused).isPositive();
     }
 
     private static ResponseCreateParams askResponses() {
@@ -215,11 +219,9 @@ class LimitsSdkIT {
         long retryAfter = Long.parseLong(e.headers().values("retry-after").getFirst());
         assertThat(e.headers().values("x-ratelimit-limit-requests")).containsExactly("5");
 
-        CLOCK.shift(Duration.ofSeconds(retryAfter - 2));
-        int refusedBefore = REFUSED.get();
-        Response answer = openAi(key, 2).responses().create(askResponses());
-        assertThat(answer.output()).isNotEmpty();
-        assertThat(REFUSED.get()).isEqualTo(refusedBefore + 1);
+        int refused = refusedOnTheWayShortlyBefore(retryAfter,
+                () -> assertThat(openAi(key, 2).responses().create(askResponses()).output()).isNotEmpty());
+        assertThat(refused).isEqualTo(1);
     }
 
     @Test

@@ -97,14 +97,23 @@ class MessagesToolsIT {
         assertThat(sent.path("tools").get(0).path("function").path("name").asText()).isEqualTo("get_weather");
     }
 
-    @Test
-    void streamedParallelCallsAfterReasoningFromAnOpenAiUpstreamGetBlockIndexesOverAllBlocks() {
-        List<RawMessageStreamEvent> events = MessagesItSupport.stream(GATEWAY.client(), weather("gpt-parallel").toBuilder()
+    /**
+     * Asks {@code model} for the weather and the time, streamed, and checks the answer is a thinking block then
+     * two calls, indexed over all three blocks.
+     */
+    private static Message streamedParallelCallsAfterThinking(String model) {
+        List<RawMessageStreamEvent> events = MessagesItSupport.stream(GATEWAY.client(), weather(model).toBuilder()
                 .addTool(MessagesItSupport.tool("get_time", "timezone")).build());
 
         assertThat(startIndexes(events)).containsExactly(0L, 1L, 2L);
         Message message = MessagesItSupport.accumulate(events);
         assertThat(MessagesItSupport.types(message)).containsExactly("thinking", "tool_use", "tool_use");
+        return message;
+    }
+
+    @Test
+    void streamedParallelCallsAfterReasoningFromAnOpenAiUpstreamGetBlockIndexesOverAllBlocks() {
+        Message message = streamedParallelCallsAfterThinking("gpt-parallel");
         List<ContentBlock> calls = toolUses(message);
         assertThat(calls.get(0).asToolUse().name()).isEqualTo("get_weather");
         assertThat(MessagesItSupport.input(calls.get(0)).path("city").asText()).isEqualTo("Paris");
@@ -117,12 +126,7 @@ class MessagesToolsIT {
 
     @Test
     void streamedParallelCallsAfterSignedThinkingFromAnAnthropicUpstreamKeepTheirIdsAndTheSignature() {
-        List<RawMessageStreamEvent> events = MessagesItSupport.stream(GATEWAY.client(), weather("claude-parallel").toBuilder()
-                .addTool(MessagesItSupport.tool("get_time", "timezone")).build());
-
-        assertThat(startIndexes(events)).containsExactly(0L, 1L, 2L);
-        Message message = MessagesItSupport.accumulate(events);
-        assertThat(MessagesItSupport.types(message)).containsExactly("thinking", "tool_use", "tool_use");
+        Message message = streamedParallelCallsAfterThinking("claude-parallel");
         assertThat(message.content().getFirst().asThinking().signature()).startsWith("fakesig.");
         List<ContentBlock> calls = toolUses(message);
         assertThat(calls).extracting(c -> c.asToolUse().id()).allMatch(id -> id.startsWith("toolu_fake_")).doesNotHaveDuplicates();

@@ -64,10 +64,8 @@ class UpstreamConnectionsIT {
         Thread.sleep(400); // the fake has closed the kept connection by now
         HttpResponse<String> second = ask("plain", true);
 
-        assertThat(second.statusCode()).isEqualTo(200);
-        assertThat(second.body()).contains("data: [DONE]").doesNotContain("\"error\"");
-        assertThat(attempts()).containsExactly(Map.entry("ok", 2.0));
-        assertThat(gateway.upstream().received()).hasSize(2);
+        assertStreamedWhole(second);
+        assertEveryAttemptOk(2);
     }
 
     @Test
@@ -75,9 +73,7 @@ class UpstreamConnectionsIT {
         start();
 
         for (int i = 0; i < 5; i++) {
-            HttpResponse<String> streamed = ask("plain", true);
-            assertThat(streamed.statusCode()).isEqualTo(200);
-            assertThat(streamed.body()).contains("data: [DONE]").doesNotContain("\"error\"");
+            assertStreamedWhole(ask("plain", true));
         }
 
         // one after another, every stream ran on the connection the one before it gave back
@@ -96,11 +92,9 @@ class UpstreamConnectionsIT {
 
         assertThat(plain.statusCode()).isEqualTo(200);
         assertThat(plain.body()).contains("\"choices\"");
-        assertThat(streamed.statusCode()).isEqualTo(200);
-        assertThat(streamed.body()).contains("data: [DONE]").doesNotContain("\"error\"");
+        assertStreamedWhole(streamed);
         // every request after the first met a closed kept connection, and none of them counted as a failure
-        assertThat(attempts()).containsExactly(Map.entry("ok", 3.0));
-        assertThat(gateway.upstream().received()).hasSize(3);
+        assertEveryAttemptOk(3);
     }
 
     @Test
@@ -213,6 +207,18 @@ class UpstreamConnectionsIT {
                 .header("content-type", "application/json")
                 .POST(HttpRequest.BodyPublishers.ofString(body)).build();
         return http.send(request, HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
+    }
+
+    /** A streamed answer that ran to its end without an in-band error. */
+    private static void assertStreamedWhole(HttpResponse<String> streamed) {
+        assertThat(streamed.statusCode()).isEqualTo(200);
+        assertThat(streamed.body()).contains("data: [DONE]").doesNotContain("\"error\"");
+    }
+
+    /** The fake provider received {@code requests} requests, each one attempt that counted as ok. */
+    private void assertEveryAttemptOk(int requests) throws IOException, InterruptedException {
+        assertThat(attempts()).containsExactly(Map.entry("ok", (double) requests));
+        assertThat(gateway.upstream().received()).hasSize(requests);
     }
 
     /** The fake provider's attempt outcomes from /metrics, e.g. {ok=2.0}. */

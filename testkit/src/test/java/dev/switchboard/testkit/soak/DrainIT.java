@@ -10,6 +10,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.switchboard.testkit.FakeUpstream;
+import dev.switchboard.testkit.PortSupport;
 import dev.switchboard.testkit.RawExchange;
 import dev.switchboard.testkit.RecordedRequest;
 import dev.switchboard.testkit.SseStream;
@@ -17,7 +18,6 @@ import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.InputStreamReader;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -75,10 +75,7 @@ class DrainIT {
         upstream.script("drain-short", (request, exchange) -> stream(request, exchange, SHORT_CHUNKS));
         upstream.script("drain-long", (request, exchange) -> stream(request, exchange, 10_000));
         dir = Files.createDirectories(Path.of("target", "drain", "run-" + System.nanoTime()));
-        int port;
-        try (ServerSocket s = new ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
-            port = s.getLocalPort();
-        }
+        int port = PortSupport.freeLoopbackPort();
         Path config = dir.resolve("drain.yaml");
         Files.writeString(config, """
                 listen: 127.0.0.1:%d

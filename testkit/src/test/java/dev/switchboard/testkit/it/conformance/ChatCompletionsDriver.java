@@ -16,6 +16,10 @@ import java.util.TreeMap;
  */
 final class ChatCompletionsDriver extends ClientDriver {
 
+    ChatCompletionsDriver() {
+        super("/v1/chat/completions", key -> Map.of("authorization", "Bearer " + key));
+    }
+
     @Override
     Optional<ObjectNode> body(String model, Feature feature, boolean streamed) {
         ObjectNode body = Fixtures.object().put("model", model);
@@ -54,23 +58,8 @@ final class ChatCompletionsDriver extends ClientDriver {
     }
 
     @Override
-    String path(String model, boolean streamed) {
-        return "/v1/chat/completions";
-    }
-
-    @Override
-    Map<String, String> headers(String apiKey) {
-        return Map.of("authorization", "Bearer " + apiKey);
-    }
-
-    @Override
-    Result read(int status, String body, boolean streamed) {
-        return streamed ? readStream(status, body) : readWhole(status, body);
-    }
-
-    private static Result readWhole(int status, String body) {
+    Result readWhole(int status, JsonNode root, String body) {
         List<String> problems = new ArrayList<>();
-        JsonNode root = Fixtures.parse(body).orElse(Fixtures.object());
         JsonNode choice = root.path("choices").path(0);
         if (choice.isMissingNode()) {
             problems.add("no choices[0]");
@@ -86,7 +75,8 @@ final class ChatCompletionsDriver extends ClientDriver {
                 finish(choice.path("finish_reason")), root.path("usage").path("prompt_tokens").isNumber(), problems, body);
     }
 
-    private static Result readStream(int status, String body) {
+    @Override
+    Result readStream(int status, String body) {
         List<String> problems = new ArrayList<>();
         StringBuilder text = new StringBuilder();
         StringBuilder reasoning = new StringBuilder();

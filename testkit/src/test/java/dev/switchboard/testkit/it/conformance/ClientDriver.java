@@ -1,8 +1,8 @@
 package dev.switchboard.testkit.it.conformance;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import java.io.IOException;
-import java.io.UncheckedIOException;
+import dev.switchboard.testkit.HttpSupport;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -10,6 +10,7 @@ import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.Function;
 
 /**
  * One client format, spoken over raw HTTP as a client of that format would: it builds the request for a
@@ -20,6 +21,18 @@ abstract class ClientDriver {
     private static final HttpClient HTTP = HttpClient.newBuilder()
             .version(HttpClient.Version.HTTP_1_1).connectTimeout(Duration.ofSeconds(2)).build();
 
+    private final String path;
+    private final Function<String, Map<String, String>> headers;
+
+    /**
+     * A format whose requests go to {@code path} (unless {@link #path} says otherwise) with the headers
+     * {@code headers} makes of the API key, which authenticate and describe the request.
+     */
+    ClientDriver(String path, Function<String, Map<String, String>> headers) {
+        this.path = path;
+        this.headers = headers;
+    }
+
     /** What was sent and what came back. */
     record Exchange(String method, String path, String requestBody, Result result) {
     }
@@ -27,14 +40,16 @@ abstract class ClientDriver {
     /** The request body asking {@code model} for {@code feature}; empty when the format has no way to ask. */
     abstract Optional<ObjectNode> body(String model, Feature feature, boolean streamed);
 
-    /** The path (with query) the request goes to. */
-    abstract String path(String model, boolean streamed);
+    /** The path (with query) the request goes to: the one given at construction. */
+    String path(String model, boolean streamed) {
+        return path;
+    }
 
-    /** The headers that authenticate and describe the request. */
-    abstract Map<String, String> headers(String apiKey);
+    /** Reads a 200 whole answer, {@code root} its JSON (an empty object when {@code body} is not JSON). */
+    abstract Result readWhole(int status, JsonNode root, String body);
 
-    /** Reads a 200 answer (whole or streamed) into a result. */
-    abstract Result read(int status, String body, boolean streamed);
+    /** Reads a 200 answer in the format's stream. */
+    abstract Result readStream(int status, String body);
 
     /** Whether the format has a finish reason of its own for an answer that calls tools. */
     boolean hasToolFinish() {
@@ -50,19 +65,12 @@ abstract class ClientDriver {
                 .timeout(Duration.ofSeconds(20))
                 .header("content-type", "application/json")
                 .POST(HttpRequest.BodyPublishers.ofString(json));
-        headers(apiKey).forEach(request::header);
-        HttpResponse<String> response;
-        try {
-            response = HTTP.send(request.build(), HttpResponse.BodyHandlers.ofString());
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException(e);
-        }
-        Result result = response.statusCode() == 200
-                ? read(response.statusCode(), response.body(), streamed)
-                : failed(response.statusCode(), response.body());
+        headers.apply(apiKey).forEach(request::header);
+        HttpResponse<String> response = HttpSupport.send(HTTP, request.build(), HttpResponse.BodyHandlers.ofString());
+        Result result = response.statusCode() != 200 ? failed(response.statusCode(), response.body())
+                : streamed ? readStream(response.statusCode(), response.body())
+                : readWhole(response.statusCode(), Fixtures.parse(response.body()).orElse(Fixtures.object()),
+                        response.body());
         return new Exchange("POST", path, json, result);
     }
 

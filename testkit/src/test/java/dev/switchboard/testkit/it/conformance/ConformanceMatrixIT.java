@@ -75,11 +75,11 @@ class ConformanceMatrixIT {
 
     @TestFactory
     Stream<DynamicNode> matrix() {
-        return Arrays.stream(Mode.values()).map(mode -> DynamicContainer.dynamicContainer(mode.title,
+        return Arrays.stream(Mode.values()).map(mode -> DynamicContainer.dynamicContainer(mode.title(),
                 Arrays.stream(Client.values()).map(client -> DynamicContainer.dynamicContainer(client.title,
                         Arrays.stream(Upstream.values()).flatMap(upstream -> Arrays.stream(Feature.values()).map(feature -> {
                             Cell cell = new Cell(mode, client, upstream, feature);
-                            return DynamicTest.dynamicTest(upstream.title + " " + feature.id, () -> check(cell));
+                            return DynamicTest.dynamicTest(upstream.title + " " + feature.id(), () -> check(cell));
                         }))))));
     }
 

@@ -1,29 +1,34 @@
 package dev.switchboard.testkit.it.conformance;
 
+import java.util.Locale;
+
 /**
  * What one cell of the matrix asks for. Each feature has its own gateway model per upstream kind, flagged
  * for exactly that feature ({@link MatrixConfig}).
  */
 enum Feature {
     /** A plain question: the fake's echo comes back as text, with usage. */
-    TEXT("text", "text answer"),
+    TEXT("text answer"),
     /** One offered function: the answer is a call to it with JSON-object arguments. */
-    TOOLS("tools", "function calling"),
+    TOOLS("function calling"),
     /** The client format's own reasoning control: the answer carries a trace in the format's reasoning field. */
-    REASONING("reasoning", "reasoning trace"),
+    REASONING("reasoning trace"),
     /** A base64 PNG beside the question: it reaches the upstream as that upstream's native image part. */
-    IMAGE("image", "image input"),
+    IMAGE("image input"),
     /** The client format's schema-less JSON mode: it reaches the upstream natively and the answer is JSON. */
-    JSON("json", "JSON mode"),
+    JSON("JSON mode"),
     /** Structured output with a JSON Schema: the schema reaches the upstream natively, the answer fits it. */
-    SCHEMA("schema", "JSON Schema output");
+    SCHEMA("JSON Schema output");
 
-    final String id;
     final String title;
 
-    Feature(String id, String title) {
-        this.id = id;
+    Feature(String title) {
         this.title = title;
+    }
+
+    /** The feature's word in gateway model ids and cell names: its name in lower case. */
+    String id() {
+        return name().toLowerCase(Locale.ROOT);
     }
 
     /**
@@ -31,6 +36,6 @@ enum Feature {
      * make the fake reason unasked, and the cell must prove the client's control reached the upstream.
      */
     String upstreamSegment() {
-        return this == REASONING ? "think" : id;
+        return this == REASONING ? "think" : id();
     }
 }

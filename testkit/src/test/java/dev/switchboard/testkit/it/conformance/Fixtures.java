@@ -3,8 +3,8 @@ package dev.switchboard.testkit.it.conformance;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.switchboard.testkit.JsonSupport;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -60,11 +60,7 @@ final class Fixtures {
     }
 
     static String write(JsonNode node) {
-        try {
-            return JSON.writeValueAsString(node);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
+        return JsonSupport.write(node);
     }
 
     /** Tool-call arguments as a JSON value: parsed from a string, or taken as they are. */

@@ -17,6 +17,10 @@ import java.util.Optional;
  */
 final class GenerateContentDriver extends ClientDriver {
 
+    GenerateContentDriver() {
+        super("/v1beta/models/", key -> Map.of("x-goog-api-key", key));
+    }
+
     @Override
     Optional<ObjectNode> body(String model, Feature feature, boolean streamed) {
         ObjectNode body = Fixtures.object();
@@ -40,12 +44,7 @@ final class GenerateContentDriver extends ClientDriver {
 
     @Override
     String path(String model, boolean streamed) {
-        return "/v1beta/models/" + model + (streamed ? ":streamGenerateContent?alt=sse" : ":generateContent");
-    }
-
-    @Override
-    Map<String, String> headers(String apiKey) {
-        return Map.of("x-goog-api-key", apiKey);
+        return super.path(model, streamed) + model + (streamed ? ":streamGenerateContent?alt=sse" : ":generateContent");
     }
 
     @Override
@@ -54,20 +53,26 @@ final class GenerateContentDriver extends ClientDriver {
     }
 
     @Override
-    Result read(int status, String body, boolean streamed) {
+    Result readWhole(int status, JsonNode root, String body) {
+        return read(status, List.of(root), new ArrayList<>(), body);
+    }
+
+    @Override
+    Result readStream(int status, String body) {
         List<String> problems = new ArrayList<>();
         List<JsonNode> responses = new ArrayList<>();
-        if (streamed) {
-            for (Fixtures.SseFrame frame : Fixtures.sse(body)) {
-                Fixtures.parse(frame.data()).ifPresentOrElse(responses::add,
-                        () -> problems.add("unparseable chunk: " + Fixtures.excerpt(frame.data(), 80)));
-            }
-            if (responses.isEmpty()) {
-                problems.add("no chunks");
-            }
-        } else {
-            responses.add(Fixtures.parse(body).orElse(Fixtures.object()));
+        for (Fixtures.SseFrame frame : Fixtures.sse(body)) {
+            Fixtures.parse(frame.data()).ifPresentOrElse(responses::add,
+                    () -> problems.add("unparseable chunk: " + Fixtures.excerpt(frame.data(), 80)));
         }
+        if (responses.isEmpty()) {
+            problems.add("no chunks");
+        }
+        return read(status, responses, problems, body);
+    }
+
+    /** Text, calls, thoughts, finish and usage from the response objects of one answer (one, or a stream's chunks). */
+    private static Result read(int status, List<JsonNode> responses, List<String> problems, String body) {
         StringBuilder text = new StringBuilder();
         StringBuilder thoughts = new StringBuilder();
         List<Result.ToolCall> calls = new ArrayList<>();

@@ -69,11 +69,11 @@ final class MatrixReport {
         md.append(".\n\n");
 
         for (Mode mode : Mode.values()) {
-            md.append("## ").append(mode.title).append(" (").append(mode.description).append(")\n\n");
+            md.append("## ").append(mode.title()).append(" (").append(mode.description).append(")\n\n");
             md.append("| Client \\ upstream |");
             for (Upstream u : Upstream.values()) {
                 for (Feature f : Feature.values()) {
-                    md.append(' ').append(u.title).append(' ').append(f.id).append(" |");
+                    md.append(' ').append(u.title).append(' ').append(f.id()).append(" |");
                 }
             }
             md.append("\n|---|");
@@ -97,7 +97,7 @@ final class MatrixReport {
             md.append(i + 1).append(". ")
                     .append(im.client() == null ? "Every client" : im.client().title)
                     .append(" → ").append(im.upstream() == null ? "every upstream" : im.upstream().title)
-                    .append(", ").append(im.feature().id).append(": ").append(im.reason()).append('\n');
+                    .append(", ").append(im.feature().id()).append(": ").append(im.reason()).append('\n');
             observed(im).forEach(line -> md.append("   - Observed: ").append(line).append('\n'));
         }
         md.append('\n');

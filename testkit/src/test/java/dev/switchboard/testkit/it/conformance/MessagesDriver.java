@@ -19,6 +19,10 @@ final class MessagesDriver extends ClientDriver {
     static final int MAX_TOKENS = 2048;
     static final int THINKING_BUDGET = 1024;
 
+    MessagesDriver() {
+        super("/v1/messages", key -> Map.of("x-api-key", key, "anthropic-version", "2023-06-01"));
+    }
+
     @Override
     Optional<ObjectNode> body(String model, Feature feature, boolean streamed) {
         if (feature == Feature.JSON) {
@@ -58,23 +62,8 @@ final class MessagesDriver extends ClientDriver {
     }
 
     @Override
-    String path(String model, boolean streamed) {
-        return "/v1/messages";
-    }
-
-    @Override
-    Map<String, String> headers(String apiKey) {
-        return Map.of("x-api-key", apiKey, "anthropic-version", "2023-06-01");
-    }
-
-    @Override
-    Result read(int status, String body, boolean streamed) {
-        return streamed ? readStream(status, body) : readWhole(status, body);
-    }
-
-    private static Result readWhole(int status, String body) {
+    Result readWhole(int status, JsonNode root, String body) {
         List<String> problems = new ArrayList<>();
-        JsonNode root = Fixtures.parse(body).orElse(Fixtures.object());
         if (!root.path("type").asText().equals("message")) {
             problems.add("type is not \"message\"");
         }
@@ -93,7 +82,8 @@ final class MessagesDriver extends ClientDriver {
                 usage(root.path("usage")), problems, body);
     }
 
-    private static Result readStream(int status, String body) {
+    @Override
+    Result readStream(int status, String body) {
         List<String> problems = new ArrayList<>();
         Map<Integer, ObjectNode> blocks = new TreeMap<>();
         Map<Integer, StringBuilder> partial = new TreeMap<>();

@@ -17,6 +17,10 @@ import java.util.Optional;
  */
 final class ResponsesDriver extends ClientDriver {
 
+    ResponsesDriver() {
+        super("/v1/responses", key -> Map.of("authorization", "Bearer " + key));
+    }
+
     @Override
     Optional<ObjectNode> body(String model, Feature feature, boolean streamed) {
         ObjectNode body = Fixtures.object().put("model", model).put("store", false);
@@ -54,24 +58,13 @@ final class ResponsesDriver extends ClientDriver {
     }
 
     @Override
-    String path(String model, boolean streamed) {
-        return "/v1/responses";
-    }
-
-    @Override
-    Map<String, String> headers(String apiKey) {
-        return Map.of("authorization", "Bearer " + apiKey);
-    }
-
-    @Override
     boolean hasToolFinish() {
         return false;
     }
 
     @Override
-    Result read(int status, String body, boolean streamed) {
-        return streamed ? readStream(status, body) : fromResponse(status, Fixtures.parse(body).orElse(Fixtures.object()),
-                new ArrayList<>(), body);
+    Result readWhole(int status, JsonNode root, String body) {
+        return fromResponse(status, root, new ArrayList<>(), body);
     }
 
     /** Text, calls and reasoning from the output items of a whole response object. */
@@ -117,7 +110,8 @@ final class ResponsesDriver extends ClientDriver {
      * A stream is read twice over: the deltas are concatenated, and the terminal event's response object is
      * read too; the two must agree, or a client accumulating deltas would see another answer.
      */
-    private static Result readStream(int status, String body) {
+    @Override
+    Result readStream(int status, String body) {
         List<String> problems = new ArrayList<>();
         StringBuilder text = new StringBuilder();
         StringBuilder reasoning = new StringBuilder();

@@ -29,7 +29,7 @@ enum Upstream {
 
     /** The gateway model of this upstream for {@code feature}. */
     String model(Feature feature) {
-        return "cm-" + type + "-" + feature.id;
+        return "cm-" + type + "-" + feature.id();
     }
 
     /** The upstream model name the fake sees for {@link #model}: no behaviour suffix, a plain upstream. */

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.switchboard.testkit.HttpSupport;
 import dev.switchboard.testkit.TestGateway;
 import java.io.IOException;
 import java.io.InputStream;
@@ -160,15 +161,8 @@ final class Browser {
             csrf.ifPresent(t -> b.header("x-csrf-token", t));
         }
         headers.forEach(b::header);
-        try {
-            HttpResponse<byte[]> r = http.send(b.build(), HttpResponse.BodyHandlers.ofByteArray());
-            return new Answer(r.statusCode(), new String(r.body(), StandardCharsets.UTF_8), r);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException(e);
-        }
+        HttpResponse<byte[]> r = HttpSupport.send(http, b.build(), HttpResponse.BodyHandlers.ofByteArray());
+        return new Answer(r.statusCode(), new String(r.body(), StandardCharsets.UTF_8), r);
     }
 
     /** The status line of a GET sent byte for byte, for paths an HTTP client library would clean up first. */

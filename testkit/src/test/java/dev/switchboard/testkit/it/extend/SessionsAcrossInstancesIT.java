@@ -12,8 +12,8 @@ import dev.switchboard.server.GatewayApp;
 import dev.switchboard.server.config.ConfigLoader;
 import dev.switchboard.server.config.GatewayConfig;
 import dev.switchboard.testkit.TestGateway;
+import dev.switchboard.testkit.it.GatewayInstances;
 import dev.switchboard.testkit.it.extend.Browser.Answer;
-import dev.switchboard.testkit.it.soak.ScratchDatabase;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -22,7 +22,7 @@ import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
-import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -35,23 +35,14 @@ import org.junit.jupiter.params.provider.ValueSource;
 class SessionsAcrossInstancesIT {
     private static final String PASSWORD = "correct horse battery";
 
-    private final List<GatewayApp> apps = new ArrayList<>();
-    private ScratchDatabase scratch;
-
-    private String database(String kind) throws Exception {
-        scratch = ScratchDatabase.create(kind, "sbit_");
-        return scratch.url();
-    }
+    @RegisterExtension
+    final GatewayInstances instances = new GatewayInstances("sbit_");
 
     private GatewayApp start(String database, String extra) {
         String yaml = header(database)
                 + providers(simulatorProvider("sim")) + models(model("sim-chat").route("sim/switchboard-demo")) + extra;
         GatewayConfig config = ConfigLoader.parse(yaml, "test config", Map.of());
-        GatewayApp app = GatewayApp.start(config, 0);
-        synchronized (apps) {
-            apps.add(app);
-        }
-        return app;
+        return instances.start(config);
     }
 
     private static void createUser(GatewayApp app, String name) {
@@ -59,18 +50,10 @@ class SessionsAcrossInstancesIT {
                 Optional.empty(), Optional.empty()));
     }
 
-    @AfterEach
-    void stop() throws Exception {
-        apps.forEach(GatewayApp::close);
-        if (scratch != null) {
-            scratch.close();
-        }
-    }
-
     @ParameterizedTest
     @ValueSource(strings = {"sqlite", "postgresql"})
     void aSignOutOnOneInstanceEndsTheSessionOnTheOther(String kind) throws Exception {
-        String db = database(kind);
+        String db = instances.database(kind);
         GatewayApp a = start(db, "");
         GatewayApp b = start(db, "");
         createUser(a, "ann");
@@ -92,7 +75,7 @@ class SessionsAcrossInstancesIT {
     @ParameterizedTest
     @ValueSource(strings = {"sqlite", "postgresql"})
     void anExpiredSessionIsRefused(String kind) throws Exception {
-        GatewayApp app = start(database(kind), """
+        GatewayApp app = start(instances.database(kind), """
                 dashboard:
                   session_max: 2s
                 """);
@@ -114,18 +97,14 @@ class SessionsAcrossInstancesIT {
     @ParameterizedTest
     @ValueSource(strings = {"sqlite", "postgresql"})
     void instancesStartingAtOnceLoadTheStarterCatalogOnce(String kind) throws Exception {
-        String db = database(kind);
+        String db = instances.database(kind);
         GatewayApp first = start(db, "");
         long skills = count(first, "/v1/skills");
         first.close();
-        apps.remove(first);
         assertThat(skills).isGreaterThanOrEqualTo(20);
 
         // a fresh database for the race
-        stop();
-        apps.clear();
-        scratch = null;
-        String fresh = database(kind);
+        String fresh = instances.database(kind);
         ExecutorService pool = Executors.newFixedThreadPool(3);
         try {
             List<Callable<GatewayApp>> starts = new ArrayList<>();

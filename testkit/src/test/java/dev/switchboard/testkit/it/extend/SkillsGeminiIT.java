@@ -19,8 +19,12 @@ import dev.switchboard.testkit.it.SdkGateway;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.function.UnaryOperator;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * Skills on chat requests with the official Google GenAI SDK on the content-parts format, whose body has no room
@@ -74,24 +78,31 @@ class SkillsGeminiIT {
         assertThat(lastUserText(sent)).isEqualTo("please go (loudly)");
     }
 
-    @Test
-    void theTemperatureHintFillsAnUnsetTemperatureAndNeverOverridesOne() {
-        assertThat(send("hi", skills("it-temperature").build()).at("/generationConfig/temperature").asDouble()).isEqualTo(0.25);
-        assertThat(send("hi", skills("it-temperature").temperature(1.5f).build()).at("/generationConfig/temperature").asDouble())
-                .isEqualTo(1.5);
+    /**
+     * A skill's numeric hint: where in the upstream body it lands ({@code pointer}), the value it fills in, and a
+     * caller's own value ({@code callerSets} sets it) that it must leave alone.
+     */
+    record Hint(String skill, String pointer, double hinted, UnaryOperator<GenerateContentConfig.Builder> callerSets,
+            double callers) {
+        @Override
+        public String toString() {
+            return skill;
+        }
     }
 
-    @Test
-    void theTopPHintFillsAnUnsetTopPAndNeverOverridesOne() {
-        assertThat(send("hi", skills("it-top-p").build()).at("/generationConfig/topP").asDouble()).isEqualTo(0.75);
-        assertThat(send("hi", skills("it-top-p").topP(0.5f).build()).at("/generationConfig/topP").asDouble()).isEqualTo(0.5);
+    static Stream<Hint> hints() {
+        return Stream.of(
+                new Hint("it-temperature", "/generationConfig/temperature", 0.25, b -> b.temperature(1.5f), 1.5),
+                new Hint("it-top-p", "/generationConfig/topP", 0.75, b -> b.topP(0.5f), 0.5),
+                new Hint("it-max-tokens", "/generationConfig/maxOutputTokens", 321, b -> b.maxOutputTokens(40), 40));
     }
 
-    @Test
-    void theMaxTokensHintFillsAnUnsetLimitAndNeverOverridesOne() {
-        assertThat(send("hi", skills("it-max-tokens").build()).at("/generationConfig/maxOutputTokens").asInt()).isEqualTo(321);
-        assertThat(send("hi", skills("it-max-tokens").maxOutputTokens(40).build()).at("/generationConfig/maxOutputTokens").asInt())
-                .isEqualTo(40);
+    @ParameterizedTest
+    @MethodSource("hints")
+    void eachHintFillsAnUnsetParameterAndNeverOverridesTheCallersOwn(Hint hint) {
+        assertThat(send("hi", skills(hint.skill()).build()).at(hint.pointer()).asDouble()).isEqualTo(hint.hinted());
+        assertThat(send("hi", hint.callerSets().apply(skills(hint.skill())).build()).at(hint.pointer()).asDouble())
+                .isEqualTo(hint.callers());
     }
 
     @Test

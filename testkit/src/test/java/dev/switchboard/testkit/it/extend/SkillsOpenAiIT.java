@@ -22,8 +22,13 @@ import dev.switchboard.testkit.RecordedRequest;
 import dev.switchboard.testkit.it.SdkGateway;
 import java.time.Duration;
 import java.util.List;
+import java.util.function.Function;
+import java.util.function.UnaryOperator;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * Skills on chat requests with the official OpenAI SDK, chat completions and Responses, judged by what the fake
@@ -41,6 +46,11 @@ class SkillsOpenAiIT {
         return ChatCompletionCreateParams.builder().model(model).addUserMessage(text);
     }
 
+    /** The request of {@code params} naming {@code skill} in its body. */
+    private static ChatCompletionCreateParams withSkill(ChatCompletionCreateParams.Builder params, String skill) {
+        return params.putAdditionalBodyProperty("skill", JsonValue.from(skill)).build();
+    }
+
     private static JsonNode sendChat(ChatCompletionCreateParams params, String upstreamModel) {
         GATEWAY.client().chat().completions().create(params);
         return lastSent(GATEWAY.gateway(), upstreamModel);
@@ -48,8 +58,8 @@ class SkillsOpenAiIT {
 
     @Test
     void aSkillsSystemPromptAndRulesReachTheUpstreamAndItsFieldsDoNot() {
-        JsonNode sent = sendChat(ask("oa-chat", "pls review this").addSystemMessage("Caller's rules.")
-                .putAdditionalBodyProperty("skill", JsonValue.from("it-reviewer")).build(), "up-skills");
+        JsonNode sent = sendChat(withSkill(ask("oa-chat", "pls review this").addSystemMessage("Caller's rules."),
+                "it-reviewer"), "up-skills");
 
         assertThat(openAiSystem(sent)).isEqualTo("You review code.\n\nCaller's rules.");
         assertThat(openAiLastUser(sent)).isEqualTo("please review this");
@@ -76,7 +86,7 @@ class SkillsOpenAiIT {
     @Test
     void aStreamedAnswerGetsTheSameSkill() {
         try (StreamResponse<ChatCompletionChunk> stream = GATEWAY.client().chat().completions().createStreaming(
-                ask("oa-chat", "pls stream").putAdditionalBodyProperty("skill", JsonValue.from("it-reviewer")).build())) {
+                withSkill(ask("oa-chat", "pls stream"), "it-reviewer"))) {
             assertThat(stream.stream().count()).isPositive();
         }
         JsonNode sent = lastSent(GATEWAY.gateway(), "up-skills");
@@ -84,49 +94,45 @@ class SkillsOpenAiIT {
         assertThat(openAiLastUser(sent)).isEqualTo("please stream");
     }
 
+    /**
+     * A skill's hint: the field of the upstream body it fills ({@code field} reads it), the value it fills in, and
+     * a caller's own value for the field ({@code callerSets} sets it) that it must leave alone.
+     */
+    record Hint(String skill, Function<JsonNode, Object> field, Object hinted,
+            UnaryOperator<ChatCompletionCreateParams.Builder> callerSets, Object callers) {
+        @Override
+        public String toString() {
+            return skill;
+        }
+    }
+
+    static Stream<Hint> hints() {
+        return Stream.of(
+                new Hint("it-temperature", sent -> sent.path("temperature").asDouble(), 0.25, b -> b.temperature(1.3), 1.3),
+                new Hint("it-top-p", sent -> sent.path("top_p").asDouble(), 0.75, b -> b.topP(0.1), 0.1),
+                new Hint("it-max-tokens", SkillsOpenAiIT::maxTokens, 321, b -> b.maxCompletionTokens(77), 77),
+                new Hint("it-effort", sent -> sent.path("reasoning_effort").asText(), "high",
+                        b -> b.reasoningEffort(ReasoningEffort.LOW), "low"));
+    }
+
+    @ParameterizedTest
+    @MethodSource("hints")
+    void eachHintFillsAnUnsetFieldAndNeverOverridesTheCallersOwn(Hint hint) {
+        JsonNode hinted = sendChat(withSkill(ask("oa-chat", "hi"), hint.skill()), "up-skills");
+        assertThat(hint.field().apply(hinted)).isEqualTo(hint.hinted());
+        JsonNode explicit = sendChat(withSkill(hint.callerSets().apply(ask("oa-chat", "hi")), hint.skill()), "up-skills");
+        assertThat(hint.field().apply(explicit)).isEqualTo(hint.callers());
+    }
+
     @Test
-    void theTemperatureHintFillsAnUnsetTemperatureAndNeverOverridesOne() {
-        JsonNode hinted = sendChat(ask("oa-chat", "hi").putAdditionalBodyProperty("skill", JsonValue.from("it-temperature")).build(),
-                "up-skills");
-        assertThat(hinted.path("temperature").asDouble()).isEqualTo(0.25);
-        JsonNode explicit = sendChat(ask("oa-chat", "hi").temperature(1.3)
-                .putAdditionalBodyProperty("skill", JsonValue.from("it-temperature")).build(), "up-skills");
-        assertThat(explicit.path("temperature").asDouble()).isEqualTo(1.3);
-        JsonNode refused = sendChat(ask("oa-strict", "hi").putAdditionalBodyProperty("skill", JsonValue.from("it-temperature")).build(),
-                "up-strict");
+    void theTemperatureHintNeverReachesAModelThatRefusesTemperature() {
+        JsonNode refused = sendChat(withSkill(ask("oa-strict", "hi"), "it-temperature"), "up-strict");
         assertThat(refused.has("temperature")).as("never onto a model that refuses temperature").isFalse();
     }
 
     @Test
-    void theTopPHintFillsAnUnsetTopPAndNeverOverridesOne() {
-        JsonNode hinted = sendChat(ask("oa-chat", "hi").putAdditionalBodyProperty("skill", JsonValue.from("it-top-p")).build(),
-                "up-skills");
-        assertThat(hinted.path("top_p").asDouble()).isEqualTo(0.75);
-        JsonNode explicit = sendChat(ask("oa-chat", "hi").topP(0.1)
-                .putAdditionalBodyProperty("skill", JsonValue.from("it-top-p")).build(), "up-skills");
-        assertThat(explicit.path("top_p").asDouble()).isEqualTo(0.1);
-    }
-
-    @Test
-    void theMaxTokensHintFillsAnUnsetLimitAndNeverOverridesOne() {
-        JsonNode hinted = sendChat(ask("oa-chat", "hi").putAdditionalBodyProperty("skill", JsonValue.from("it-max-tokens")).build(),
-                "up-skills");
-        assertThat(maxTokens(hinted)).isEqualTo(321);
-        JsonNode explicit = sendChat(ask("oa-chat", "hi").maxCompletionTokens(77)
-                .putAdditionalBodyProperty("skill", JsonValue.from("it-max-tokens")).build(), "up-skills");
-        assertThat(maxTokens(explicit)).isEqualTo(77);
-    }
-
-    @Test
-    void theReasoningEffortHintFillsAnUnsetEffortOnlyOnAReasoningModelAndNeverOverridesOne() {
-        JsonNode hinted = sendChat(ask("oa-chat", "hi").putAdditionalBodyProperty("skill", JsonValue.from("it-effort")).build(),
-                "up-skills");
-        assertThat(hinted.path("reasoning_effort").asText()).isEqualTo("high");
-        JsonNode explicit = sendChat(ask("oa-chat", "hi").reasoningEffort(ReasoningEffort.LOW)
-                .putAdditionalBodyProperty("skill", JsonValue.from("it-effort")).build(), "up-skills");
-        assertThat(explicit.path("reasoning_effort").asText()).isEqualTo("low");
-        JsonNode plain = sendChat(ask("oa-plain", "hi").putAdditionalBodyProperty("skill", JsonValue.from("it-effort")).build(),
-                "up-plain");
+    void theReasoningEffortHintFillsAnEffortOnlyOnAReasoningModel() {
+        JsonNode plain = sendChat(withSkill(ask("oa-plain", "hi"), "it-effort"), "up-plain");
         assertThat(plain.has("reasoning_effort")).as("no supports_reasoning, no effort").isFalse();
     }
 

@@ -145,6 +145,28 @@ class HttpAbuseIT {
         }
     }
 
+    /**
+     * Writes {@code bytes} one at a time, {@code pause} apart, until all are written, the server has something to
+     * say, or {@code limit} has passed. A connection the server ends meanwhile ends the drip: what it wrote first
+     * is read next.
+     */
+    private static void drip(Socket s, byte[] bytes, Duration pause, Duration limit) throws IOException, InterruptedException {
+        OutputStream out = s.getOutputStream();
+        long start = System.nanoTime();
+        try {
+            for (int i = 0; i < bytes.length && Duration.ofNanos(System.nanoTime() - start).compareTo(limit) < 0; i++) {
+                out.write(bytes[i]);
+                out.flush();
+                Thread.sleep(pause.toMillis());
+                if (s.getInputStream().available() > 0) {
+                    break;
+                }
+            }
+        } catch (IOException e) {
+            // the server answered and ended the connection
+        }
+    }
+
     @Test
     void aBodyAtOneBytePerSecondIs408() throws Exception {
         Format f = Format.CHAT;
@@ -154,18 +176,7 @@ class HttpAbuseIT {
             out.write(head(f, "content-length: " + body.length).getBytes(StandardCharsets.ISO_8859_1));
             out.flush();
             long start = System.nanoTime();
-            try {
-                for (int i = 0; i < body.length && Duration.ofNanos(System.nanoTime() - start).compareTo(Duration.ofSeconds(20)) < 0; i++) {
-                    out.write(body[i]);
-                    out.flush();
-                    Thread.sleep(1000);
-                    if (s.getInputStream().available() > 0) {
-                        break;
-                    }
-                }
-            } catch (IOException e) {
-                // the server answered and ended the connection: read what it said
-            }
+            drip(s, body, Duration.ofSeconds(1), Duration.ofSeconds(20));
             Raw r = read(s, true);
             f.assertEnvelope(r, 408);
             System.out.println("a body at 1 byte/s: 408 after " + Duration.ofNanos(System.nanoTime() - start).toMillis() + " ms");
@@ -180,19 +191,9 @@ class HttpAbuseIT {
             out.write(("POST " + f.path + " HTTP/1.1\r\nhost: gateway\r\n").getBytes(StandardCharsets.ISO_8859_1));
             out.flush();
             long start = System.nanoTime();
-            byte[] drip = "x-drip: ".concat("a".repeat(200)).getBytes(StandardCharsets.US_ASCII);
-            try {
-                for (byte b : drip) {
-                    out.write(b);
-                    out.flush();
-                    Thread.sleep(200);
-                    if (s.getInputStream().available() > 0) {
-                        break;
-                    }
-                }
-            } catch (IOException e) {
-                // closed by the server: read what it wrote first
-            }
+            byte[] header = "x-drip: ".concat("a".repeat(200)).getBytes(StandardCharsets.US_ASCII);
+            // no limit of its own: the whole drip (40 s) outlasts the read timeout it is there to meet
+            drip(s, header, Duration.ofMillis(200), Duration.ofMinutes(1));
             Raw r = read(s, true);
             long tookMs = Duration.ofNanos(System.nanoTime() - start).toMillis();
             f.assertEnvelope(r, 408);

@@ -14,7 +14,7 @@ import dev.switchboard.server.GatewayApp;
 import dev.switchboard.server.config.ConfigLoader;
 import dev.switchboard.testkit.ShiftedClock;
 import dev.switchboard.testkit.TestGateway;
-import dev.switchboard.testkit.it.soak.ScratchDatabase;
+import dev.switchboard.testkit.it.GatewayInstances;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -23,12 +23,10 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.LocalDate;
 import java.time.ZoneOffset;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
 import java.util.UUID;
-import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -43,13 +41,8 @@ class InstanceStateIT {
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final HttpClient HTTP = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
             .connectTimeout(Duration.ofSeconds(5)).build();
-    private final List<GatewayApp> apps = new ArrayList<>();
-    private ScratchDatabase scratch;
-
-    private String database(String kind) throws Exception {
-        scratch = ScratchDatabase.create(kind, "sbinst_");
-        return scratch.url();
-    }
+    @RegisterExtension
+    final GatewayInstances instances = new GatewayInstances("sbinst_");
 
     private GatewayApp start(String database, Clock clock) {
         String yaml = header(database)
@@ -58,24 +51,13 @@ class InstanceStateIT {
                         model("dated").with("source: {url: https://example.com/pricing, as_of: 2026-11-01}")
                                 .route("sim/switchboard-demo"),
                         model("undated").route("sim/switchboard-demo"));
-        GatewayApp app = GatewayApp.start(ConfigLoader.parse(yaml, "instances-it", Map.of()), 0,
-                GatewayApp.PortDecorators.NONE, clock);
-        apps.add(app);
-        return app;
-    }
-
-    @AfterEach
-    void stop() throws Exception {
-        apps.forEach(GatewayApp::close);
-        if (scratch != null) {
-            scratch.close();
-        }
+        return instances.start(ConfigLoader.parse(yaml, "instances-it", Map.of()), clock);
     }
 
     @ParameterizedTest
     @ValueSource(strings = {"sqlite", "postgresql"})
     void aKeyRevokedOnOneInstanceIsRefusedByAnotherWithinTheReuseBound(String kind) throws Exception {
-        String db = database(kind);
+        String db = instances.database(kind);
         GatewayApp a = start(db, Clock.systemUTC());
         GatewayApp b = start(db, Clock.systemUTC());
         JsonNode key = newKey(a);
@@ -96,7 +78,7 @@ class InstanceStateIT {
     @ParameterizedTest
     @ValueSource(strings = {"sqlite", "postgresql"})
     void modelsListTheSameCreatedOnEveryInstanceWhateverItsStartTime(String kind) throws Exception {
-        String db = database(kind);
+        String db = instances.database(kind);
         GatewayApp a = start(db, Clock.systemUTC());
         ShiftedClock later = new ShiftedClock();
         later.shift(Duration.ofDays(3));

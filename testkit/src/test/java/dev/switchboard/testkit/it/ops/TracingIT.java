@@ -74,12 +74,18 @@ class TracingIT {
         }
     }
 
-    @Test
-    void serverAndAttemptSpansCarryTheGenAiAttributesAndTheTraceContextReachesTheProvider() throws Exception {
-        InMemorySpanExporter spans = InMemorySpanExporter.create();
+    /** A gateway of the test config exporting its spans into {@code spans}, closed after the test. */
+    private GatewayApp tracedInto(InMemorySpanExporter spans) throws Exception {
         GatewayApp app = GatewayApp.start(ConfigLoader.parse(config(""), "tracing-it", Map.of()), 0,
                 Tracing.exportingTo(SimpleSpanProcessor.create(spans), "switchboard-it"));
         opened.add(app);
+        return app;
+    }
+
+    @Test
+    void serverAndAttemptSpansCarryTheGenAiAttributesAndTheTraceContextReachesTheProvider() throws Exception {
+        InMemorySpanExporter spans = InMemorySpanExporter.create();
+        GatewayApp app = tracedInto(spans);
         String key = apiKey(app);
         // a server span ends after its response is sent: wait for the two admin requests' spans before the reset
         awaitSpans(spans, 2);
@@ -152,9 +158,7 @@ class TracingIT {
     @Test
     void withoutAParentTheServerSpanStartsATraceAndRefusalsAreMarked() throws Exception {
         InMemorySpanExporter spans = InMemorySpanExporter.create();
-        GatewayApp app = GatewayApp.start(ConfigLoader.parse(config(""), "tracing-it", Map.of()), 0,
-                Tracing.exportingTo(SimpleSpanProcessor.create(spans), "switchboard-it"));
-        opened.add(app);
+        GatewayApp app = tracedInto(spans);
         HttpResponse<String> r = HTTP.send(HttpRequest.newBuilder(URI.create(app.baseUrl() + "/v1/chat/completions"))
                 .header("authorization", "Bearer sk-sb-not-a-real-key-at-all-0123456789abcdefghijklmno")
                 .header("content-type", "application/json")

@@ -22,9 +22,9 @@ import com.openai.models.responses.ResponseOutputMessage;
 import com.openai.models.responses.ResponseStreamEvent;
 import dev.switchboard.engine.account.AdminService;
 import dev.switchboard.engine.account.User;
+import dev.switchboard.testkit.JsonSupport;
 import dev.switchboard.testkit.TestGateway;
 import dev.switchboard.testkit.it.ItSupport;
-import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -169,10 +169,6 @@ final class ResponsesItSupport {
     }
 
     static JsonNode json(String text) {
-        try {
-            return JSON.readTree(text);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
+        return JsonSupport.json(text);
     }
 }

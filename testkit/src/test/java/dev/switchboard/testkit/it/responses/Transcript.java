@@ -78,12 +78,17 @@ final class Transcript {
         return out;
     }
 
-    private static List<String> anthropic(JsonNode body) {
+    /** A transcript's first line, {@code system: <instructions>}, when there are instructions. */
+    private static List<String> startingWithSystem(String system) {
         List<String> out = new ArrayList<>();
-        String system = text(body.path("system"));
         if (!system.isEmpty()) {
             out.add("system: " + system);
         }
+        return out;
+    }
+
+    private static List<String> anthropic(JsonNode body) {
+        List<String> out = startingWithSystem(text(body.path("system")));
         for (JsonNode m : body.path("messages")) {
             String role = m.path("role").asText();
             JsonNode content = m.path("content");
@@ -104,11 +109,7 @@ final class Transcript {
     }
 
     private static List<String> gemini(JsonNode body) {
-        List<String> out = new ArrayList<>();
-        String system = text(body.at("/systemInstruction/parts"));
-        if (!system.isEmpty()) {
-            out.add("system: " + system);
-        }
+        List<String> out = startingWithSystem(text(body.at("/systemInstruction/parts")));
         for (JsonNode c : body.path("contents")) {
             String role = c.path("role").asText().equals("model") ? "assistant" : "user";
             for (JsonNode p : c.path("parts")) {
@@ -128,11 +129,7 @@ final class Transcript {
     }
 
     private static List<String> responses(JsonNode body) {
-        List<String> out = new ArrayList<>();
-        String system = body.path("instructions").asText("");
-        if (!system.isEmpty()) {
-            out.add("system: " + system);
-        }
+        List<String> out = startingWithSystem(body.path("instructions").asText(""));
         for (JsonNode item : body.path("input")) {
             switch (item.path("type").asText("message")) {
                 case "function_call" -> out.add("call " + item.path("name").asText() + " " + item.path("call_id").asText());
