@@ -97,7 +97,7 @@ class ResponsesUpstreamSdkTest {
             Response accumulated = accumulator.response();
             JsonNode config = Files.exists(dir.resolve("case.json")) ? Golden.readJson(dir.resolve("case.json")) : Json.object();
             ChatResponse read = Responses.fromUpstream(Json.parse(ObjectMappers.jsonMapper().writeValueAsString(accumulated)),
-                    ResponsesFixturesTest.stops(new FixtureCase(dir, config)));
+                    ResponsesFixtures.stops(new FixtureCase(dir, config)));
             assertThat(read).isEqualTo(CanonicalJson.response(Golden.readJson(whole)));
         }
     }
