@@ -22,7 +22,9 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.Consumer;
 import java.util.function.Function;
+import java.util.function.Supplier;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.DynamicContainer;
 import org.junit.jupiter.api.DynamicNode;
@@ -85,43 +87,47 @@ public final class FixtureRunner {
 
     private static boolean requestChain(FixtureFormat format, FixtureCase c) {
         Optional<JsonNode> client = input(c, "client-request.json");
-        Optional<ChatRequest> canonical;
-        try {
-            canonical = canonical(c, "canonical-request.json", client.map(body -> format.fromClient().apply(c, body)),
-                    CanonicalJson::request);
-        } catch (GatewayException e) {
+        Optional<ChatRequest> accepted = unlessRefused(() -> client.map(body -> format.fromClient().apply(c, body)), error -> {
             assertThat(c.file("canonical-request.json")).as("the request was expected to be valid").doesNotExist();
-            Golden.json(c.file("client-error.json"), clientError(format, e.error()));
-            return true;
-        }
-        if (client.isPresent()) {
-            assertThat(c.file("client-error.json")).as("the request was accepted").doesNotExist();
-        }
+            Golden.json(c.file("client-error.json"), clientError(format, error));
+        });
+        accepted.ifPresent(request -> assertThat(c.file("client-error.json")).as("the request was accepted").doesNotExist());
+        Optional<ChatRequest> canonical = canonical(c, "canonical-request.json", accepted, CanonicalJson::request);
         canonical.ifPresent(request -> {
             Optional<JsonNode> upstream = format.toUpstream().apply(c, request);
             upstream.ifPresent(u -> Golden.json(c.file("upstream-request.json"), u));
             format.checks().checkRequest(c, client, request, upstream);
         });
-        return canonical.isPresent();
+        return client.isPresent() || canonical.isPresent();
     }
 
     private static boolean responseChain(FixtureFormat format, FixtureCase c) {
         Optional<JsonNode> upstream = input(c, "upstream-response.json");
-        Optional<ChatResponse> canonical;
-        try {
-            canonical = canonical(c, "canonical-response.json", upstream.map(body -> format.fromUpstream().apply(c, body)),
-                    CanonicalJson::response);
-        } catch (GatewayException e) {
-            // An answer that says it failed (a Responses upstream's failed response): the error chain.
+        // An answer that says it failed (a Responses upstream's failed response) goes down the error chain.
+        Optional<ChatResponse> read = unlessRefused(() -> upstream.map(body -> format.fromUpstream().apply(c, body)), error -> {
             assertThat(c.file("canonical-response.json")).as("the answer was expected to be read").doesNotExist();
-            return errorChain(format, c, Optional.of(e.error()));
-        }
+            errorChain(format, c, Optional.of(error));
+        });
+        Optional<ChatResponse> canonical = canonical(c, "canonical-response.json", read, CanonicalJson::response);
         canonical.ifPresent(response -> {
             JsonNode client = format.toClient().apply(c, response);
             Golden.json(c.file("client-response.json"), client);
             format.checks().checkResponse(c, upstream, response, client);
         });
-        return canonical.isPresent();
+        return upstream.isPresent() || canonical.isPresent();
+    }
+
+    /**
+     * What {@code translation} gives; empty when it refused its input (a {@link GatewayException}), whose error
+     * then went to {@code refused}.
+     */
+    private static <T> Optional<T> unlessRefused(Supplier<Optional<T>> translation, Consumer<GatewayError> refused) {
+        try {
+            return translation.get();
+        } catch (GatewayException e) {
+            refused.accept(e.error());
+            return Optional.empty();
+        }
     }
 
     private static boolean streamChain(FixtureFormat format, FixtureCase c) {
