@@ -32,11 +32,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.Callable;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
-import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -195,23 +190,7 @@ abstract class ExtendStoreContract extends StoreContract {
 
     /** Runs every task at once (released together) and waits for all. */
     private static void concurrently(List<Callable<?>> tasks) throws Exception {
-        ExecutorService pool = Executors.newFixedThreadPool(Math.min(tasks.size(), 32));
-        CountDownLatch start = new CountDownLatch(1);
-        try {
-            List<Future<?>> futures = new ArrayList<>();
-            for (Callable<?> t : tasks) {
-                futures.add(pool.submit(() -> {
-                    start.await();
-                    return t.call();
-                }));
-            }
-            start.countDown();
-            for (Future<?> f : futures) {
-                f.get(120, TimeUnit.SECONDS);
-            }
-        } finally {
-            pool.shutdownNow();
-        }
+        ConcurrencySupport.concurrently(Math.min(tasks.size(), 32), tasks);
     }
 
     @Test
