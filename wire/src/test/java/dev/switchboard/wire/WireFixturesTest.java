@@ -4,7 +4,6 @@ import dev.switchboard.wire.anthropic.AnthropicFixtures;
 import dev.switchboard.wire.gemini.GeminiFixtures;
 import dev.switchboard.wire.openai.OpenAiFixtures;
 import dev.switchboard.wire.responses.ResponsesFixtures;
-import dev.switchboard.wire.testing.FixtureFormat;
 import dev.switchboard.wire.testing.FixtureRunner;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.DynamicContainer;
