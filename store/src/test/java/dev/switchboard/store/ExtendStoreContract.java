@@ -26,7 +26,6 @@ import dev.switchboard.engine.extend.Visibility;
 import dev.switchboard.engine.account.User;
 import dev.switchboard.wire.Json;
 import java.nio.charset.StandardCharsets;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -42,7 +41,6 @@ import org.junit.jupiter.api.Test;
  * database, as two gateway instances have), artifacts and installations.
  */
 abstract class ExtendStoreContract extends StoreContract {
-    private static final Instant T0 = Instant.parse("2026-05-01T09:00:00.125Z");
     private static final int USERS = 100;
 
     private JdbcCatalogStore catalog;
@@ -50,7 +48,6 @@ abstract class ExtendStoreContract extends StoreContract {
 
     @BeforeEach
     final void openDatabase() {
-        Database database = open();
         JdbcAccountStore accounts = new JdbcAccountStore(database);
         for (int i = 0; i < USERS; i++) {
             accounts.createUser(new User(user(i), "user-" + i, Optional.empty(), "payg", 0, T0), Optional.empty());
