@@ -246,6 +246,19 @@ def cmd_summarize(args):
         return sorted((r for r in rows if r["target"] == t and r["mode"] == m and r["conns"] == c),
                       key=lambda r: r["rep"])
 
+    def every_cell():
+        """(mode, connections, target, its runs) for every combination, in the order of the tables."""
+        for m in modes:
+            for c in conns:
+                for t in TARGETS:
+                    yield m, c, t, pick(t, m, c)
+
+    def same_repeats(t1, t2, m, c, both=lambda r1, r2: True):
+        """The runs of targets t1 and t2 by repeat, and the repeats both have (that `both` accepts), in order."""
+        by1 = {r["rep"]: r for r in pick(t1, m, c)}
+        by2 = {r["rep"]: r for r in pick(t2, m, c)}
+        return by1, by2, sorted(k for k in set(by1) & set(by2) if both(by1[k], by2[k]))
+
     print("## Results\n")
     print(f"Median of {len(reps)} repeat(s), [min–max] across repeats. Gateway CPU = utime+stime of the "
           "gateway JVM (/proc/PID/stat) during the run ÷ requests completed. ⚠ = a run during which other "
@@ -253,36 +266,31 @@ def cmd_summarize(args):
     print("| mode | conns | target | req/s | p50 ms | p99 ms | gateway CPU µs/req | gateway cores | nginx CPU µs/req "
           "| errors | upstream sockets before → after (max) | gateway RSS MiB | GC % of wall | other procs cores (max) |")
     print("|---|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
-    for m in modes:
-        for c in conns:
-            for t in TARGETS:
-                rs = pick(t, m, c)
-                if not rs:
-                    continue
-                worst = max(_interference(r) for r in rs)
-                print("| " + " | ".join([
-                    m, str(c), t,
-                    _rng([r["rps"] for r in rs]),
-                    _rng([r["p50_us"] / 1000 for r in rs], 2),
-                    _rng([r["p99_us"] / 1000 for r in rs], 2),
-                    _rng([r["gw_cpu_us_per_req"] for r in rs]) if t != "direct" else "-",
-                    _rng([r["gw_cpu_cores"] for r in rs], 2) if t != "direct" else "-",
-                    _rng([r["up_cpu_us_per_req"] for r in rs]),
-                    str(sum(r["errors"] for r in rs)),
-                    _socks(rs) if t == "gateway" else "-",
-                    _rng([r.get("gw_rss_mib") for r in rs if r.get("gw_rss_mib") is not None]) if t == "gateway" else "-",
-                    _rng([r.get("gc_share_pct") for r in rs if r.get("gc_share_pct") is not None], 2) if t == "gateway" else "-",
-                    f"{worst:.2f}" + (" ⚠" if worst > limit else ""),
-                ]) + " |")
+    for m, c, t, rs in every_cell():
+        if not rs:
+            continue
+        worst = max(_interference(r) for r in rs)
+        print("| " + " | ".join([
+            m, str(c), t,
+            _rng([r["rps"] for r in rs]),
+            _rng([r["p50_us"] / 1000 for r in rs], 2),
+            _rng([r["p99_us"] / 1000 for r in rs], 2),
+            _rng([r["gw_cpu_us_per_req"] for r in rs]) if t != "direct" else "-",
+            _rng([r["gw_cpu_cores"] for r in rs], 2) if t != "direct" else "-",
+            _rng([r["up_cpu_us_per_req"] for r in rs]),
+            str(sum(r["errors"] for r in rs)),
+            _socks(rs) if t == "gateway" else "-",
+            _rng([r.get("gw_rss_mib") for r in rs if r.get("gw_rss_mib") is not None]) if t == "gateway" else "-",
+            _rng([r.get("gc_share_pct") for r in rs if r.get("gc_share_pct") is not None], 2) if t == "gateway" else "-",
+            f"{worst:.2f}" + (" ⚠" if worst > limit else ""),
+        ]) + " |")
 
     print("\n## Added latency (gateway − direct, same repeat)\n")
     print("| mode | conns | Δp50 ms | Δp99 ms | gateway req/s ÷ direct req/s |")
     print("|---|---:|---:|---:|---:|")
     for m in modes:
         for c in conns:
-            d = {r["rep"]: r for r in pick("direct", m, c)}
-            g = {r["rep"]: r for r in pick("gateway", m, c)}
-            ks = sorted(set(d) & set(g))
+            d, g, ks = same_repeats("direct", "gateway", m, c)
             if not ks:
                 continue
             print("| " + " | ".join([
@@ -298,9 +306,8 @@ def cmd_summarize(args):
         print("|---|---:|---:|---:|---:|---:|")
         for m in modes:
             for c in conns:
-                g = {r["rep"]: r for r in pick("gateway", m, c)}
-                lim = {r["rep"]: r for r in pick("limited", m, c)}
-                ks = sorted(k for k in set(g) & set(lim) if g[k]["gw_cpu_us_per_req"] and lim[k]["gw_cpu_us_per_req"])
+                g, lim, ks = same_repeats("gateway", "limited", m, c,
+                                          lambda r1, r2: r1["gw_cpu_us_per_req"] and r2["gw_cpu_us_per_req"])
                 if not ks:
                     continue
                 print("| " + " | ".join([
@@ -340,18 +347,16 @@ def cmd_summarize(args):
     print("| mode | conns | target | rep | attempt | req/s | p50 ms | p99 ms | errors | gateway CPU µs/req "
           "| nginx CPU µs/req | wrk cores | other procs cores | steal cores | load avg 1m |")
     print("|---|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
-    for m in modes:
-        for c in conns:
-            for t in TARGETS:
-                for r in pick(t, m, c):
-                    print("| " + " | ".join(str(x) for x in [
-                        m, c, t, r["rep"], r["attempt"], f"{r['rps']:.0f}", f"{r['p50_us'] / 1000:.2f}",
-                        f"{r['p99_us'] / 1000:.2f}", r["errors"],
-                        r["gw_cpu_us_per_req"] if t != "direct" else "-",
-                        r["up_cpu_us_per_req"] if r["up_cpu_us_per_req"] is not None else "-",
-                        r["wrk_cpu_cores"],
-                        f"{r['foreign_cores']}" + (" ⚠" if _interference(r) > limit else ""),
-                        r["steal_cores"], r["loadavg_1m"]]) + " |")
+    for m, c, t, rs in every_cell():
+        for r in rs:
+            print("| " + " | ".join(str(x) for x in [
+                m, c, t, r["rep"], r["attempt"], f"{r['rps']:.0f}", f"{r['p50_us'] / 1000:.2f}",
+                f"{r['p99_us'] / 1000:.2f}", r["errors"],
+                r["gw_cpu_us_per_req"] if t != "direct" else "-",
+                r["up_cpu_us_per_req"] if r["up_cpu_us_per_req"] is not None else "-",
+                r["wrk_cpu_cores"],
+                f"{r['foreign_cores']}" + (" ⚠" if _interference(r) > limit else ""),
+                r["steal_cores"], r["loadavg_1m"]]) + " |")
 
 
 def cmd_cli_json(args):

@@ -1,5 +1,6 @@
 package dev.switchboard.store;
 
+import static dev.switchboard.store.ConcurrencySupport.concurrently;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -18,13 +19,11 @@ import dev.switchboard.model.Usage;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.Callable;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
+import java.util.stream.IntStream;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
@@ -76,29 +75,13 @@ abstract class BalanceStoreContract extends StoreContract {
     @Test
     void fiftyConcurrentReservationsOfOneDollarOnFiveFiftyTakeExactlyFive() throws Exception {
         user("u1", 5_500_000_000L);
-        ExecutorService pool = Executors.newFixedThreadPool(16);
-        CountDownLatch start = new CountDownLatch(1);
-        try {
-            List<Future<Boolean>> results = new ArrayList<>();
-            for (int i = 0; i < 50; i++) {
-                String id = "r" + i;
-                Callable<Boolean> reserve = () -> {
-                    start.await();
-                    return store.reserve(hold(id, "u1", USD)).held();
-                };
-                results.add(pool.submit(reserve));
-            }
-            start.countDown();
-            int taken = 0;
-            for (Future<Boolean> f : results) {
-                taken += f.get() ? 1 : 0;
-            }
-            assertThat(taken).isEqualTo(5);
-            assertThat(store.balance("u1")).contains(new Balance(5_500_000_000L, 5 * USD));
-            assertThat(store.openHolds()).isEqualTo(5);
-        } finally {
-            pool.shutdownNow();
-        }
+
+        List<Boolean> held = concurrently(16, IntStream.range(0, 50)
+                .mapToObj(i -> (Callable<Boolean>) () -> store.reserve(hold("r" + i, "u1", USD)).held()).toList());
+
+        assertThat(held).filteredOn(h -> h).hasSize(5);
+        assertThat(store.balance("u1")).contains(new Balance(5_500_000_000L, 5 * USD));
+        assertThat(store.openHolds()).isEqualTo(5);
     }
 
     @Test
@@ -138,32 +121,19 @@ abstract class BalanceStoreContract extends StoreContract {
             }
         }
         assertThat(held).hasSize(30);
-        ExecutorService pool = Executors.newFixedThreadPool(16);
-        CountDownLatch start = new CountDownLatch(1);
-        try {
-            List<Future<Settled>> results = new ArrayList<>();
-            for (String id : held) {
-                results.add(pool.submit(() -> {
-                    start.await();
-                    return store.settle(record(id, "u1", 600_000_000L, 600_000_000L, "m1", T0));
-                }));
-            }
-            start.countDown();
-            long charged = 0;
-            for (Future<Settled> f : results) {
-                charged += f.get().chargedNanos();
-            }
-            assertThat(charged).isEqualTo(30 * 600_000_000L);
-            assertThat(store.balance("u1")).contains(new Balance(30 * USD - charged, 0));
-            List<LedgerEntry> charges = accounts.ledger("u1", 100).stream().filter(e -> e.kind() == LedgerEntry.Kind.CHARGE).toList();
-            assertThat(charges).hasSize(30);
-            assertThat(charges.stream().mapToLong(LedgerEntry::amountNanos).sum()).isEqualTo(-charged);
-            // each entry's balance after is one step of the same sequence: no two settlements saw the same balance
-            assertThat(charges.stream().map(LedgerEntry::balanceAfterNanos).distinct().count()).isEqualTo(30);
-            assertThat(store.openHolds()).isZero();
-        } finally {
-            pool.shutdownNow();
-        }
+
+        List<Settled> settled = concurrently(16, held.stream()
+                .map(id -> (Callable<Settled>) () -> store.settle(record(id, "u1", 600_000_000L, 600_000_000L, "m1", T0))).toList());
+
+        long charged = settled.stream().mapToLong(Settled::chargedNanos).sum();
+        assertThat(charged).isEqualTo(30 * 600_000_000L);
+        assertThat(store.balance("u1")).contains(new Balance(30 * USD - charged, 0));
+        List<LedgerEntry> charges = accounts.ledger("u1", 100).stream().filter(e -> e.kind() == LedgerEntry.Kind.CHARGE).toList();
+        assertThat(charges).hasSize(30);
+        assertThat(charges.stream().mapToLong(LedgerEntry::amountNanos).sum()).isEqualTo(-charged);
+        // each entry's balance after is one step of the same sequence: no two settlements saw the same balance
+        assertThat(charges.stream().map(LedgerEntry::balanceAfterNanos).distinct().count()).isEqualTo(30);
+        assertThat(store.openHolds()).isZero();
     }
 
     @Test
@@ -216,33 +186,16 @@ abstract class BalanceStoreContract extends StoreContract {
     void fiftyConcurrentReservationsOfOneDollarAgainstAKeyBudgetOfFiveTakeExactlyFive() throws Exception {
         user("u1", 100 * USD);
         SpendCap cap = new SpendCap(5 * USD, Instant.EPOCH);
-        ExecutorService pool = Executors.newFixedThreadPool(16);
-        CountDownLatch start = new CountDownLatch(1);
-        try {
-            List<Future<Reservation>> results = new ArrayList<>();
-            for (int i = 0; i < 50; i++) {
-                String id = "r" + i;
-                Callable<Reservation> reserve = () -> {
-                    start.await();
-                    return store.reserve(budgeted(id, "key_b", USD, cap));
-                };
-                results.add(pool.submit(reserve));
-            }
-            start.countDown();
-            int taken = 0;
-            for (Future<Reservation> f : results) {
-                Reservation r = f.get();
-                assertThat(r).isIn(Reservation.HELD, Reservation.OVER_KEY_BUDGET);
-                taken += r.held() ? 1 : 0;
-            }
-            assertThat(taken).isEqualTo(5);
-            assertThat(store.balance("u1")).contains(new Balance(100 * USD, 5 * USD));
-            assertThat(store.keySpend("key_b", Instant.EPOCH)).isEqualTo(5 * USD);
-            // another key of the same user has a budget of its own
-            assertThat(store.reserve(budgeted("other", "key_c", USD, cap))).isEqualTo(Reservation.HELD);
-        } finally {
-            pool.shutdownNow();
-        }
+
+        List<Reservation> reservations = concurrently(16, IntStream.range(0, 50)
+                .mapToObj(i -> (Callable<Reservation>) () -> store.reserve(budgeted("r" + i, "key_b", USD, cap))).toList());
+
+        assertThat(reservations).allSatisfy(r -> assertThat(r).isIn(Reservation.HELD, Reservation.OVER_KEY_BUDGET));
+        assertThat(reservations).filteredOn(Reservation::held).hasSize(5);
+        assertThat(store.balance("u1")).contains(new Balance(100 * USD, 5 * USD));
+        assertThat(store.keySpend("key_b", Instant.EPOCH)).isEqualTo(5 * USD);
+        // another key of the same user has a budget of its own
+        assertThat(store.reserve(budgeted("other", "key_c", USD, cap))).isEqualTo(Reservation.HELD);
     }
 
     @Test
@@ -299,30 +252,19 @@ abstract class BalanceStoreContract extends StoreContract {
             store.reserve(new Hold("h" + i, "u1", "key_1", USD / 10, T0.plusSeconds(10), T0));
         }
         // every gateway instance runs its own sweeper, each with its own store object, on the one database
-        ExecutorService pool = Executors.newFixedThreadPool(4);
-        CountDownLatch start = new CountDownLatch(1);
-        try {
-            List<Future<Integer>> released = new ArrayList<>();
-            for (int i = 0; i < 4; i++) {
-                JdbcBalanceStore instance = new JdbcBalanceStore(database);
-                released.add(pool.submit(() -> {
-                    start.await();
-                    return instance.releaseExpired(T0.plusSeconds(10), 7);
-                }));
-            }
-            start.countDown();
-            int total = 0;
-            for (Future<Integer> f : released) {
-                total += f.get();
-            }
-            // batches of 7 may stop short of all 40; what is left is released by the next rounds, never twice
-            total += store.releaseExpired(T0.plusSeconds(10), 100);
-            assertThat(total).isEqualTo(40);
-            assertThat(store.openHolds()).isZero();
-            assertThat(store.balance("u1")).contains(new Balance(50 * USD, 0));
-        } finally {
-            pool.shutdownNow();
+        List<Callable<Integer>> sweepers = new ArrayList<>();
+        for (int i = 0; i < 4; i++) {
+            JdbcBalanceStore instance = new JdbcBalanceStore(database);
+            sweepers.add(() -> instance.releaseExpired(T0.plusSeconds(10), 7));
         }
+
+        int total = concurrently(4, sweepers).stream().mapToInt(Integer::intValue).sum();
+
+        // batches of 7 may stop short of all 40; what is left is released by the next rounds, never twice
+        total += store.releaseExpired(T0.plusSeconds(10), 100);
+        assertThat(total).isEqualTo(40);
+        assertThat(store.openHolds()).isZero();
+        assertThat(store.balance("u1")).contains(new Balance(50 * USD, 0));
     }
 
     @Test
@@ -385,18 +327,8 @@ abstract class BalanceStoreContract extends StoreContract {
 
         LedgerEntry first = accounts.addCredit("u1", 5 * USD, Optional.empty(), Optional.of("topup-1"), T0);
         LedgerEntry again = accounts.addCredit("u1", 5 * USD, Optional.empty(), Optional.of("topup-1"), T0);
-        ExecutorService pool = Executors.newFixedThreadPool(8);
-        try {
-            List<Future<LedgerEntry>> racing = new ArrayList<>();
-            for (int i = 0; i < 8; i++) {
-                racing.add(pool.submit(() -> accounts.addCredit("u1", 2 * USD, Optional.empty(), Optional.of("topup-2"), T0)));
-            }
-            for (Future<LedgerEntry> f : racing) {
-                f.get();
-            }
-        } finally {
-            pool.shutdownNow();
-        }
+        concurrently(8, Collections.nCopies(8,
+                (Callable<LedgerEntry>) () -> accounts.addCredit("u1", 2 * USD, Optional.empty(), Optional.of("topup-2"), T0)));
 
         assertThat(again.id()).isEqualTo(first.id());
         assertThat(store.balance("u1").orElseThrow().balanceNanos()).isEqualTo(7 * USD);

@@ -26,17 +26,11 @@ import dev.switchboard.engine.extend.Visibility;
 import dev.switchboard.engine.account.User;
 import dev.switchboard.wire.Json;
 import java.nio.charset.StandardCharsets;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.Callable;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
-import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -47,7 +41,6 @@ import org.junit.jupiter.api.Test;
  * database, as two gateway instances have), artifacts and installations.
  */
 abstract class ExtendStoreContract extends StoreContract {
-    private static final Instant T0 = Instant.parse("2026-05-01T09:00:00.125Z");
     private static final int USERS = 100;
 
     private JdbcCatalogStore catalog;
@@ -55,7 +48,6 @@ abstract class ExtendStoreContract extends StoreContract {
 
     @BeforeEach
     final void openDatabase() {
-        Database database = open();
         JdbcAccountStore accounts = new JdbcAccountStore(database);
         for (int i = 0; i < USERS; i++) {
             accounts.createUser(new User(user(i), "user-" + i, Optional.empty(), "payg", 0, T0), Optional.empty());
@@ -195,23 +187,7 @@ abstract class ExtendStoreContract extends StoreContract {
 
     /** Runs every task at once (released together) and waits for all. */
     private static void concurrently(List<Callable<?>> tasks) throws Exception {
-        ExecutorService pool = Executors.newFixedThreadPool(Math.min(tasks.size(), 32));
-        CountDownLatch start = new CountDownLatch(1);
-        try {
-            List<Future<?>> futures = new ArrayList<>();
-            for (Callable<?> t : tasks) {
-                futures.add(pool.submit(() -> {
-                    start.await();
-                    return t.call();
-                }));
-            }
-            start.countDown();
-            for (Future<?> f : futures) {
-                f.get(120, TimeUnit.SECONDS);
-            }
-        } finally {
-            pool.shutdownNow();
-        }
+        ConcurrencySupport.concurrently(Math.min(tasks.size(), 32), tasks);
     }
 
     @Test

@@ -99,13 +99,31 @@ class MoneyBillingTest extends StoreContract {
         accounts.addCredit("u1", nanos, Optional.empty(), T0);
     }
 
-    @Test
-    void payAsYouGoReservesThePromptEstimateAndEveryOutputTokenAtTheirPricesThenChargesTheActualCost() {
+    /** A request admitted to pay as it goes, with the candidate that answers it. */
+    private record Paying(AdmissionRequest request, Candidate candidate, Admitted admitted) {
+        RequestOutcome answered(RequestOutcome.Ending ending, Usage usage) {
+            return MoneyBillingTest.answered(request, candidate, ending, usage);
+        }
+    }
+
+    /** Request r1 of u1, credited $1 first, for {@code pricey} with up to 1000 output tokens: admitted. */
+    private Paying creditedAndAdmitted() {
         credit(USD);
         Candidate c = candidate(pricey, 1000);
         AdmissionRequest r = request("r1", "payg", c);
+        return new Paying(r, c, admission.admit(r));
+    }
 
-        Admitted admitted = admission.admit(r);
+    /** u1 has one charge, for {@code used} on {@code pricey}, and its $1 less that cost. */
+    private void assertChargedOnceFor(Usage used) {
+        assertThat(store.balance("u1")).contains(new Balance(USD - Cost.of(pricey.pricing(), used), 0));
+        assertThat(accounts.ledger("u1", 5)).filteredOn(e -> e.kind() == LedgerEntry.Kind.CHARGE).hasSize(1);
+    }
+
+    @Test
+    void payAsYouGoReservesThePromptEstimateAndEveryOutputTokenAtTheirPricesThenChargesTheActualCost() {
+        Paying paying = creditedAndAdmitted();
+        Admitted admitted = paying.admitted();
 
         // ~100 prompt tokens at $10/M + 1000 output tokens at $100/M.
         long worst = Cost.ofTokens(100, 10 * USD) + Cost.ofTokens(1000, 100 * USD);
@@ -113,7 +131,7 @@ class MoneyBillingTest extends StoreContract {
         assertThat(store.balance("u1")).contains(new Balance(USD, worst));
 
         Usage used = Usage.of(120, 30);
-        settlement.settle(admitted, answered(r, c, RequestOutcome.Ending.COMPLETED, used));
+        settlement.settle(admitted, paying.answered(RequestOutcome.Ending.COMPLETED, used));
 
         long cost = Cost.of(pricey.pricing(), used);
         assertThat(store.balance("u1")).contains(new Balance(USD - cost, 0));
@@ -221,52 +239,41 @@ class MoneyBillingTest extends StoreContract {
 
     @Test
     void aCutStreamIsBilledOnceForTheEstimatedUsageItCarries() {
-        credit(USD);
-        Candidate c = candidate(pricey, 1000);
-        AdmissionRequest r = request("r1", "payg", c);
-        Admitted admitted = admission.admit(r);
+        Paying paying = creditedAndAdmitted();
         Usage delivered = new Usage(100, 40, 0, 0, 0, 0, Usage.Provenance.ESTIMATED);
 
-        settlement.settle(admitted, answered(r, c, RequestOutcome.Ending.CLIENT_GONE, delivered));
-        settlement.settle(admitted, answered(r, c, RequestOutcome.Ending.CLIENT_GONE, delivered));
+        settlement.settle(paying.admitted(), paying.answered(RequestOutcome.Ending.CLIENT_GONE, delivered));
+        settlement.settle(paying.admitted(), paying.answered(RequestOutcome.Ending.CLIENT_GONE, delivered));
 
         assertThat(store.usage("r1")).hasValueSatisfying(u -> {
             assertThat(u.usage().provenance()).isEqualTo(Usage.Provenance.ESTIMATED);
             assertThat(u.status()).isEqualTo("CLIENT_GONE");
         });
-        assertThat(store.balance("u1")).contains(new Balance(USD - Cost.of(pricey.pricing(), delivered), 0));
-        assertThat(accounts.ledger("u1", 5)).filteredOn(e -> e.kind() == LedgerEntry.Kind.CHARGE).hasSize(1);
+        assertChargedOnceFor(delivered);
     }
 
     @Test
     void aSettlementTheStoreFailsIsTriedAgainAndChargedOnce() {
-        credit(USD);
-        Candidate c = candidate(pricey, 1000);
-        AdmissionRequest r = request("r1", "payg", c);
-        Admitted admitted = admission.admit(r);
+        Paying paying = creditedAndAdmitted();
         int[] settles = {0};
         BalanceStore failingTwice = failing(store, "settle", 2, settles);
         MoneySettlement retrying = new MoneySettlement(plans, failingTwice, CLOCK, Duration.ofSeconds(30));
         Usage used = Usage.of(120, 30);
 
-        retrying.settle(admitted, answered(r, c, RequestOutcome.Ending.COMPLETED, used));
+        retrying.settle(paying.admitted(), paying.answered(RequestOutcome.Ending.COMPLETED, used));
 
         assertThat(settles[0]).isEqualTo(3);
-        assertThat(store.balance("u1")).contains(new Balance(USD - Cost.of(pricey.pricing(), used), 0));
-        assertThat(accounts.ledger("u1", 5)).filteredOn(e -> e.kind() == LedgerEntry.Kind.CHARGE).hasSize(1);
+        assertChargedOnceFor(used);
     }
 
     @Test
     void aSettlementTheStoreKeepsFailingGivesUpAfterItsBudgetAndLeavesTheHoldForTheSweeper() {
-        credit(USD);
-        Candidate c = candidate(pricey, 1000);
-        AdmissionRequest r = request("r1", "payg", c);
-        Admitted admitted = admission.admit(r);
+        Paying paying = creditedAndAdmitted();
         int[] settles = {0};
         MoneySettlement retrying = new MoneySettlement(plans, failing(store, "settle", Integer.MAX_VALUE, settles), CLOCK,
                 Duration.ofMillis(200));
 
-        assertThatThrownBy(() -> retrying.settle(admitted, answered(r, c, RequestOutcome.Ending.COMPLETED, Usage.of(120, 30))))
+        assertThatThrownBy(() -> retrying.settle(paying.admitted(), paying.answered(RequestOutcome.Ending.COMPLETED, Usage.of(120, 30))))
                 .isInstanceOf(StoreException.class);
 
         assertThat(settles[0]).isGreaterThan(1);

@@ -23,7 +23,6 @@ import org.junit.jupiter.api.Test;
 
 /** The session, throttle and credential store contracts against a real database. */
 abstract class SessionStoreContract extends StoreContract {
-    private static final Instant T0 = Instant.parse("2026-05-01T09:00:00.125Z");
     private static final Duration WINDOW = Duration.ofMinutes(15);
 
     private JdbcSessionStore sessions;
@@ -32,7 +31,6 @@ abstract class SessionStoreContract extends StoreContract {
 
     @BeforeEach
     final void openDatabase() {
-        Database database = open();
         JdbcAccountStore accounts = new JdbcAccountStore(database);
         accounts.createUser(new User("usr_a", "alice", Optional.of("alice@example.com"), "payg", 0, T0), Optional.empty());
         accounts.createUser(new User("usr_b", "bob", Optional.empty(), "payg", 0, T0), Optional.empty());

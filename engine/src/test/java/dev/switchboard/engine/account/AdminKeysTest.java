@@ -24,10 +24,8 @@ class AdminKeysTest {
         AdminKeys admin = new AdminKeys(store, Optional.of("configured-admin-key-with-enough-length"), clock);
 
         assertThat(admin.ensureAdminKey()).isEmpty();
-        assertThat(admin.isAdmin("configured-admin-key-with-enough-length")).isTrue();
-        assertThat(admin.isAdmin("configured-admin-key-with-enough-lengt")).isFalse();
-        assertThat(admin.isAdmin("stored-earlier")).isFalse();
-        assertThat(admin.isAdmin("")).isFalse();
+        assertThat(List.of("configured-admin-key-with-enough-length", "configured-admin-key-with-enough-lengt", "stored-earlier", ""))
+                .filteredOn(admin::isAdmin).containsExactly("configured-admin-key-with-enough-length");
     }
 
     @Test

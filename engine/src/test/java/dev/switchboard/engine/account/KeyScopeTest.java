@@ -18,10 +18,9 @@ class KeyScopeTest {
     void listedValuesRestrict() {
         KeyScope scope = new KeyScope(List.of("gpt-4o", "claude-sonnet-4"), List.of("messages"));
 
-        assertThat(scope.allowsModel("claude-sonnet-4")).isTrue();
-        assertThat(scope.allowsModel("gpt-4o-mini")).isFalse();
-        assertThat(scope.allowsEndpoint("messages")).isTrue();
-        assertThat(scope.allowsEndpoint("chat_completions")).isFalse();
+        assertThat(List.of("gpt-4o", "claude-sonnet-4", "gpt-4o-mini")).filteredOn(scope::allowsModel)
+                .containsExactly("gpt-4o", "claude-sonnet-4");
+        assertThat(List.of("messages", "chat_completions")).filteredOn(scope::allowsEndpoint).containsExactly("messages");
     }
 
     @Test

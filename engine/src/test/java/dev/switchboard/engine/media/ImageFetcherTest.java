@@ -306,14 +306,7 @@ class ImageFetcherTest {
 
     @Test
     void aServerThatDripsBytesCannotStretchTheTimeout() throws Exception {
-        LocalHttpServer s = server((head, out) -> {
-            out.write(ascii("HTTP/1.1 200 OK\r\nContent-Type: image/png\r\nContent-Length: 1000\r\n\r\n"));
-            for (int i = 0; i < 1000; i++) {
-                out.write('x');
-                out.flush();
-                Thread.sleep(50);
-            }
-        });
+        LocalHttpServer s = server(LocalHttpServer.drip(1000, 50));
         long start = System.nanoTime();
 
         assertThat(reasonOf(testFetcher(), "http://images.test:" + s.port() + "/drip.png")).isEqualTo(Reason.TIMEOUT);

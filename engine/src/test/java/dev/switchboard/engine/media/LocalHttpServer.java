@@ -123,6 +123,18 @@ final class LocalHttpServer implements AutoCloseable {
         out.write(body);
     }
 
+    /** An image of {@code length} bytes sent one byte every {@code pauseMillis}: a slow server that never goes quiet. */
+    static Handler drip(int length, long pauseMillis) {
+        return (head, out) -> {
+            out.write(ascii("HTTP/1.1 200 OK\r\nContent-Type: image/png\r\nContent-Length: " + length + "\r\n\r\n"));
+            for (int i = 0; i < length; i++) {
+                out.write('x');
+                out.flush();
+                Thread.sleep(pauseMillis);
+            }
+        };
+    }
+
     @Override
     public void close() throws IOException {
         socket.close();

@@ -160,14 +160,7 @@ class SsrfCorpusTest {
             servers.put(server((head, out) -> respond(out, "302 Found\r\nLocation: " + location, new byte[0])), location);
         }
         LocalHttpServer oversize = server((head, out) -> respond(out, "200 OK\r\nContent-Type: image/png", new byte[200_000]));
-        LocalHttpServer drip = server((head, out) -> {
-            out.write(ascii("HTTP/1.1 200 OK\r\nContent-Type: image/png\r\nContent-Length: 500\r\n\r\n"));
-            for (int i = 0; i < 500; i++) {
-                out.write('x');
-                out.flush();
-                Thread.sleep(20);
-            }
-        });
+        LocalHttpServer drip = server(LocalHttpServer.drip(500, 20));
         LocalHttpServer html = server((head, out) -> respond(out, "200 OK\r\nContent-Type: text/html", ascii("<html>")));
         // a decompression bomb: 50 MB of zeros as 50 KB of gzip, labelled an image
         ByteArrayOutputStream gz = new ByteArrayOutputStream();

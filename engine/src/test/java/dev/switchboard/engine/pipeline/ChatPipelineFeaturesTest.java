@@ -19,10 +19,7 @@ import dev.switchboard.engine.media.ImageFetcher;
 import dev.switchboard.engine.media.ImageInliner;
 import dev.switchboard.engine.metrics.GatewayMetrics;
 import dev.switchboard.engine.provider.Attempt;
-import dev.switchboard.engine.provider.EventSource;
-import dev.switchboard.engine.provider.ProviderAdapter;
 import dev.switchboard.engine.route.FailoverRouter;
-import dev.switchboard.engine.upstream.UpstreamFailure;
 import dev.switchboard.model.ChatRequest;
 import dev.switchboard.model.ChatResponse;
 import dev.switchboard.model.ContentBlock;
@@ -32,8 +29,6 @@ import dev.switchboard.model.Message;
 import dev.switchboard.model.ResponseFormat;
 import dev.switchboard.model.Role;
 import dev.switchboard.model.Sampling;
-import dev.switchboard.model.StopReason;
-import dev.switchboard.model.Usage;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.net.InetAddress;
 import java.net.ServerSocket;
@@ -44,32 +39,16 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import org.junit.jupiter.api.Test;
 
 /** The request-feature stages of the pipeline, with a scripted provider standing in for the upstream. */
 class ChatPipelineFeaturesTest {
     private static final Caller CALLER = new Caller("usr_1", "key_1", "payg", List.of(), List.of());
 
-    private final List<Attempt> attempts = new ArrayList<>();
-    private String answerText = "plain answer";
-    private final java.util.Set<String> failing = new java.util.HashSet<>();
-
-    private final ProviderAdapter adapter = new ProviderAdapter() {
-        @Override
-        public ChatResponse complete(Attempt a) {
-            attempts.add(a);
-            if (failing.contains(a.upstreamModel())) {
-                throw UpstreamFailure.of(UpstreamFailure.Kind.RESET, "reset");
-            }
-            return new ChatResponse("id", a.upstreamModel(), List.of(ContentBlock.Text.of(answerText)), StopReason.END_TURN,
-                    Optional.empty(), Usage.of(1, 1));
-        }
-
-        @Override
-        public EventSource stream(Attempt a) {
-            throw new UnsupportedOperationException();
-        }
-    };
+    private final RecordingAdapter adapter = new RecordingAdapter("plain answer");
+    private final List<Attempt> attempts = adapter.attempts;
+    private final Set<String> failing = adapter.failing;
 
     private static ModelEntry model(String id, String provider, long context, Capabilities caps) {
         return new ModelEntry(id, List.of(), Optional.empty(), "t", context, 100, caps, ReasoningProfile.NONE, Pricing.FREE,
@@ -111,15 +90,15 @@ class ChatPipelineFeaturesTest {
 
     @Test
     void jsonIsExtractedFromAFencedAnswerOnAModelThatSupportsIt() {
-        answerText = "Sure:\n```json\n{\"ok\": true}\n```";
+        adapter.answerText = "Sure:\n```json\n{\"ok\": true}\n```";
         assertThat(complete(ask("json").responseFormat(ResponseFormat.JSON_OBJECT).build()).text()).isEqualTo("{\"ok\": true}");
     }
 
     @Test
     void aModelWithoutJsonSupportKeepsItsProse() {
-        answerText = "Sure:\n```json\n{\"ok\": true}\n```";
-        assertThat(complete(ask("text").responseFormat(ResponseFormat.JSON_OBJECT).build()).text()).isEqualTo(answerText);
-        assertThat(complete(ask("json").build()).text()).isEqualTo(answerText);
+        adapter.answerText = "Sure:\n```json\n{\"ok\": true}\n```";
+        assertThat(complete(ask("text").responseFormat(ResponseFormat.JSON_OBJECT).build()).text()).isEqualTo(adapter.answerText);
+        assertThat(complete(ask("json").build()).text()).isEqualTo(adapter.answerText);
     }
 
     // --- saved defaults

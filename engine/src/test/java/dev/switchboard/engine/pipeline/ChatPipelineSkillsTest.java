@@ -23,20 +23,14 @@ import dev.switchboard.engine.media.ImageFetcher;
 import dev.switchboard.engine.media.ImageInliner;
 import dev.switchboard.engine.metrics.GatewayMetrics;
 import dev.switchboard.engine.provider.Attempt;
-import dev.switchboard.engine.provider.EventSource;
-import dev.switchboard.engine.provider.ProviderAdapter;
 import dev.switchboard.engine.route.FailoverRouter;
 import dev.switchboard.engine.skills.SkillUses;
-import dev.switchboard.engine.upstream.UpstreamFailure;
 import dev.switchboard.model.ChatRequest;
-import dev.switchboard.model.ChatResponse;
 import dev.switchboard.model.ContentBlock;
 import dev.switchboard.model.GatewayException;
 import dev.switchboard.model.Message;
 import dev.switchboard.model.Sampling;
 import dev.switchboard.model.SkillRef;
-import dev.switchboard.model.StopReason;
-import dev.switchboard.model.Usage;
 import dev.switchboard.wire.Json;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.net.URI;
@@ -56,28 +50,13 @@ import org.junit.jupiter.api.Test;
 class ChatPipelineSkillsTest {
     private static final Caller ALICE = new Caller("usr_alice", "key_1", "payg", List.of(), List.of());
 
-    private final List<Attempt> attempts = new ArrayList<>();
-    private final Set<String> failing = new java.util.HashSet<>();
+    private final RecordingAdapter adapter = new RecordingAdapter("ok");
+    private final List<Attempt> attempts = adapter.attempts;
+    private final Set<String> failing = adapter.failing;
     private final InMemorySkillLookup lookup = new InMemorySkillLookup();
     private final Map<String, Long> uses = lookup.uses();
     private final Map<String, String> savedDefaults = new HashMap<>();
 
-    private final ProviderAdapter adapter = new ProviderAdapter() {
-        @Override
-        public ChatResponse complete(Attempt a) {
-            attempts.add(a);
-            if (failing.contains(a.upstreamModel())) {
-                throw UpstreamFailure.of(UpstreamFailure.Kind.RESET, "reset");
-            }
-            return new ChatResponse("id", a.upstreamModel(), List.of(ContentBlock.Text.of("ok")), StopReason.END_TURN,
-                    Optional.empty(), Usage.of(1, 1));
-        }
-
-        @Override
-        public EventSource stream(Attempt a) {
-            throw new UnsupportedOperationException();
-        }
-    };
 
     private final SkillUses skillUses = new SkillUses(lookup::recordUses);
 

@@ -43,21 +43,17 @@ class FailoverRouterTest {
     private final ProviderAdapter adapter = new ProviderAdapter() {
         @Override
         public ChatResponse complete(Attempt a) {
-            String upstreamModel = a.upstreamModel();
-            String k = a.provider().id() + "/" + upstreamModel + "/" + a.apiKey();
-            calls.add(k);
-            UpstreamFailure f = failures.get(k);
+            UpstreamFailure f = failures.get(called(a));
             if (f != null) {
                 throw f;
             }
-            return new ChatResponse("id", upstreamModel, List.of(), StopReason.END_TURN, Optional.empty(), Usage.of(1, 1));
+            return emptyAnswer(a);
         }
 
         @Override
         public EventSource stream(Attempt a) {
             String upstreamModel = a.upstreamModel();
-            String k = a.provider().id() + "/" + upstreamModel + "/" + a.apiKey();
-            calls.add(k);
+            String k = called(a);
             UpstreamFailure f = failures.get(k);
             List<StreamEvent> events = new ArrayList<>();
             if (!upstreamModel.endsWith("-empty")) {
@@ -127,6 +123,33 @@ class FailoverRouterTest {
         return UpstreamFailure.http(s, new GatewayError(s, "x", "upstream said " + s, Optional.empty(), false), Optional.empty());
     }
 
+    /** Records the call of {@code a} in {@link #calls} and returns its key, "provider/upstreamModel/key". */
+    private String called(Attempt a) {
+        String k = a.provider().id() + "/" + a.upstreamModel() + "/" + a.apiKey();
+        calls.add(k);
+        return k;
+    }
+
+    /** A provider that answers whole only (as one with {@code streaming: false}); asking it to stream fails the test. */
+    private static ProviderAdapter wholeAnswersOnly(java.util.function.Function<Attempt, ChatResponse> complete) {
+        return new ProviderAdapter() {
+            @Override
+            public ChatResponse complete(Attempt a) {
+                return complete.apply(a);
+            }
+
+            @Override
+            public EventSource stream(Attempt a) {
+                throw new AssertionError("this provider answers whole; it is never asked to stream");
+            }
+        };
+    }
+
+    /** An answer of no content that ends the turn. */
+    private static ChatResponse emptyAnswer(Attempt a) {
+        return new ChatResponse("id", a.upstreamModel(), List.of(), StopReason.END_TURN, Optional.empty(), Usage.of(1, 1));
+    }
+
     @Test
     void firstSuccessWinsAndIsTheAnsweringModel() {
         Answer<ChatResponse> a = router.complete(candidates(request, primary), CandidateGate.OPEN, new AttemptLog());
@@ -193,12 +216,16 @@ class FailoverRouterTest {
                 });
     }
 
+    /** A stream of a model routed to provider a's {@code upstreamOfA}, then to b's {@code ok}. */
+    private Answer<OpenStream> streamOfAThenB(String upstreamOfA, AttemptLog log) {
+        ModelEntry m = model("s", new RouteTarget("a", upstreamOfA), new RouteTarget("b", "ok"));
+        return streamingRouter(m).stream(candidates(request, m), CandidateGate.OPEN, log);
+    }
+
     @Test
     void streamFailsOverUntilAFirstEventArrives() {
-        ModelEntry m = model("s", new RouteTarget("a", "x-empty"), new RouteTarget("b", "ok"));
-        FailoverRouter r = streamingRouter(m);
         AttemptLog log = new AttemptLog();
-        Answer<OpenStream> a = r.stream(candidates(request, m), CandidateGate.OPEN, log);
+        Answer<OpenStream> a = streamOfAThenB("x-empty", log);
         assertThat(a.target().providerId()).isEqualTo("b");
         assertThat(a.value().held().getFirst()).isInstanceOf(StreamEvent.MessageStart.class);
         assertThat(calls).contains("closed a/x-empty/");
@@ -217,10 +244,8 @@ class FailoverRouterTest {
 
     @Test
     void aStreamThatFailsAfterMessageStartButBeforeContentFailsOverToTheNextTarget() {
-        ModelEntry m = model("s", new RouteTarget("a", "x-startonly"), new RouteTarget("b", "ok"));
-        FailoverRouter r = streamingRouter(m);
         AttemptLog log = new AttemptLog();
-        Answer<OpenStream> a = r.stream(candidates(request, m), CandidateGate.OPEN, log);
+        Answer<OpenStream> a = streamOfAThenB("x-startonly", log);
         assertThat(a.target().providerId()).isEqualTo("b");
         assertThat(calls).containsExactly("a/x-startonly/", "closed a/x-startonly/", "b/ok/");
         assertThat(log.attempts()).extracting(AttemptRecord::outcome).containsExactly("503", "ok");
@@ -246,18 +271,10 @@ class FailoverRouterTest {
 
     @Test
     void aStreamFromAProviderThatCannotStreamIsTheWholeAnswerToldAsEvents() {
-        ProviderAdapter wholeOnly = new ProviderAdapter() {
-            @Override
-            public ChatResponse complete(Attempt a) {
-                return new ChatResponse("id", a.upstreamModel(), List.of(ContentBlock.Text.of("whole")), StopReason.END_TURN,
-                        Optional.empty(), Usage.of(3, 2));
-            }
-
-            @Override
-            public EventSource stream(Attempt a) {
-                throw new AssertionError("a provider with streaming: false is never asked to stream");
-            }
-        };
+        ProviderAdapter wholeOnly = wholeAnswersOnly(a -> {
+            return new ChatResponse("id", a.upstreamModel(), List.of(ContentBlock.Text.of("whole")), StopReason.END_TURN,
+                    Optional.empty(), Usage.of(3, 2));
+        });
         FailoverRouter r = new FailoverRouter(catalog, Map.of(ProviderType.OPENAI, wholeOnly),
                 new GatewayMetrics(new SimpleMeterRegistry()));
         Answer<OpenStream> a = r.stream(candidates(request, primary), CandidateGate.OPEN, new AttemptLog());
@@ -292,22 +309,14 @@ class FailoverRouterTest {
         ChatRequest prefill = ChatRequest.builder("m").addMessage(Message.user("Name a colour"))
                 .addMessage(Message.assistant("The colour is")).build();
         List<ChatRequest> seen = new ArrayList<>();
-        ProviderAdapter refusesPrefill = new ProviderAdapter() {
-            @Override
-            public ChatResponse complete(Attempt a) {
-                seen.add(a.request());
-                if (a.request().endsWithPrefill()) {
-                    throw UpstreamFailure.http(400, GatewayError.invalidRequest(
-                            "This model does not support assistant message prefill."), Optional.empty());
-                }
-                return new ChatResponse("id", a.upstreamModel(), List.of(), StopReason.END_TURN, Optional.empty(), Usage.of(1, 1));
+        ProviderAdapter refusesPrefill = wholeAnswersOnly(a -> {
+            seen.add(a.request());
+            if (a.request().endsWithPrefill()) {
+                throw UpstreamFailure.http(400, GatewayError.invalidRequest(
+                        "This model does not support assistant message prefill."), Optional.empty());
             }
-
-            @Override
-            public EventSource stream(Attempt a) {
-                throw new UnsupportedOperationException("not used");
-            }
-        };
+            return emptyAnswer(a);
+        });
         FailoverRouter r = new FailoverRouter(catalog, Map.of(ProviderType.OPENAI, refusesPrefill),
                 new GatewayMetrics(new SimpleMeterRegistry()));
         Answer<ChatResponse> a = r.complete(candidates(prefill, primary), CandidateGate.OPEN, new AttemptLog());
@@ -318,18 +327,10 @@ class FailoverRouterTest {
 
     @Test
     void aSecondPrefillRefusalIsNotRetriedAgain() {
-        ProviderAdapter alwaysRefuses = new ProviderAdapter() {
-            @Override
-            public ChatResponse complete(Attempt a) {
-                calls.add(a.provider().id());
-                throw UpstreamFailure.http(400, GatewayError.invalidRequest("assistant prefill is not supported"), Optional.empty());
-            }
-
-            @Override
-            public EventSource stream(Attempt a) {
-                throw new UnsupportedOperationException("not used");
-            }
-        };
+        ProviderAdapter alwaysRefuses = wholeAnswersOnly(a -> {
+            calls.add(a.provider().id());
+            throw UpstreamFailure.http(400, GatewayError.invalidRequest("assistant prefill is not supported"), Optional.empty());
+        });
         ChatRequest prefill = ChatRequest.builder("m").addMessage(Message.user("Hi"))
                 .addMessage(Message.assistant("Hello")).build();
         FailoverRouter r = new FailoverRouter(catalog, Map.of(ProviderType.OPENAI, alwaysRefuses),
@@ -367,21 +368,13 @@ class FailoverRouterTest {
     @Test
     void encryptedReasoningAResponsesUpstreamCannotReadIsDroppedForExactlyOneRetryOnTheSameTarget() {
         List<ChatRequest> seen = new ArrayList<>();
-        ProviderAdapter refusesForeignReasoning = new ProviderAdapter() {
-            @Override
-            public ChatResponse complete(Attempt a) {
-                seen.add(a.request());
-                if (hasResponsesTrace(a.request())) {
-                    throw UpstreamFailure.http(400, GatewayError.invalidRequest(ENCRYPTED_REFUSAL), Optional.empty());
-                }
-                return new ChatResponse("id", a.upstreamModel(), List.of(), StopReason.END_TURN, Optional.empty(), Usage.of(1, 1));
+        ProviderAdapter refusesForeignReasoning = wholeAnswersOnly(a -> {
+            seen.add(a.request());
+            if (hasResponsesTrace(a.request())) {
+                throw UpstreamFailure.http(400, GatewayError.invalidRequest(ENCRYPTED_REFUSAL), Optional.empty());
             }
-
-            @Override
-            public EventSource stream(Attempt a) {
-                throw new UnsupportedOperationException("not used");
-            }
-        };
+            return emptyAnswer(a);
+        });
         ModelEntry mr = model("mr", new RouteTarget("r", "up-r"));
         Answer<ChatResponse> a = responsesRouter(refusesForeignReasoning, mr).complete(candidates(withReplayedReasoning(), mr),
                 CandidateGate.OPEN, new AttemptLog());
@@ -394,18 +387,10 @@ class FailoverRouterTest {
 
     @Test
     void aSecondRefusalOfEncryptedReasoningReachesTheCaller() {
-        ProviderAdapter alwaysRefuses = new ProviderAdapter() {
-            @Override
-            public ChatResponse complete(Attempt a) {
-                calls.add(a.provider().id());
-                throw UpstreamFailure.http(400, GatewayError.invalidRequest(ENCRYPTED_REFUSAL), Optional.empty());
-            }
-
-            @Override
-            public EventSource stream(Attempt a) {
-                throw new UnsupportedOperationException("not used");
-            }
-        };
+        ProviderAdapter alwaysRefuses = wholeAnswersOnly(a -> {
+            calls.add(a.provider().id());
+            throw UpstreamFailure.http(400, GatewayError.invalidRequest(ENCRYPTED_REFUSAL), Optional.empty());
+        });
         ModelEntry mr = model("mr", new RouteTarget("r", "up-r"));
         assertThatThrownBy(() -> responsesRouter(alwaysRefuses, mr).complete(candidates(withReplayedReasoning(), mr),
                 CandidateGate.OPEN, new AttemptLog()))
@@ -416,18 +401,10 @@ class FailoverRouterTest {
     @Test
     void aResponsesUpstreamGetsAPrefillAsTheContinuationRewriteAtOnce() {
         List<ChatRequest> seen = new ArrayList<>();
-        ProviderAdapter recording = new ProviderAdapter() {
-            @Override
-            public ChatResponse complete(Attempt a) {
-                seen.add(a.request());
-                return new ChatResponse("id", a.upstreamModel(), List.of(), StopReason.END_TURN, Optional.empty(), Usage.of(1, 1));
-            }
-
-            @Override
-            public EventSource stream(Attempt a) {
-                throw new UnsupportedOperationException("not used");
-            }
-        };
+        ProviderAdapter recording = wholeAnswersOnly(a -> {
+            seen.add(a.request());
+            return emptyAnswer(a);
+        });
         ModelEntry mr = model("mr", new RouteTarget("r", "up-r"));
         ChatRequest prefill = ChatRequest.builder("mr").addMessage(Message.user("Name a colour"))
                 .addMessage(Message.assistant("The colour is")).build();
@@ -441,18 +418,10 @@ class FailoverRouterTest {
 
     @Test
     void secretsAreScrubbedFromProviderMessagesHandedToTheCaller() {
-        ProviderAdapter quotesTheKey = new ProviderAdapter() {
-            @Override
-            public ChatResponse complete(Attempt a) {
-                throw UpstreamFailure.http(400, GatewayError.invalidRequest(
-                        "Incorrect API key provided: sk-abc123456789. Bearer xyz"), Optional.empty());
-            }
-
-            @Override
-            public EventSource stream(Attempt a) {
-                throw new UnsupportedOperationException("not used");
-            }
-        };
+        ProviderAdapter quotesTheKey = wholeAnswersOnly(a -> {
+            throw UpstreamFailure.http(400, GatewayError.invalidRequest(
+                    "Incorrect API key provided: sk-abc123456789. Bearer xyz"), Optional.empty());
+        });
         FailoverRouter r = new FailoverRouter(catalog, Map.of(ProviderType.OPENAI, quotesTheKey),
                 new GatewayMetrics(new SimpleMeterRegistry()));
         assertThatThrownBy(() -> r.complete(candidates(request, primary), CandidateGate.OPEN, new AttemptLog()))

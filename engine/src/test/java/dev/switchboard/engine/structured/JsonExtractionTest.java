@@ -1,12 +1,22 @@
 package dev.switchboard.engine.structured;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.params.provider.Arguments.arguments;
 import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.switchboard.wire.Json;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
 import java.time.Duration;
 import java.util.Optional;
+import java.util.stream.Stream;
+import java.util.stream.StreamSupport;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
 class JsonExtractionTest {
@@ -21,48 +31,40 @@ class JsonExtractionTest {
         assertThat(extract(text)).isEmpty();
     }
 
-    @Test
-    void fenceWithLanguageTag() {
-        assertThat(extract("Here you go:\n```json\n{\"name\": \"Ada\", \"age\": 36}\n```\nAnything else?"))
-                .contains("{\"name\": \"Ada\", \"age\": 36}");
+    /**
+     * The table of texts ({@code structured/json-extraction.json}): {@code extracted}, texts with one JSON value in
+     * them and the value that comes out; {@code leftAlone}, texts without one complete, valid value.
+     */
+    private static final JsonNode TABLE = table();
+
+    private static JsonNode table() {
+        try (InputStream in = JsonExtractionTest.class.getResourceAsStream("/structured/json-extraction.json")) {
+            return Json.MAPPER.readTree(in);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
     }
 
-    @Test
-    void fenceWithoutLanguageTag() {
-        assertThat(extract("```\n[{\"id\": 1}, {\"id\": 2}]\n```")).contains("[{\"id\": 1}, {\"id\": 2}]");
+    static Stream<Arguments> extracted() {
+        return StreamSupport.stream(TABLE.path("extracted").spliterator(), false)
+                .map(row -> arguments(row.path("case").asText(), row.path("text").asText(), row.path("value").asText()));
     }
 
-    @Test
-    void fenceWithUpperCaseTagAndTildes() {
-        assertThat(extract("~~~JSON\n{\"ok\": true}\n~~~")).contains("{\"ok\": true}");
+    static Stream<Arguments> leftAlone() {
+        return StreamSupport.stream(TABLE.path("leftAlone").spliterator(), false)
+                .map(row -> arguments(row.path("case").asText(), row.path("text").asText()));
     }
 
-    @Test
-    void inlineFences() {
-        assertThat(extract("Result: ```{\"a\":1}``` done")).contains("{\"a\":1}");
-        assertThat(extract("Result: ```json {\"a\":1}``` done")).contains("{\"a\":1}");
-        assertThat(extract("Answer: ```true```")).contains("true");
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("extracted")
+    void theValueComesOut(String what, String text, String value) {
+        assertThat(extract(text)).contains(value);
     }
 
-    @Test
-    void fencedScalarIsAValue() {
-        assertThat(extract("The count is\n```json\n42\n```")).contains("42");
-    }
-
-    @Test
-    void jsonStartingOnTheFenceLine() {
-        assertThat(extract("```json {\n  \"a\": 1\n}\n```")).contains("{\n  \"a\": 1\n}");
-    }
-
-    @Test
-    void proseBeforeAndAfterABareObject() {
-        assertThat(extract("Sure! The answer is {\"city\": \"Paris\", \"population\": 2100000}. Hope that helps."))
-                .contains("{\"city\": \"Paris\", \"population\": 2100000}");
-    }
-
-    @Test
-    void bareArrayInProse() {
-        assertThat(extract("The primes: [2, 3, 5, 7] as requested")).contains("[2, 3, 5, 7]");
+    @ParameterizedTest(name = "{0}: {1}")
+    @MethodSource("leftAlone")
+    void withoutOneValidValueTheTextIsLeftAlone(String why, String text) {
+        assertThat(extract(text)).isEmpty();
     }
 
     @Test
@@ -75,59 +77,6 @@ class JsonExtractionTest {
     void nestedObjectsComeOutWhole() {
         String json = "{\"a\": {\"b\": {\"c\": [1, [2, [3]]]}}}";
         assertThat(extract("Nested: " + json + "!")).contains(json);
-    }
-
-    @Test
-    void theFirstCompleteValidValueWins() {
-        assertThat(extract("First {\"a\": 1} then {\"b\": 2}")).contains("{\"a\": 1}");
-        assertThat(extract("```json\n{\"fenced\": 1}\n```\nand later {\"bare\": 2}")).contains("{\"fenced\": 1}");
-        assertThat(extract("Before: {\"bare\": 0}\n```json\n{\"fenced\": 1}\n```")).contains("{\"bare\": 0}");
-    }
-
-    @Test
-    void anInvalidCandidateIsSkippedForALaterValidOne() {
-        assertThat(extract("Template {name} filled: {\"name\": \"Bo\"}")).contains("{\"name\": \"Bo\"}");
-        assertThat(extract("```python\nx = {1: 2}\n```\nThe JSON: ```json\n{\"x\": 1}\n```")).contains("{\"x\": 1}");
-    }
-
-    @Test
-    void aMismatchedCloserEndsOnlyThatCandidate() {
-        assertThat(extract("oops {] then {\"a\": 1}")).contains("{\"a\": 1}");
-    }
-
-    @Test
-    void nothingNestedInABrokenValueIsPickedOut() {
-        // JSON with a comment is invalid; its inner object is a fragment, not the answer
-        String withComment = "```json\n{\n  \"a\": 1, // one\n  \"b\": {\"c\": 2}\n}\n```";
-        assertThat(extract(withComment)).isEmpty();
-        assertThat(extract("Here: {\"a\": 1, // one\n \"b\": {\"c\": 2}}")).isEmpty();
-    }
-
-    @Test
-    void aTruncatedAnswerIsLeftAlone() {
-        assertThat(extract("Here is the data: {\"items\": [{\"id\": 1}, {\"id\": 2}, {\"id\"")).isEmpty();
-        assertThat(extract("```json\n{\"items\": [1, 2")).isEmpty();
-    }
-
-    @Test
-    void invalidJsonIsLeftAlone() {
-        assertThat(extract("{'single': 'quotes'}")).isEmpty();
-        assertThat(extract("Result: {\"a\": 1,}")).isEmpty();
-        assertThat(extract("Value: {\"n\": NaN}")).isEmpty();
-        assertThat(extract("```json\n{\"a\": 1} trailing\n```")).isEmpty();
-    }
-
-    @Test
-    void plainProseIsLeftAlone() {
-        assertThat(extract("I cannot answer that in JSON, sorry.")).isEmpty();
-        assertThat(extract("")).isEmpty();
-        assertThat(extract("   ")).isEmpty();
-        assertThat(extract("There are 3 apples")).isEmpty();
-    }
-
-    @Test
-    void inlineCodeSpanAroundJson() {
-        assertThat(extract("Use `{\"a\": 1}` here")).contains("{\"a\": 1}");
     }
 
     @Test

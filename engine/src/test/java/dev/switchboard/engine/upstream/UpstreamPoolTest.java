@@ -59,14 +59,11 @@ class UpstreamPoolTest {
 
     @Test
     void aReturnedConnectionIsReusedNewestFirst() {
-        UpstreamConnection a = pool.take(target, CONNECT);
-        UpstreamConnection b = pool.take(target, CONNECT);
-        a.releaseResource();
-        b.releaseResource();
+        List<UpstreamConnection> returned = takeThenReturn(2);
 
         UpstreamConnection again = pool.take(target, CONNECT);
 
-        assertThat(again).isSameAs(b);
+        assertThat(again).isSameAs(returned.getLast());
         assertThat(again.reused()).isTrue();
         assertThat(pool.openConnections()).isEqualTo(2);
         assertThat(pool.idleConnections()).isEqualTo(1);
@@ -74,14 +71,9 @@ class UpstreamPoolTest {
 
     @Test
     void beyondTheBoundAReturnedConnectionIsClosed() {
-        UpstreamConnection a = pool.take(target, CONNECT);
-        UpstreamConnection b = pool.take(target, CONNECT);
-        UpstreamConnection c = pool.take(target, CONNECT);
-        a.releaseResource();
-        b.releaseResource();
-        c.releaseResource();
+        List<UpstreamConnection> returned = takeThenReturn(3);
 
-        assertThat(c.isClosed()).isTrue();
+        assertThat(returned.getLast().isClosed()).isTrue();
         assertThat(pool.idleConnections()).isEqualTo(2);
         assertThat(pool.openConnections()).isEqualTo(2);
     }
@@ -120,6 +112,16 @@ class UpstreamPoolTest {
         assertThat(a.stillOpen()).isTrue();
         pool.sweep();
         assertThat(pool.idleConnections()).isEqualTo(1);
+    }
+
+    /** Takes {@code n} connections, all open at once, then returns them to the pool in the order they were taken. */
+    private List<UpstreamConnection> takeThenReturn(int n) {
+        List<UpstreamConnection> taken = new ArrayList<>();
+        for (int i = 0; i < n; i++) {
+            taken.add(pool.take(target, CONNECT));
+        }
+        taken.forEach(UpstreamConnection::releaseResource);
+        return taken;
     }
 
     private Socket awaitAccepted(int n) throws InterruptedException {

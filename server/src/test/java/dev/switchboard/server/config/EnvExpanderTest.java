@@ -10,6 +10,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 
 class EnvExpanderTest {
     private final EnvExpander env = new EnvExpander(Map.of("HOST", "db.internal", "PORT", "5432", "EMPTY", "", "A", "x"));
@@ -18,33 +20,26 @@ class EnvExpanderTest {
         return env.expand(text, new LinkedHashSet<>());
     }
 
-    @Test
-    void expandsSetVariables() {
-        assertThat(expand("postgresql://${HOST}:${PORT}/sb")).isEqualTo("postgresql://db.internal:5432/sb");
-    }
-
-    @Test
-    void defaultsApplyWhenUnsetOrEmptyLikeAShell() {
-        assertThat(expand("${NOPE:-127.0.0.1:8080}")).isEqualTo("127.0.0.1:8080");
-        assertThat(expand("${EMPTY:-fallback}")).isEqualTo("fallback");
-        assertThat(expand("${PORT:-1}")).isEqualTo("5432");
-        assertThat(expand("${NOPE:-}")).isEmpty();
-    }
-
-    @Test
-    void aSetButEmptyVariableWithoutDefaultIsEmpty() {
-        assertThat(expand("[${EMPTY}]")).isEqualTo("[]");
-    }
-
-    @Test
-    void defaultsMayNestAndHoldColonsAndDashes() {
-        assertThat(expand("${NOPE:-${HOST}}")).isEqualTo("db.internal");
-        assertThat(expand("${NOPE:-${ALSO_NOPE:-a:-b}}")).isEqualTo("a:-b");
-    }
-
-    @Test
-    void dollarDollarBraceIsALiteralAndOtherDollarsStay() {
-        assertThat(expand("$${HOST} costs $5 and ${A}")).isEqualTo("${HOST} costs $5 and x");
+    /** One value each: set variables, defaults as a shell applies them, nested defaults, literal dollars. */
+    @ParameterizedTest(name = "{0} => {1}")
+    @CsvSource(delimiterString = " => ", quoteCharacter = '"', textBlock = """
+            # set variables
+            postgresql://${HOST}:${PORT}/sb => postgresql://db.internal:5432/sb
+            # defaults apply when unset or empty, like a shell
+            ${NOPE:-127.0.0.1:8080} => 127.0.0.1:8080
+            ${EMPTY:-fallback} => fallback
+            ${PORT:-1} => 5432
+            ${NOPE:-} => ""
+            # a set but empty variable without a default is empty
+            [${EMPTY}] => []
+            # defaults may nest, and hold colons and dashes
+            ${NOPE:-${HOST}} => db.internal
+            ${NOPE:-${ALSO_NOPE:-a:-b}} => a:-b
+            # $${ is a literal ${, and other dollars stay
+            $${HOST} costs $5 and ${A} => ${HOST} costs $5 and x
+            """)
+    void expands(String text, String expected) {
+        assertThat(expand(text)).isEqualTo(expected);
     }
 
     @Test

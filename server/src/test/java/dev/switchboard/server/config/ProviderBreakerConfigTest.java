@@ -1,5 +1,6 @@
 package dev.switchboard.server.config;
 
+import static dev.switchboard.server.config.ConfigSupport.oneModel;
 import static dev.switchboard.server.config.ConfigSupport.parse;
 import static dev.switchboard.server.config.ConfigSupport.problems;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -17,13 +18,7 @@ class ProviderBreakerConfigTest {
                     type: openai
                     keys: [sk-1]
                 %s
-                models:
-                  m1:
-                    context_length: 1000
-                    max_output_tokens: 100
-                    pricing: {input: 1, output: 2}
-                    route: [{provider: a, model: gpt-4o}]
-                """.formatted(breaker);
+                """.formatted(breaker) + oneModel("a");
     }
 
     @Test

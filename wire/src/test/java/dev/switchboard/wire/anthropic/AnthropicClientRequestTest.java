@@ -26,15 +26,6 @@ class AnthropicClientRequestTest {
     }
 
     @Test
-    void aBodyThatIsNotAnObjectIsA400WithoutParam() {
-        assertThatThrownBy(() -> Anthropic.fromClient(Json.parse("[1]")))
-                .isInstanceOfSatisfying(GatewayException.class, e -> {
-                    assertThat(e.error().status()).isEqualTo(400);
-                    assertThat(e.error().param()).isEmpty();
-                });
-    }
-
-    @Test
     void toolResultsCarryTheNameOfTheCallTheyAnswer() {
         ChatRequest r = read("", "[{\"role\":\"user\",\"content\":\"q\"},"
                 + "{\"role\":\"assistant\",\"content\":[{\"type\":\"tool_use\",\"id\":\"toolu_1\",\"name\":\"get_weather\",\"input\":{\"a\":1}}]},"

@@ -91,15 +91,15 @@ class GeminiThoughtSignatureTest {
     void streamedSignatureReachesTheStreamingClientOnTheCallPart() {
         String sse = "data: {\"candidates\":[{\"content\":{\"parts\":[{\"functionCall\":{\"name\":\"f\",\"args\":{\"a\":1}},"
                 + "\"thoughtSignature\":\"" + SIGNATURE + "\"}]},\"finishReason\":\"STOP\"}],\"responseId\":\"r\"}\n\n";
-        List<StreamEvent> events = GeminiFixturesTest.parseStream(sse.getBytes(StandardCharsets.UTF_8), 3);
+        List<StreamEvent> events = GeminiFixtures.parseStream(sse.getBytes(StandardCharsets.UTF_8), 3);
 
-        String out = GeminiFixturesTest.render(events, GeminiClientStreamWriter.Mode.SSE);
+        String out = GeminiFixtures.render(events, GeminiClientStreamWriter.Mode.SSE);
 
         JsonNode part = Json.parse(out.lines().filter(l -> l.contains("functionCall")).findFirst().orElseThrow()
                 .substring("data: ".length())).at("/candidates/0/content/parts/0");
         assertThat(part.get("thoughtSignature").asText()).isEqualTo(SIGNATURE);
         assertThat(part.at("/functionCall/args/a").asInt()).isEqualTo(1);
-        assertThat(GeminiFixturesTest.accumulate(events).content().get(0))
+        assertThat(GeminiFixtures.accumulate(events).content().get(0))
                 .isEqualTo(new ContentBlock.ToolCall("call_r_0", "f", "{\"a\":1}",
                         Optional.of(new Signature("gemini", SIGNATURE))));
     }

@@ -68,7 +68,7 @@ class GeminiUpstreamStreamParserTest {
 
     @Test
     void textMergesButASignedPartStaysABlockOfItsOwn() {
-        ChatResponse r = GeminiFixturesTest.accumulate(parse(
+        ChatResponse r = GeminiFixtures.accumulate(parse(
                 chunk("{\"text\":\"a\"},{\"text\":\"b\"}", ""),
                 chunk("{\"text\":\"c\",\"thoughtSignature\":\"S\"},{\"text\":\"d\"}", ",\"finishReason\":\"STOP\"")));
 
@@ -81,7 +81,7 @@ class GeminiUpstreamStreamParserTest {
 
     @Test
     void aChangeOfKindClosesTheOpenBlock() {
-        ChatResponse r = GeminiFixturesTest.accumulate(parse(
+        ChatResponse r = GeminiFixtures.accumulate(parse(
                 chunk("{\"text\":\"t1\",\"thought\":true},{\"text\":\"x\"},{\"text\":\"t2\",\"thought\":true}",
                         ",\"finishReason\":\"STOP\"")));
 

@@ -81,7 +81,7 @@ class OpenAiRoundTripTest {
     @MethodSource("upstreamStreams")
     void upstreamStreamSurvivesRenderingForAClient(Path dir) {
         String upstream = Golden.read(dir.resolve("upstream-stream.sse"));
-        List<StreamEvent> events = OpenAiFixturesTest.parseUpstream(upstream.getBytes(StandardCharsets.UTF_8), 3);
+        List<StreamEvent> events = OpenAiFixtures.parseUpstream(upstream.getBytes(StandardCharsets.UTF_8), 3);
         OpenAiClientStreamWriter writer = new OpenAiClientStreamWriter(1);
         StringBuilder client = new StringBuilder();
         events.forEach(e -> client.append(writer.write(e)));

@@ -1,7 +1,6 @@
 package dev.switchboard.wire.testing;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
-import com.fasterxml.jackson.annotation.JsonSubTypes;
 import com.fasterxml.jackson.annotation.JsonTypeInfo;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.util.DefaultIndenter;
@@ -12,6 +11,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.json.JsonMapper;
+import com.fasterxml.jackson.databind.jsontype.NamedType;
 import com.fasterxml.jackson.datatype.jdk8.Jdk8Module;
 import dev.switchboard.model.ChatRequest;
 import dev.switchboard.model.ChatResponse;
@@ -22,6 +22,10 @@ import dev.switchboard.model.ResponseFormat;
 import dev.switchboard.model.StreamEvent;
 import dev.switchboard.model.ToolChoice;
 import dev.switchboard.model.ToolSpec;
+import java.util.Arrays;
+import java.util.Locale;
+import java.util.Map;
+import java.util.stream.Stream;
 
 /**
  * Test-only JSON rendering of the canonical records, so fixtures can show (and diff) the canonical
@@ -29,74 +33,34 @@ import dev.switchboard.model.ToolSpec;
  * hierarchies get a {@code "type"} discriminator through mix-ins, empty Optionals are left out.
  */
 public final class CanonicalJson {
+    /** The tag of a canonical sealed type's member: {@code "type"}, except on stream events. */
     @JsonTypeInfo(use = JsonTypeInfo.Id.NAME, property = "type")
-    @JsonSubTypes({
-            @JsonSubTypes.Type(value = ContentBlock.Text.class, name = "text"),
-            @JsonSubTypes.Type(value = ContentBlock.Refusal.class, name = "refusal"),
-            @JsonSubTypes.Type(value = ContentBlock.Image.class, name = "image"),
-            @JsonSubTypes.Type(value = ContentBlock.Document.class, name = "document"),
-            @JsonSubTypes.Type(value = ContentBlock.ToolCall.class, name = "tool_call"),
-            @JsonSubTypes.Type(value = ContentBlock.ToolResult.class, name = "tool_result"),
-            @JsonSubTypes.Type(value = ContentBlock.Thinking.class, name = "thinking"),
-            @JsonSubTypes.Type(value = ContentBlock.RedactedThinking.class, name = "redacted_thinking"),
-            @JsonSubTypes.Type(value = ContentBlock.Opaque.class, name = "opaque")})
-    private interface BlockMixIn {
+    private interface TaggedByType {
     }
 
-    @JsonTypeInfo(use = JsonTypeInfo.Id.NAME, property = "type")
-    @JsonSubTypes({
-            @JsonSubTypes.Type(value = MediaSource.Url.class, name = "url"),
-            @JsonSubTypes.Type(value = MediaSource.Base64.class, name = "base64"),
-            @JsonSubTypes.Type(value = MediaSource.PlainText.class, name = "text"),
-            @JsonSubTypes.Type(value = MediaSource.FileRef.class, name = "file")})
-    private interface MediaMixIn {
-    }
-
-    @JsonTypeInfo(use = JsonTypeInfo.Id.NAME, property = "type")
-    @JsonSubTypes({
-            @JsonSubTypes.Type(value = ToolChoice.Auto.class, name = "auto"),
-            @JsonSubTypes.Type(value = ToolChoice.None.class, name = "none"),
-            @JsonSubTypes.Type(value = ToolChoice.Required.class, name = "required"),
-            @JsonSubTypes.Type(value = ToolChoice.Named.class, name = "named")})
-    private interface ToolChoiceMixIn {
-    }
-
-    @JsonTypeInfo(use = JsonTypeInfo.Id.NAME, property = "type")
-    @JsonSubTypes({
-            @JsonSubTypes.Type(value = ResponseFormat.Text.class, name = "text"),
-            @JsonSubTypes.Type(value = ResponseFormat.JsonObject.class, name = "json_object"),
-            @JsonSubTypes.Type(value = ResponseFormat.JsonSchema.class, name = "json_schema")})
-    private interface ResponseFormatMixIn {
-    }
-
-    @JsonTypeInfo(use = JsonTypeInfo.Id.NAME, property = "type")
-    @JsonSubTypes({
-            @JsonSubTypes.Type(value = ToolSpec.Freeform.Format.Text.class, name = "text"),
-            @JsonSubTypes.Type(value = ToolSpec.Freeform.Format.Grammar.class, name = "grammar")})
-    private interface FreeformFormatMixIn {
-    }
-
+    /** Stream events are tagged {@code "event"}: their blocks and deltas inside carry a {@code "type"} of their own. */
     @JsonTypeInfo(use = JsonTypeInfo.Id.NAME, property = "event")
-    @JsonSubTypes({
-            @JsonSubTypes.Type(value = StreamEvent.MessageStart.class, name = "message_start"),
-            @JsonSubTypes.Type(value = StreamEvent.BlockStart.class, name = "block_start"),
-            @JsonSubTypes.Type(value = StreamEvent.BlockDelta.class, name = "block_delta"),
-            @JsonSubTypes.Type(value = StreamEvent.BlockStop.class, name = "block_stop"),
-            @JsonSubTypes.Type(value = StreamEvent.MessageDelta.class, name = "message_delta"),
-            @JsonSubTypes.Type(value = StreamEvent.MessageStop.class, name = "message_stop"),
-            @JsonSubTypes.Type(value = StreamEvent.StreamError.class, name = "error")})
-    private interface EventMixIn {
+    private interface TaggedByEvent {
     }
 
-    @JsonTypeInfo(use = JsonTypeInfo.Id.NAME, property = "type")
-    @JsonSubTypes({
-            @JsonSubTypes.Type(value = StreamEvent.Delta.TextDelta.class, name = "text"),
-            @JsonSubTypes.Type(value = StreamEvent.Delta.ArgumentsDelta.class, name = "arguments"),
-            @JsonSubTypes.Type(value = StreamEvent.Delta.ThinkingDelta.class, name = "thinking"),
-            @JsonSubTypes.Type(value = StreamEvent.Delta.LogprobsDelta.class, name = "logprobs"),
-            @JsonSubTypes.Type(value = StreamEvent.Delta.SignatureDelta.class, name = "signature")})
-    private interface DeltaMixIn {
-    }
+    /** The sealed canonical types and their tag property; a new member of one is tagged without a change here. */
+    private static final Map<Class<?>, Class<?>> TAGGED = Map.of(
+            ContentBlock.class, TaggedByType.class,
+            MediaSource.class, TaggedByType.class,
+            ToolChoice.class, TaggedByType.class,
+            ResponseFormat.class, TaggedByType.class,
+            ToolSpec.Freeform.Format.class, TaggedByType.class,
+            StreamEvent.class, TaggedByEvent.class,
+            StreamEvent.Delta.class, TaggedByType.class);
+
+    /**
+     * Members whose tag is not the rule's (see {@link #tag}); the goldens were written with these names, which
+     * say what the member is in the canonical model rather than what the record is called.
+     */
+    private static final Map<Class<?>, String> TAG_EXCEPTIONS = Map.of(
+            MediaSource.PlainText.class, "text",
+            MediaSource.FileRef.class, "file",
+            StreamEvent.StreamError.class, "error");
 
     /** An answer without logprobs (most fixtures) has no {@code logprobs} (or {@code refusalLogprobs}) key in its golden. */
     private abstract static class ResponseMixIn {
@@ -107,23 +71,22 @@ public final class CanonicalJson {
         abstract java.util.List<dev.switchboard.model.TokenLogprob> refusalLogprobs();
     }
 
-    private static final ObjectMapper MAPPER = JsonMapper.builder()
-            .addModule(new Jdk8Module())
-            .addMixIn(ContentBlock.class, BlockMixIn.class)
-            .addMixIn(MediaSource.class, MediaMixIn.class)
-            .addMixIn(ToolChoice.class, ToolChoiceMixIn.class)
-            .addMixIn(ResponseFormat.class, ResponseFormatMixIn.class)
-            .addMixIn(ToolSpec.Freeform.Format.class, FreeformFormatMixIn.class)
-            .addMixIn(StreamEvent.class, EventMixIn.class)
-            .addMixIn(StreamEvent.Delta.class, DeltaMixIn.class)
-            .addMixIn(ChatResponse.class, ResponseMixIn.class)
-            .withConfigOverride(java.util.List.class, o -> o.setSetterInfo(
-                    com.fasterxml.jackson.annotation.JsonSetter.Value.forValueNulls(com.fasterxml.jackson.annotation.Nulls.AS_EMPTY)))
-            .serializationInclusion(JsonInclude.Include.NON_ABSENT)
-            .disable(SerializationFeature.FAIL_ON_EMPTY_BEANS)
-            .enable(SerializationFeature.ORDER_MAP_ENTRIES_BY_KEYS)
-            .enable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
-            .build();
+    private static final ObjectMapper MAPPER = mapper();
+
+    private static ObjectMapper mapper() {
+        JsonMapper.Builder builder = JsonMapper.builder()
+                .addModule(new Jdk8Module())
+                .registerSubtypes(TAGGED.keySet().stream().flatMap(CanonicalJson::tags).toArray(NamedType[]::new))
+                .addMixIn(ChatResponse.class, ResponseMixIn.class)
+                .withConfigOverride(java.util.List.class, o -> o.setSetterInfo(
+                        com.fasterxml.jackson.annotation.JsonSetter.Value.forValueNulls(com.fasterxml.jackson.annotation.Nulls.AS_EMPTY)))
+                .serializationInclusion(JsonInclude.Include.NON_ABSENT)
+                .disable(SerializationFeature.FAIL_ON_EMPTY_BEANS)
+                .enable(SerializationFeature.ORDER_MAP_ENTRIES_BY_KEYS)
+                .enable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES);
+        TAGGED.forEach(builder::addMixIn);
+        return builder.build();
+    }
 
     private static final DefaultPrettyPrinter PRETTY = new DefaultPrettyPrinter()
             .withSeparators(Separators.createDefaultInstance()
@@ -134,6 +97,27 @@ public final class CanonicalJson {
             .withArrayIndenter(new DefaultIndenter("  ", "\n"));
 
     private CanonicalJson() {
+    }
+
+    /**
+     * The tags of a sealed type's members: the member's name in snake case, less its sealed type's name as a
+     * suffix ({@code ToolCall} is {@code tool_call}, {@code TextDelta} of {@code Delta} is {@code text}), unless
+     * {@link #TAG_EXCEPTIONS} names it.
+     */
+    private static Stream<NamedType> tags(Class<?> sealed) {
+        return Arrays.stream(sealed.getPermittedSubclasses()).map(member -> new NamedType(member, tag(sealed, member)));
+    }
+
+    private static String tag(Class<?> sealed, Class<?> member) {
+        String exception = TAG_EXCEPTIONS.get(member);
+        if (exception != null) {
+            return exception;
+        }
+        String name = member.getSimpleName();
+        if (name.endsWith(sealed.getSimpleName()) && !name.equals(sealed.getSimpleName())) {
+            name = name.substring(0, name.length() - sealed.getSimpleName().length());
+        }
+        return name.replaceAll("([a-z0-9])([A-Z])", "$1_$2").toLowerCase(Locale.ROOT);
     }
 
     public static JsonNode tree(Object canonical) {

@@ -13,6 +13,7 @@ import dev.switchboard.model.GatewayError;
 import dev.switchboard.model.GatewayException;
 import dev.switchboard.model.StreamEvent;
 import dev.switchboard.wire.Json;
+import dev.switchboard.wire.internal.EventStreamWriter;
 import dev.switchboard.wire.sse.SseEvent;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -21,6 +22,9 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.Consumer;
+import java.util.function.Function;
+import java.util.function.Supplier;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.DynamicContainer;
 import org.junit.jupiter.api.DynamicNode;
@@ -82,59 +86,48 @@ public final class FixtureRunner {
     }
 
     private static boolean requestChain(FixtureFormat format, FixtureCase c) {
-        Optional<JsonNode> client = c.has("client-request.json")
-                ? Optional.of(Golden.readJson(c.file("client-request.json"))) : Optional.empty();
-        ChatRequest canonical;
-        if (client.isPresent()) {
-            try {
-                canonical = format.fromClient(c, client.get());
-            } catch (GatewayException e) {
-                assertThat(c.file("canonical-request.json")).as("the request was expected to be valid").doesNotExist();
-                Golden.json(c.file("client-error.json"), clientError(format, e.error()));
-                return true;
-            }
-            assertThat(c.file("client-error.json")).as("the request was accepted").doesNotExist();
-            JsonNode tree = CanonicalJson.tree(canonical);
-            Golden.json(c.file("canonical-request.json"), tree);
-            assertThat(CanonicalJson.request(tree)).as("the canonical golden reads back").isEqualTo(canonical);
-        } else if (c.has("canonical-request.json")) {
-            canonical = CanonicalJson.request(Golden.readJson(c.file("canonical-request.json")));
-        } else {
-            return false;
-        }
-        Optional<JsonNode> upstream = format.toUpstream(c, canonical);
-        upstream.ifPresent(u -> Golden.json(c.file("upstream-request.json"), u));
-        format.checkRequest(c, client, canonical, upstream);
-        return true;
+        Optional<JsonNode> client = input(c, "client-request.json");
+        Optional<ChatRequest> accepted = unlessRefused(() -> client.map(body -> format.fromClient().apply(c, body)), error -> {
+            assertThat(c.file("canonical-request.json")).as("the request was expected to be valid").doesNotExist();
+            Golden.json(c.file("client-error.json"), clientError(format, error));
+        });
+        accepted.ifPresent(request -> assertThat(c.file("client-error.json")).as("the request was accepted").doesNotExist());
+        Optional<ChatRequest> canonical = canonical(c, "canonical-request.json", accepted, CanonicalJson::request);
+        canonical.ifPresent(request -> {
+            Optional<JsonNode> upstream = format.toUpstream().apply(c, request);
+            upstream.ifPresent(u -> Golden.json(c.file("upstream-request.json"), u));
+            format.checks().checkRequest(c, client, request, upstream);
+        });
+        return client.isPresent() || canonical.isPresent();
     }
 
     private static boolean responseChain(FixtureFormat format, FixtureCase c) {
-        Optional<JsonNode> upstream = c.has("upstream-response.json")
-                ? Optional.of(Golden.readJson(c.file("upstream-response.json"))) : Optional.empty();
-        ChatResponse canonical;
-        if (upstream.isPresent()) {
-            try {
-                canonical = format.fromUpstream(c, upstream.get());
-            } catch (GatewayException e) {
-                // An answer that says it failed (a Responses upstream's failed response): the error chain.
-                assertThat(c.file("canonical-response.json")).as("the answer was expected to be read").doesNotExist();
-                JsonNode tree = CanonicalJson.tree(e.error());
-                Golden.json(c.file("canonical-error.json"), tree);
-                Golden.json(c.file("client-error.json"), clientError(format, e.error()));
-                return true;
-            }
-            JsonNode tree = CanonicalJson.tree(canonical);
-            Golden.json(c.file("canonical-response.json"), tree);
-            assertThat(CanonicalJson.response(tree)).as("the canonical golden reads back").isEqualTo(canonical);
-        } else if (c.has("canonical-response.json")) {
-            canonical = CanonicalJson.response(Golden.readJson(c.file("canonical-response.json")));
-        } else {
-            return false;
+        Optional<JsonNode> upstream = input(c, "upstream-response.json");
+        // An answer that says it failed (a Responses upstream's failed response) goes down the error chain.
+        Optional<ChatResponse> read = unlessRefused(() -> upstream.map(body -> format.fromUpstream().apply(c, body)), error -> {
+            assertThat(c.file("canonical-response.json")).as("the answer was expected to be read").doesNotExist();
+            errorChain(format, c, Optional.of(error));
+        });
+        Optional<ChatResponse> canonical = canonical(c, "canonical-response.json", read, CanonicalJson::response);
+        canonical.ifPresent(response -> {
+            JsonNode client = format.toClient().apply(c, response);
+            Golden.json(c.file("client-response.json"), client);
+            format.checks().checkResponse(c, upstream, response, client);
+        });
+        return upstream.isPresent() || canonical.isPresent();
+    }
+
+    /**
+     * What {@code translation} gives; empty when it refused its input (a {@link GatewayException}), whose error
+     * then went to {@code refused}.
+     */
+    private static <T> Optional<T> unlessRefused(Supplier<Optional<T>> translation, Consumer<GatewayError> refused) {
+        try {
+            return translation.get();
+        } catch (GatewayException e) {
+            refused.accept(e.error());
+            return Optional.empty();
         }
-        JsonNode client = format.toClient(c, canonical);
-        Golden.json(c.file("client-response.json"), client);
-        format.checkResponse(c, upstream, canonical, client);
-        return true;
     }
 
     private static boolean streamChain(FixtureFormat format, FixtureCase c) {
@@ -155,40 +148,63 @@ public final class FixtureRunner {
         } else {
             return false;
         }
-        String client = format.toClientStream(c, events);
+        String client = render(format.clientStreamWriter().apply(c), events);
         Golden.text(c.file("client-stream.sse"), client);
-        format.checkStream(c, upstream, events, client);
+        format.checks().checkStream(c, upstream, events, client);
         return true;
     }
 
     private static boolean errorChain(FixtureFormat format, FixtureCase c) {
-        GatewayError error;
-        if (c.has("upstream-error.json")) {
-            JsonNode input = Golden.readJson(c.file("upstream-error.json"));
+        return errorChain(format, c, input(c, "upstream-error.json").map(input -> {
             JsonNode body = input.path("body");
             byte[] bytes = body.isTextual() ? body.textValue().getBytes(StandardCharsets.UTF_8) : Json.writeBytes(body);
-            error = format.errorFromUpstream(input.path("status").asInt(), bytes);
-            JsonNode tree = CanonicalJson.tree(error);
-            Golden.json(c.file("canonical-error.json"), tree);
-            assertThat(CanonicalJson.error(tree)).as("the canonical golden reads back").isEqualTo(error);
-        } else if (c.has("canonical-error.json")) {
-            error = CanonicalJson.error(Golden.readJson(c.file("canonical-error.json")));
-        } else {
-            return false;
+            return format.errorFromUpstream().read(input.path("status").asInt(), bytes);
+        }));
+    }
+
+    /** The error chain from an error {@code translated} from an upstream's answer (or, without one, its canonical golden). */
+    private static boolean errorChain(FixtureFormat format, FixtureCase c, Optional<GatewayError> translated) {
+        Optional<GatewayError> canonical = canonical(c, "canonical-error.json", translated, CanonicalJson::error);
+        canonical.ifPresent(error -> Golden.json(c.file("client-error.json"), clientError(format, error)));
+        return canonical.isPresent();
+    }
+
+    /** A chain's input file, when the case has it. */
+    private static Optional<JsonNode> input(FixtureCase c, String file) {
+        return c.has(file) ? Optional.of(Golden.readJson(c.file(file))) : Optional.empty();
+    }
+
+    /**
+     * A chain's canonical object: the one {@code translated} from the chain's input, compared with its golden
+     * {@code file} and read back from it; without an input, the golden itself as the input; empty when the case
+     * has neither.
+     */
+    private static <T> Optional<T> canonical(FixtureCase c, String file, Optional<T> translated, Function<JsonNode, T> reader) {
+        if (translated.isEmpty()) {
+            return c.has(file) ? Optional.of(reader.apply(Golden.readJson(c.file(file)))) : Optional.empty();
         }
-        Golden.json(c.file("client-error.json"), clientError(format, error));
-        return true;
+        JsonNode tree = CanonicalJson.tree(translated.get());
+        Golden.json(c.file(file), tree);
+        assertThat(reader.apply(tree)).as("the canonical golden reads back").isEqualTo(translated.get());
+        return translated;
     }
 
     private static JsonNode clientError(FixtureFormat format, GatewayError error) {
         ObjectNode out = Json.object().put("status", error.status());
-        out.set("body", format.errorBody(error));
+        out.set("body", format.errorBody().apply(error));
         return out;
+    }
+
+    /** The whole client stream for {@code events}, as {@code writer} (fresh, one per stream) sends it. */
+    public static String render(EventStreamWriter writer, List<StreamEvent> events) {
+        StringBuilder out = new StringBuilder();
+        events.forEach(e -> out.append(writer.write(e)));
+        return out.toString();
     }
 
     /** The canonical events of an upstream stream fed in pieces of {@code chunk} bytes. */
     public static List<StreamEvent> parseUpstream(FixtureFormat format, FixtureCase c, byte[] sse, int chunk) {
-        FixtureFormat.StreamParser parser = format.streamParser(c);
+        FixtureFormat.StreamParser parser = format.streamParser().apply(c);
         List<StreamEvent> out = new ArrayList<>();
         for (SseEvent e : Golden.events(sse, chunk)) {
             out.addAll(parser.onEvent(e));
@@ -208,7 +224,7 @@ public final class FixtureRunner {
         List<DynamicNode> tests = new ArrayList<>();
         if (table.has("base")) {
             tests.add(DynamicTest.dynamicTest("the base is valid",
-                    () -> format.fromClient(Json.writeBytes(table.get("base")), Json.object())));
+                    () -> readRow(format, Json.writeBytes(table.get("base")), Json.object())));
         }
         for (JsonNode row : table.path("cases")) {
             tests.add(DynamicTest.dynamicTest(row.path("name").asText(), () -> refused(format, table, row)));
@@ -220,7 +236,7 @@ public final class FixtureRunner {
     private static void refused(FixtureFormat format, JsonNode table, JsonNode row) {
         assertThat(row.has("param")).as("the row names the param it expects (null for none)").isTrue();
         byte[] body = body(table, row);
-        GatewayException thrown = catchThrowableOfType(GatewayException.class, () -> format.fromClient(body, row));
+        GatewayException thrown = catchThrowableOfType(GatewayException.class, () -> readRow(format, body, row));
         assertThat(thrown).as("the request is refused with a GatewayException").isNotNull();
         GatewayError e = thrown.error();
         assertThat(e.status()).isEqualTo(row.path("status").asInt(400));
@@ -231,9 +247,14 @@ public final class FixtureRunner {
         if (row.has("message")) {
             assertThat(e.message()).contains(row.path("message").asText());
         }
-        JsonNode envelope = format.errorBody(e).path("error");
+        JsonNode envelope = format.errorBody().apply(e).path("error");
         assertThat(envelope.path("code").asText()).isEqualTo(Integer.toString(e.status()));
         assertThat(envelope.path("param")).isEqualTo(param.isNull() ? Json.MAPPER.nullNode() : param);
+    }
+
+    /** A body of the validation table read as a client's request; the row is the case's settings. */
+    private static ChatRequest readRow(FixtureFormat format, byte[] body, JsonNode row) {
+        return format.fromClient().apply(new FixtureCase(Golden.root().resolve(format.name()), row), Json.parse(body));
     }
 
     private static byte[] body(JsonNode table, JsonNode row) {

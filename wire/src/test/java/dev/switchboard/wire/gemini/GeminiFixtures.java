@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.switchboard.model.ChatRequest;
 import dev.switchboard.model.ChatResponse;
-import dev.switchboard.model.GatewayError;
 import dev.switchboard.model.StreamAccumulator;
 import dev.switchboard.model.StreamEvent;
 import dev.switchboard.wire.Json;
@@ -16,74 +15,34 @@ import dev.switchboard.wire.testing.FixtureRunner;
 import dev.switchboard.wire.testing.Golden;
 import java.util.List;
 import java.util.Optional;
-import java.util.stream.Stream;
-import org.junit.jupiter.api.DynamicNode;
-import org.junit.jupiter.api.TestFactory;
 
 /**
  * The golden fixtures of the content-parts format ({@code fixtures/gemini/}, run by {@link FixtureRunner}).
  * Besides the runner's chains: cases whose name starts with {@code thinking-} also render
  * {@code upstream-request.thinking-budget.json} with {@link GeminiUpstreamOptions.EffortMapping#THINKING_BUDGET};
  * every client stream is also rendered as Google's JSON array ({@code client-stream-array.json}), which must
- * carry the same chunks as the SSE one. A row of the validation table may set the {@code model} of the path.
+ * carry the same chunks as the SSE one. A case, or a row of the validation table, may set the {@code model} of
+ * the path.
  */
-class GeminiFixturesTest implements FixtureFormat {
+public final class GeminiFixtures implements FixtureFormat.Checks {
     static final String MODEL = "gemini-2.5-flash";
 
-    @TestFactory
-    Stream<DynamicNode> fixtures() {
-        return FixtureRunner.run(this);
-    }
+    /** The format as the fixture runner drives it. */
+    public static final FixtureFormat FORMAT = new FixtureFormat("gemini",
+            (c, body) -> Gemini.fromClient(c.config().path("model").asText(MODEL), body),
+            Gemini::errorBody,
+            (c, request) -> Optional.of(Gemini.toUpstream(request)),
+            (c, body) -> Gemini.fromUpstream(body),
+            Gemini::errorFromUpstream,
+            c -> {
+                GeminiUpstreamStreamParser parser = new GeminiUpstreamStreamParser();
+                return FixtureFormat.StreamParser.of(parser::onEvent, parser::onEnd);
+            },
+            (c, response) -> Gemini.toClient(response, MODEL),
+            c -> new GeminiClientStreamWriter(GeminiClientStreamWriter.Mode.SSE, MODEL),
+            new GeminiFixtures());
 
-    @Override
-    public String name() {
-        return "gemini";
-    }
-
-    @Override
-    public ChatRequest fromClient(FixtureCase c, JsonNode body) {
-        return Gemini.fromClient(MODEL, body);
-    }
-
-    @Override
-    public ChatRequest fromClient(byte[] body, JsonNode row) {
-        return Gemini.fromClient(row.path("model").asText(MODEL), Json.parse(body));
-    }
-
-    @Override
-    public JsonNode errorBody(GatewayError error) {
-        return Gemini.errorBody(error);
-    }
-
-    @Override
-    public Optional<JsonNode> toUpstream(FixtureCase c, ChatRequest request) {
-        return Optional.of(Gemini.toUpstream(request));
-    }
-
-    @Override
-    public ChatResponse fromUpstream(FixtureCase c, JsonNode body) {
-        return Gemini.fromUpstream(body);
-    }
-
-    @Override
-    public GatewayError errorFromUpstream(int status, byte[] body) {
-        return Gemini.errorFromUpstream(status, body);
-    }
-
-    @Override
-    public StreamParser streamParser(FixtureCase c) {
-        GeminiUpstreamStreamParser parser = new GeminiUpstreamStreamParser();
-        return StreamParser.of(parser::onEvent, parser::onEnd);
-    }
-
-    @Override
-    public JsonNode toClient(FixtureCase c, ChatResponse response) {
-        return Gemini.toClient(response, MODEL);
-    }
-
-    @Override
-    public String toClientStream(FixtureCase c, List<StreamEvent> events) {
-        return render(events, GeminiClientStreamWriter.Mode.SSE);
+    private GeminiFixtures() {
     }
 
     @Override
@@ -109,15 +68,12 @@ class GeminiFixturesTest implements FixtureFormat {
 
     /** The canonical events of an upstream stream fed {@code chunk} bytes at a time. */
     static List<StreamEvent> parseStream(byte[] sse, int chunk) {
-        return FixtureRunner.parseUpstream(new GeminiFixturesTest(), FixtureCase.NONE, sse, chunk);
+        return FixtureRunner.parseUpstream(FORMAT, FixtureCase.NONE, sse, chunk);
     }
 
     static String render(List<StreamEvent> events, GeminiClientStreamWriter.Mode mode) {
         GeminiClientStreamWriter writer = new GeminiClientStreamWriter(mode, MODEL);
-        StringBuilder out = new StringBuilder();
-        events.forEach(e -> out.append(writer.write(e)));
-        out.append(writer.finish());
-        return out.toString();
+        return FixtureRunner.render(writer, events) + writer.finish();
     }
 
     static ChatResponse accumulate(List<StreamEvent> events) {

@@ -7,7 +7,6 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.switchboard.model.ChatRequest;
 import dev.switchboard.model.ChatResponse;
 import dev.switchboard.model.ContentBlock;
-import dev.switchboard.model.GatewayError;
 import dev.switchboard.model.Message;
 import dev.switchboard.model.Role;
 import dev.switchboard.model.StreamAccumulator;
@@ -22,9 +21,6 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
-import java.util.stream.Stream;
-import org.junit.jupiter.api.DynamicNode;
-import org.junit.jupiter.api.TestFactory;
 
 /**
  * The golden fixtures of the Responses format ({@code fixtures/responses/}, run by {@link FixtureRunner}),
@@ -37,20 +33,27 @@ import org.junit.jupiter.api.TestFactory;
  * same turn again, and a stream's frames are numbered, named after their type, and end in the same
  * response the plain answer gives.
  */
-class ResponsesFixturesTest implements FixtureFormat {
+public final class ResponsesFixtures implements FixtureFormat.Checks {
 
-    @TestFactory
-    Stream<DynamicNode> fixtures() {
-        return FixtureRunner.run(this);
+    /** The format as the fixture runner drives it. */
+    public static final FixtureFormat FORMAT = new FixtureFormat("responses",
+            ResponsesFixtures::fromClient,
+            Responses::errorBody,
+            ResponsesFixtures::toUpstream,
+            (c, body) -> Responses.fromUpstream(body, stops(c)),
+            Responses::errorFromUpstream,
+            c -> {
+                ResponsesUpstreamStreamParser parser = Responses.upstreamStreamParser(stops(c));
+                return FixtureFormat.StreamParser.of(parser::onEvent, parser::onEnd);
+            },
+            (c, response) -> Responses.toClient(response, header(c), new ResponsesCountingIds()),
+            c -> Responses.streamWriter(header(c), new ResponsesCountingIds()),
+            new ResponsesFixtures());
+
+    private ResponsesFixtures() {
     }
 
-    @Override
-    public String name() {
-        return "responses";
-    }
-
-    @Override
-    public ChatRequest fromClient(FixtureCase c, JsonNode body) {
+    private static ChatRequest fromClient(FixtureCase c, JsonNode body) {
         List<ResponsesItem> history = new ArrayList<>();
         if (c.has("history.json")) {
             JsonNode items = Golden.readJson(c.file("history.json"));
@@ -61,22 +64,11 @@ class ResponsesFixturesTest implements FixtureFormat {
         return Responses.toCanonical(Responses.fromClient(body), history);
     }
 
-    @Override
-    public ChatRequest fromClient(byte[] body, JsonNode row) {
-        return Responses.toCanonical(Responses.fromClient(body), List.of());
-    }
-
-    @Override
-    public JsonNode errorBody(GatewayError error) {
-        return Responses.errorBody(error);
-    }
-
     /**
      * {@code case.json} may set the {@code upstreamModel} and the model's {@code options} ({@code reasoning},
      * {@code temperature}, {@code topP}; all true by default).
      */
-    @Override
-    public Optional<JsonNode> toUpstream(FixtureCase c, ChatRequest request) {
+    private static Optional<JsonNode> toUpstream(FixtureCase c, ChatRequest request) {
         JsonNode o = c.config().path("options");
         ResponsesUpstreamOptions options = new ResponsesUpstreamOptions(o.path("reasoning").asBoolean(true),
                 o.path("temperature").asBoolean(true), o.path("topP").asBoolean(true));
@@ -85,39 +77,10 @@ class ResponsesFixturesTest implements FixtureFormat {
     }
 
     /** {@code case.json} may set the {@code stop} sequences the gateway applies to the answer. */
-    @Override
-    public ChatResponse fromUpstream(FixtureCase c, JsonNode body) {
-        return Responses.fromUpstream(body, stops(c));
-    }
-
-    @Override
-    public GatewayError errorFromUpstream(int status, byte[] body) {
-        return Responses.errorFromUpstream(status, body);
-    }
-
-    @Override
-    public StreamParser streamParser(FixtureCase c) {
-        ResponsesUpstreamStreamParser parser = Responses.upstreamStreamParser(stops(c));
-        return StreamParser.of(parser::onEvent, parser::onEnd);
-    }
-
     static List<String> stops(FixtureCase c) {
         List<String> stops = new ArrayList<>();
         c.config().path("stop").forEach(s -> stops.add(s.asText()));
         return stops;
-    }
-
-    @Override
-    public JsonNode toClient(FixtureCase c, ChatResponse response) {
-        return Responses.toClient(response, header(c), new ResponsesCountingIds());
-    }
-
-    @Override
-    public String toClientStream(FixtureCase c, List<StreamEvent> events) {
-        ResponsesStreamWriter writer = Responses.streamWriter(header(c), new ResponsesCountingIds());
-        StringBuilder sse = new StringBuilder();
-        events.forEach(e -> sse.append(writer.write(e)));
-        return sse.toString();
     }
 
     @Override

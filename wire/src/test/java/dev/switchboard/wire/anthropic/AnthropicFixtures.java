@@ -6,7 +6,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.switchboard.model.ChatRequest;
 import dev.switchboard.model.ChatResponse;
-import dev.switchboard.model.GatewayError;
 import dev.switchboard.model.StreamEvent;
 import dev.switchboard.wire.Json;
 import dev.switchboard.wire.sse.SseEvent;
@@ -18,9 +17,6 @@ import dev.switchboard.wire.testing.Golden;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
-import java.util.stream.Stream;
-import org.junit.jupiter.api.DynamicNode;
-import org.junit.jupiter.api.TestFactory;
 
 /**
  * The golden fixtures of the messages format ({@code fixtures/anthropic/}, run by {@link FixtureRunner}).
@@ -29,70 +25,27 @@ import org.junit.jupiter.api.TestFactory;
  * client sent them; an upstream answer, streamed or not, reaches an Anthropic client with every field this
  * gateway carries unchanged, and a client stream is shaped the way the SDKs' accumulators need.
  */
-class AnthropicFixturesTest implements FixtureFormat {
+public final class AnthropicFixtures implements FixtureFormat.Checks {
     static final String UPSTREAM_MODEL = "claude-upstream-model";
     static final int DEFAULT_MAX_TOKENS = 4096;
 
-    @TestFactory
-    Stream<DynamicNode> fixtures() {
-        return FixtureRunner.run(this);
-    }
+    /** The format as the fixture runner drives it. */
+    public static final FixtureFormat FORMAT = new FixtureFormat("anthropic",
+            (c, body) -> Anthropic.fromClient(body),
+            Anthropic::errorBody,
+            (c, request) -> Optional.of(Anthropic.toUpstream(request, UPSTREAM_MODEL, request.stream(), DEFAULT_MAX_TOKENS)),
+            (c, body) -> Anthropic.fromUpstream(body),
+            Anthropic::errorFromUpstream,
+            c -> {
+                AnthropicUpstreamStreamParser parser = new AnthropicUpstreamStreamParser();
+                return FixtureFormat.StreamParser.of(parser::onEvent, parser::onEnd);
+            },
+            (c, response) -> Anthropic.toClient(response),
+            c -> new AnthropicClientStreamWriter(),
+            new AnthropicFixtures());
 
-    @Override
-    public String name() {
-        return "anthropic";
+    private AnthropicFixtures() {
     }
-
-    @Override
-    public ChatRequest fromClient(FixtureCase c, JsonNode body) {
-        return Anthropic.fromClient(body);
-    }
-
-    @Override
-    public ChatRequest fromClient(byte[] body, JsonNode row) {
-        return Anthropic.fromClient(Json.parse(body));
-    }
-
-    @Override
-    public JsonNode errorBody(GatewayError error) {
-        return Anthropic.errorBody(error);
-    }
-
-    @Override
-    public Optional<JsonNode> toUpstream(FixtureCase c, ChatRequest request) {
-        return Optional.of(Anthropic.toUpstream(request, UPSTREAM_MODEL, request.stream(), DEFAULT_MAX_TOKENS));
-    }
-
-    @Override
-    public ChatResponse fromUpstream(FixtureCase c, JsonNode body) {
-        return Anthropic.fromUpstream(body);
-    }
-
-    @Override
-    public GatewayError errorFromUpstream(int status, byte[] body) {
-        return Anthropic.errorFromUpstream(status, body);
-    }
-
-    @Override
-    public StreamParser streamParser(FixtureCase c) {
-        AnthropicUpstreamStreamParser parser = new AnthropicUpstreamStreamParser();
-        return StreamParser.of(parser::onEvent, parser::onEnd);
-    }
-
-    @Override
-    public JsonNode toClient(FixtureCase c, ChatResponse response) {
-        return Anthropic.toClient(response);
-    }
-
-    @Override
-    public String toClientStream(FixtureCase c, List<StreamEvent> events) {
-        AnthropicClientStreamWriter writer = new AnthropicClientStreamWriter();
-        StringBuilder out = new StringBuilder();
-        events.forEach(e -> out.append(writer.write(e)));
-        return out.toString();
-    }
-
-    // ---- checks of this format
 
     @Override
     public void checkRequest(FixtureCase c, Optional<JsonNode> client, ChatRequest canonical, Optional<JsonNode> upstream) {
