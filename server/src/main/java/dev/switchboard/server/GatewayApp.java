@@ -437,9 +437,10 @@ public final class GatewayApp implements AutoCloseable {
     /**
      * The part of a start that needs no config, begun before the config is read so that it runs on a second core
      * meanwhile: the upstream HTTP client (Helidon's client; its TLS context, for which the JDK reads and parses its
-     * trust store) and Helidon's routing classes (their static set-up builds Helidon's service registry). Either
-     * handed to {@link GatewayApp#start(GatewayConfig, Prestart)}, which then owns what it built, or closed (a start
-     * that failed before, e.g. on its config), which waits for it and closes the client. Used by one thread.
+     * trust store), then Helidon's routing classes (their static set-up builds Helidon's service registry) and the
+     * shared JSON mapper. Either handed to {@link GatewayApp#start(GatewayConfig, Prestart)}, which then owns the
+     * client, or closed (a start that failed before, e.g. on its config), which waits for the client and closes it.
+     * Used by one thread.
      */
     public static final class Prestart implements AutoCloseable {
         /** The upstream client and the watchdog that bounds its calls; closed in the opposite order. */
@@ -469,11 +470,28 @@ public final class GatewayApp implements AutoCloseable {
                     watchdog.close();
                     throw e;
                 }
-                HttpEdge.loadClasses();
                 return upstream;
             });
-            Thread.ofPlatform().name("switchboard-prestart").start(building);
+            Thread.ofPlatform().name("switchboard-prestart").start(() -> {
+                building.run();
+                warmUp();
+            });
             return new Prestart(building);
+        }
+
+        /**
+         * After the client, and not waited for: one-time set-up the main thread and the first request would otherwise
+         * do themselves, Helidon's routing classes and the shared JSON mapper (Jackson's class initialisation reads
+         * locale data for its date format). A thread that reaches a class while this initialises it waits for it and
+         * does not repeat it. A failure here is left to be met again, and reported, where the work is really needed.
+         */
+        private static void warmUp() {
+            try {
+                HttpEdge.loadClasses();
+                Json.object();
+            } catch (RuntimeException e) {
+                // see above: the main thread or the request that needs it fails the same way and reports it
+            }
         }
 
         /** What was built, waiting for it; from then on the caller owns it. */
