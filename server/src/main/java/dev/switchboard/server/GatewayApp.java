@@ -163,19 +163,21 @@ public final class GatewayApp implements AutoCloseable {
         public static final PortDecorators NONE = new PortDecorators(UnaryOperator.identity(), UnaryOperator.identity());
     }
 
-    private GatewayApp(GatewayConfig config, int port, PortDecorators ports, Clock clock, Optional<Tracing> tracing) {
+    private GatewayApp(GatewayConfig config, int port, PortDecorators ports, Clock clock, Optional<Tracing> tracing,
+                       Prestart prestart) {
         this.config = config;
         this.tracing = tracing;
-        // The database is opened and migrated on another thread while the HTTP client and the metrics are set up:
-        // they do not need it, and with a second core the start is shorter by the shorter of the two.
+        // The database is opened and migrated on another thread while the metrics are set up and the prestart's
+        // upstream client is awaited: none of them needs it, and with a second core the start is shorter for it.
         FutureTask<Accounts> opening = new FutureTask<>(() -> openAccounts(config, clock));
         Thread.ofPlatform().name("switchboard-open-database").start(opening);
         Deque<AutoCloseable> opened = new ArrayDeque<>();
         tracing.ifPresent(opened::add);
         boolean joined = false;
         try {
-            this.watchdog = opened(opened, new Watchdog(Duration.ofMillis(50)));
-            this.upstream = opened(opened, new UpstreamClient(watchdog));
+            Prestart.Upstream early = prestart.take();
+            this.watchdog = opened(opened, early.watchdog());
+            this.upstream = opened(opened, early.client());
             this.heartbeats = opened(opened, new Heartbeats(config.edge().heartbeat()));
             PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
             GatewayMetrics metrics = new GatewayMetrics(registry);
@@ -201,6 +203,7 @@ public final class GatewayApp implements AutoCloseable {
             this.edge = listen(config, port, routes, metrics, drain,
                     tracing.map(Tracing::requests).orElse(RequestObserver.NONE));
         } catch (RuntimeException | Error e) {
+            prestart.close();
             opened.forEach(GatewayApp::closeQuietly);
             if (!joined) {
                 closeWhenOpened(opening);
@@ -379,8 +382,13 @@ public final class GatewayApp implements AutoCloseable {
 
     /** The accounts {@code opening} opened, or what it threw (a start-up failure: the database's exit status). */
     private static Accounts joined(FutureTask<Accounts> opening) {
+        return joined(opening, "the database was being opened");
+    }
+
+    /** What {@code task} returned, or what it threw, as it threw it; {@code doing} names the wait in an interrupt's message. */
+    private static <T> T joined(FutureTask<T> task, String doing) {
         try {
-            return opening.get();
+            return task.get();
         } catch (ExecutionException e) {
             switch (e.getCause()) {
                 case RuntimeException r -> throw r;
@@ -389,18 +397,102 @@ public final class GatewayApp implements AutoCloseable {
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted while the database was being opened", e);
+            throw new IllegalStateException("interrupted while " + doing, e);
         }
     }
 
     /** A start failing before the database was needed: waits for it to open (or fail), then closes it. */
     private static void closeWhenOpened(FutureTask<Accounts> opening) {
+        closeWhenDone(opening);
+    }
+
+    /** Waits for {@code task} to finish and closes what it made; a task that failed made nothing to close. */
+    private static void closeWhenDone(FutureTask<? extends AutoCloseable> task) {
         try {
-            closeQuietly(opening.get());
+            closeQuietly(task.get());
         } catch (ExecutionException e) {
-            // it failed to open as well: nothing to close, and the first failure is the one to report
+            // it failed as well: nothing to close, and the first failure is the one to report
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
+        }
+    }
+
+    /**
+     * The part of a start that needs no config, begun before the config is read so that it runs on a second core
+     * meanwhile: the upstream HTTP client (Helidon's client; its TLS context, for which the JDK reads and parses its
+     * trust store), then Helidon's routing classes (their static set-up builds Helidon's service registry) and the
+     * shared JSON mapper. Either handed to {@link GatewayApp#start(GatewayConfig, Prestart)}, which then owns the
+     * client, or closed (a start that failed before, e.g. on its config), which waits for the client and closes it.
+     * Used by one thread.
+     */
+    public static final class Prestart implements AutoCloseable {
+        /** The upstream client and the watchdog that bounds its calls; closed in the opposite order. */
+        record Upstream(Watchdog watchdog, UpstreamClient client) implements AutoCloseable {
+            @Override
+            public void close() {
+                client.close();
+                watchdog.close();
+            }
+        }
+
+        private final FutureTask<Upstream> building;
+        private boolean handedOver;
+
+        private Prestart(FutureTask<Upstream> building) {
+            this.building = building;
+        }
+
+        /** Starts building on a new thread and returns at once. */
+        public static Prestart begin() {
+            FutureTask<Upstream> building = new FutureTask<>(() -> {
+                Watchdog watchdog = new Watchdog(Duration.ofMillis(50));
+                Upstream upstream;
+                try {
+                    upstream = new Upstream(watchdog, new UpstreamClient(watchdog));
+                } catch (RuntimeException | Error e) {
+                    watchdog.close();
+                    throw e;
+                }
+                return upstream;
+            });
+            Thread.ofPlatform().name("switchboard-prestart").start(() -> {
+                building.run();
+                warmUp();
+            });
+            return new Prestart(building);
+        }
+
+        /**
+         * After the client, and not waited for: one-time set-up the main thread and the first request would otherwise
+         * do themselves, Helidon's routing classes and the shared JSON mapper (Jackson's class initialisation reads
+         * locale data for its date format). A thread that reaches a class while this initialises it waits for it and
+         * does not repeat it. A failure here is left to be met again, and reported, where the work is really needed.
+         */
+        private static void warmUp() {
+            try {
+                HttpEdge.loadClasses();
+                Json.object();
+            } catch (RuntimeException e) {
+                // see above: the main thread or the request that needs it fails the same way and reports it
+            }
+        }
+
+        /** What was built, waiting for it; from then on the caller owns it. */
+        private Upstream take() {
+            if (handedOver) {
+                throw new IllegalStateException("a prestart starts one gateway");
+            }
+            handedOver = true;
+            return joined(building, "the upstream client was being built");
+        }
+
+        /** Closes what was built unless a gateway took it; waits for the building to end first. Idempotent. */
+        @Override
+        public void close() {
+            if (!handedOver) {
+                handedOver = true;
+                closeWhenDone(building);
+            }
         }
     }
 
@@ -419,28 +511,37 @@ public final class GatewayApp implements AutoCloseable {
 
     /** Starts on the configured address. */
     public static GatewayApp start(GatewayConfig config) {
+        return start(config, Prestart.begin());
+    }
+
+    /**
+     * Starts on the configured address with what {@code prestart} built (begun before {@code config} was read). The
+     * caller closes {@code prestart} afterwards, which does nothing once a gateway took it.
+     */
+    public static GatewayApp start(GatewayConfig config, Prestart prestart) {
         return new GatewayApp(config, config.listen().port(), PortDecorators.NONE, Clock.systemUTC(),
-                Tracing.of(config.tracing()));
+                Tracing.of(config.tracing()), prestart);
     }
 
     /** Starts on {@code port} instead of the configured one (0: any free port; tests). */
     public static GatewayApp start(GatewayConfig config, int port) {
-        return new GatewayApp(config, port, PortDecorators.NONE, Clock.systemUTC(), Tracing.of(config.tracing()));
+        return new GatewayApp(config, port, PortDecorators.NONE, Clock.systemUTC(), Tracing.of(config.tracing()),
+                Prestart.begin());
     }
 
     /** Starts on {@code port} with the pipeline's ports wrapped by {@code ports} (tests). */
     public static GatewayApp start(GatewayConfig config, int port, PortDecorators ports) {
-        return new GatewayApp(config, port, ports, Clock.systemUTC(), Tracing.of(config.tracing()));
+        return new GatewayApp(config, port, ports, Clock.systemUTC(), Tracing.of(config.tracing()), Prestart.begin());
     }
 
     /** Starts on {@code port} with the pipeline's ports wrapped by {@code ports}, reading time from {@code clock} (tests). */
     public static GatewayApp start(GatewayConfig config, int port, PortDecorators ports, Clock clock) {
-        return new GatewayApp(config, port, ports, clock, Tracing.of(config.tracing()));
+        return new GatewayApp(config, port, ports, clock, Tracing.of(config.tracing()), Prestart.begin());
     }
 
     /** Starts on {@code port} tracing into {@code tracing} whatever the config says (tests read the spans); closes it. */
     public static GatewayApp start(GatewayConfig config, int port, Tracing tracing) {
-        return new GatewayApp(config, port, PortDecorators.NONE, Clock.systemUTC(), Optional.of(tracing));
+        return new GatewayApp(config, port, PortDecorators.NONE, Clock.systemUTC(), Optional.of(tracing), Prestart.begin());
     }
 
     public int port() {

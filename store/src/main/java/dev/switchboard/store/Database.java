@@ -93,6 +93,9 @@ public final class Database implements AutoCloseable {
                     + " (start the gateway once to create it, or name the one it uses with --config or SWITCHBOARD_HOME)", null);
         }
         parsed.sqliteFile().ifPresent(Database::createParentDirectories);
+        if (parsed.kind() == Kind.SQLITE) {
+            SqliteNativeLibrary.load();
+        }
         HikariDataSource pool;
         try {
             pool = new HikariDataSource(config(parsed));

@@ -1,7 +1,6 @@
 package dev.switchboard.engine.provider;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.switchboard.engine.tokens.TokenEstimator;
 import dev.switchboard.model.ChatRequest;
@@ -16,6 +15,7 @@ import dev.switchboard.model.StreamEvent;
 import dev.switchboard.model.ToolChoice;
 import dev.switchboard.model.ToolSpec;
 import dev.switchboard.model.Usage;
+import dev.switchboard.wire.Json;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
@@ -30,7 +30,6 @@ import java.util.Optional;
  * sequences. The same request always yields the same answer.
  */
 public final class SimulatorAdapter implements ProviderAdapter {
-    private static final ObjectMapper JSON = new ObjectMapper();
     private static final int ECHO_LIMIT = 200;
 
     @Override
@@ -147,7 +146,7 @@ public final class SimulatorAdapter implements ProviderAdapter {
         }
         String said = clip(lastUserText(request));
         if (!(request.responseFormat() instanceof ResponseFormat.Text)) {
-            ObjectNode o = JSON.createObjectNode();
+            ObjectNode o = Json.object();
             o.put("model", model);
             o.put("echo", said);
             return o.toString();
@@ -188,7 +187,7 @@ public final class SimulatorAdapter implements ProviderAdapter {
 
     /** Fills each required property with a plausible value of its type. */
     private static ObjectNode argumentsFor(JsonNode schema) {
-        ObjectNode args = JSON.createObjectNode();
+        ObjectNode args = Json.object();
         JsonNode props = schema.path("properties");
         for (JsonNode req : schema.path("required")) {
             String name = req.asText();

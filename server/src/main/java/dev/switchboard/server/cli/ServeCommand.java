@@ -28,8 +28,12 @@ final class ServeCommand implements Callable<Integer> {
     int run(Cli cli) {
         // before anything else: a SIGTERM during start-up must be a clean stop (status 0), not the JVM's 143
         StopSignal stop = StopSignal.install();
-        GatewayConfig config = cli.loadConfig();
-        GatewayApp app = GatewayApp.start(config);
+        GatewayApp app;
+        // what needs no config is built on a second thread while the config is read (start-up time)
+        try (GatewayApp.Prestart prestart = GatewayApp.Prestart.begin()) {
+            app = GatewayApp.start(cli.loadConfig(), prestart);
+        }
+        GatewayConfig config = app.config();
         // any other way out (System.exit elsewhere, SIGHUP) still closes the database and flushes the writers
         Runtime.getRuntime().addShutdownHook(new Thread(app::close, "switchboard-shutdown"));
         banner(System.out, app);

@@ -173,6 +173,15 @@ public final class HttpEdge implements AutoCloseable {
         return self.edge;
     }
 
+    /**
+     * Initialises Helidon's routing classes, whose static set-up builds Helidon's service registry (a good part of a
+     * start's work): a start calls this on a second thread while it reads its config, so that building the routes
+     * finds it done.
+     */
+    public static void loadClasses() {
+        HttpRouting.builder();
+    }
+
     /** Lets the routing lambdas reach the edge, which exists only once the server is built. */
     private static final class EdgeHolder {
         volatile HttpEdge edge;

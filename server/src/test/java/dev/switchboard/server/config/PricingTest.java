@@ -24,6 +24,16 @@ class PricingTest {
             "1_000, 1000000000000",
             "75.00, 75000000000",
             "0.1, 100000000",
+            // read digit by digit, as BigDecimal reads them
+            "+0.5, 500000000",
+            ".5, 500000000",
+            "5., 5000000000",
+            "007, 7000000000",
+            "999999999.999999999, 999999999999999999",
+            // left to BigDecimal: more digits than the digit-by-digit reading takes, a minus sign
+            "1000000000, 1000000000000000000",
+            "0.1500000000, 150000000",
+            "-0, 0",
     })
     void usdPerMillionBecomeExactNanoDollars(String usd, long nanos) throws Exception {
         assertThat(UsdPrices.toNanos(usd)).isEqualTo(nanos);
@@ -36,6 +46,10 @@ class PricingTest {
         assertThatThrownBy(() -> UsdPrices.toNanos("1e12")).hasMessageContaining("too large");
         assertThatThrownBy(() -> UsdPrices.toNanos(".inf")).hasMessageContaining("must be a number");
         assertThatThrownBy(() -> UsdPrices.toNanos("three")).hasMessageContaining("must be a number");
+        assertThatThrownBy(() -> UsdPrices.toNanos("1.2.3")).hasMessageContaining("must be a number");
+        assertThatThrownBy(() -> UsdPrices.toNanos("+")).hasMessageContaining("must be a number");
+        assertThatThrownBy(() -> UsdPrices.toNanos(".")).hasMessageContaining("must be a number");
+        assertThatThrownBy(() -> UsdPrices.toNanos("")).hasMessageContaining("must be a number");
     }
 
     private static Pricing pricingOf(String pricing) {
