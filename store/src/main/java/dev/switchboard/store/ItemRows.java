@@ -7,6 +7,7 @@ import dev.switchboard.engine.extend.Artifact;
 import dev.switchboard.engine.extend.CatalogItem;
 import dev.switchboard.engine.extend.CharacterCard;
 import dev.switchboard.engine.extend.ItemHeader;
+import dev.switchboard.engine.extend.ItemJson;
 import dev.switchboard.engine.extend.ItemKind;
 import dev.switchboard.engine.extend.ItemRef;
 import dev.switchboard.engine.extend.Marketplace;
@@ -99,14 +100,7 @@ final class ItemRows {
             case CharacterCard c -> {
                 creator = c.creator();
                 ObjectNode d = data;
-                d.put("personality", c.personality());
-                d.put("scenario", c.scenario());
-                d.put("first_mes", c.firstMes());
-                d.put("mes_example", c.mesExample());
-                d.put("system_prompt", c.systemPrompt());
-                d.put("post_history_instructions", c.postHistoryInstructions());
-                strings(d.putArray("alternate_greetings"), c.alternateGreetings());
-                d.put("creator_notes", c.creatorNotes());
+                ItemJson.writeCardTexts(d, c);
                 d.put("character_version", c.characterVersion());
                 c.avatarUrl().ifPresent(a -> d.put("avatar_url", a));
                 d.set("extensions", c.extensions());

@@ -97,6 +97,23 @@ public final class ItemJson {
 
     private static ObjectNode character(CharacterCard c) {
         ObjectNode o = head(c);
+        writeCardTexts(o, c);
+        o.put("creator", c.creator());
+        o.put("character_version", c.characterVersion());
+        c.avatarUrl().ifPresent(a -> o.put("avatar_url", a));
+        o.set("extensions", c.extensions().deepCopy());
+        o.put("likes", c.likes());
+        o.put("interactions", c.interactions());
+        tail(o, c);
+        return o;
+    }
+
+    /**
+     * Writes the character's Card V2 texts under their Card V2 names ({@code personality} to
+     * {@code creator_notes}, {@code alternate_greetings} among them): the fields the API shows and the
+     * store keeps alike.
+     */
+    public static void writeCardTexts(ObjectNode o, CharacterCard c) {
         o.put("personality", c.personality());
         o.put("scenario", c.scenario());
         o.put("first_mes", c.firstMes());
@@ -106,14 +123,6 @@ public final class ItemJson {
         ArrayNode greetings = o.putArray("alternate_greetings");
         c.alternateGreetings().forEach(greetings::add);
         o.put("creator_notes", c.creatorNotes());
-        o.put("creator", c.creator());
-        o.put("character_version", c.characterVersion());
-        c.avatarUrl().ifPresent(a -> o.put("avatar_url", a));
-        o.set("extensions", c.extensions().deepCopy());
-        o.put("likes", c.likes());
-        o.put("interactions", c.interactions());
-        tail(o, c);
-        return o;
     }
 
     private static ObjectNode plugin(Plugin p) {
