@@ -89,12 +89,8 @@ public final class JdbcAccountStore implements AccountStore, AdminKeyStore {
     @Override
     public List<User> users(int offset, int limit) {
         return sql.read("list users", c -> {
-            try (PreparedStatement s = c.prepareStatement("SELECT " + USER_COLUMNS
-                    + " FROM users ORDER BY created_at, id LIMIT ? OFFSET ?")) {
-                s.setInt(1, limit);
-                s.setInt(2, offset);
-                return Rows.all(s, JdbcAccountStore::user);
-            }
+            return Rows.all(c, "SELECT " + USER_COLUMNS + " FROM users ORDER BY created_at, id LIMIT ? OFFSET ?",
+                    JdbcAccountStore::user, limit, offset);
         });
     }
 
@@ -181,12 +177,8 @@ public final class JdbcAccountStore implements AccountStore, AdminKeyStore {
     }
 
     private static Optional<LedgerEntry> creditWithKey(Connection c, String userId, String key) throws SQLException {
-        try (PreparedStatement s = c.prepareStatement("SELECT " + LEDGER_COLUMNS
-                + " FROM ledger WHERE user_id = ? AND idempotency_key = ?")) {
-            s.setString(1, userId);
-            s.setString(2, key);
-            return Rows.first(s, JdbcAccountStore::ledgerEntry);
-        }
+        return Rows.first(c, "SELECT " + LEDGER_COLUMNS + " FROM ledger WHERE user_id = ? AND idempotency_key = ?",
+                JdbcAccountStore::ledgerEntry, userId, key);
     }
 
     private static LedgerEntry sameAmount(LedgerEntry first, long amountNanos) {
@@ -212,12 +204,9 @@ public final class JdbcAccountStore implements AccountStore, AdminKeyStore {
     @Override
     public List<LedgerEntry> ledger(String userId, int limit) {
         return sql.read("read ledger", c -> {
-            try (PreparedStatement s = c.prepareStatement("SELECT " + LEDGER_COLUMNS
-                    + " FROM ledger WHERE user_id = ? ORDER BY created_at DESC, id DESC LIMIT ?")) {
-                s.setString(1, userId);
-                s.setInt(2, limit);
-                return Rows.all(s, JdbcAccountStore::ledgerEntry);
-            }
+            return Rows.all(c, "SELECT " + LEDGER_COLUMNS
+                    + " FROM ledger WHERE user_id = ? ORDER BY created_at DESC, id DESC LIMIT ?", JdbcAccountStore::ledgerEntry,
+                    userId, limit);
         });
     }
 
@@ -260,20 +249,16 @@ public final class JdbcAccountStore implements AccountStore, AdminKeyStore {
     @Override
     public Optional<StoredKey> findKeyByHash(KeyHash hash) {
         return sql.read("find key", c -> {
-            try (PreparedStatement s = c.prepareStatement("SELECT " + KEY_COLUMNS + ", key_hash FROM api_keys WHERE key_hash = ?")) {
-                s.setString(1, hash.hex());
-                return Rows.first(s, rs -> new StoredKey(apiKey(rs), new KeyHash(rs.getString("key_hash"))));
-            }
+            return Rows.first(c, "SELECT " + KEY_COLUMNS + ", key_hash FROM api_keys WHERE key_hash = ?",
+                    rs -> new StoredKey(apiKey(rs), new KeyHash(rs.getString("key_hash"))), hash.hex());
         });
     }
 
     @Override
     public Optional<ApiKey> findKey(String keyId) {
         return sql.read("find key", c -> {
-            try (PreparedStatement s = c.prepareStatement("SELECT " + KEY_COLUMNS + " FROM api_keys WHERE id = ?")) {
-                s.setString(1, keyId);
-                return Rows.first(s, JdbcAccountStore::apiKey);
-            }
+            return Rows.first(c, "SELECT " + KEY_COLUMNS + " FROM api_keys WHERE id = ?", JdbcAccountStore::apiKey,
+                    keyId);
         });
     }
 
@@ -303,11 +288,8 @@ public final class JdbcAccountStore implements AccountStore, AdminKeyStore {
     @Override
     public List<ApiKey> keysOf(String userId) {
         return sql.read("list keys", c -> {
-            try (PreparedStatement s = c.prepareStatement("SELECT " + KEY_COLUMNS
-                    + " FROM api_keys WHERE user_id = ? ORDER BY created_at, id")) {
-                s.setString(1, userId);
-                return Rows.all(s, JdbcAccountStore::apiKey);
-            }
+            return Rows.all(c, "SELECT " + KEY_COLUMNS + " FROM api_keys WHERE user_id = ? ORDER BY created_at, id",
+                    JdbcAccountStore::apiKey, userId);
         });
     }
 
@@ -315,12 +297,8 @@ public final class JdbcAccountStore implements AccountStore, AdminKeyStore {
     public boolean revokeKey(String keyId, Instant at) {
         return sql.read("revoke key", c -> {
             // COALESCE keeps the first revocation time, which makes the call idempotent.
-            try (PreparedStatement s = c.prepareStatement(
-                    "UPDATE api_keys SET revoked_at = COALESCE(revoked_at, ?) WHERE id = ?")) {
-                s.setLong(1, at.toEpochMilli());
-                s.setString(2, keyId);
-                return s.executeUpdate() > 0;
-            }
+            return Sql.update(c, "UPDATE api_keys SET revoked_at = COALESCE(revoked_at, ?) WHERE id = ?", at,
+                    keyId) > 0;
         });
     }
 
@@ -354,10 +332,7 @@ public final class JdbcAccountStore implements AccountStore, AdminKeyStore {
     }
 
     private static Optional<User> queryUser(Connection c, String query, String value) throws SQLException {
-        try (PreparedStatement s = c.prepareStatement(query)) {
-            s.setString(1, value);
-            return Rows.first(s, JdbcAccountStore::user);
-        }
+        return Rows.first(c, query, JdbcAccountStore::user, value);
     }
 
     private static User user(ResultSet rs) throws SQLException {
