@@ -2,7 +2,6 @@ package dev.switchboard.wire.responses;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.switchboard.model.ContentBlock;
-import dev.switchboard.model.GatewayError;
 import dev.switchboard.model.StopReason;
 import dev.switchboard.model.StreamEvent.Delta;
 import dev.switchboard.model.StreamEvent;
@@ -10,8 +9,9 @@ import dev.switchboard.model.Usage;
 import dev.switchboard.wire.Json;
 import dev.switchboard.wire.internal.FreeformTools;
 import dev.switchboard.wire.internal.LogprobEntries;
+import dev.switchboard.wire.internal.StreamProgress;
 import dev.switchboard.wire.internal.UpstreamErrors;
-import java.nio.charset.StandardCharsets;
+import dev.switchboard.wire.internal.UpstreamEvent;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -82,8 +82,7 @@ public final class ResponsesUpstreamStreamParser {
     /** Every block key ever opened, so a finished item's content is not sent a second time. */
     private final Set<String> seen = new HashSet<>();
     private int nextIndex;
-    private boolean started;
-    private boolean done;
+    private final StreamProgress progress = new StreamProgress();
     private boolean called;
     private boolean refused;
 
@@ -93,15 +92,16 @@ public final class ResponsesUpstreamStreamParser {
     }
 
     public List<StreamEvent> onEvent(Optional<String> eventName, String data) {
-        if (done || data.strip().equals("[DONE]")) {
+        if (progress.done() || data.strip().equals("[DONE]")) {
             return List.of();
         }
-        JsonNode payload = UpstreamErrors.json(data.getBytes(StandardCharsets.UTF_8)).orElse(null);
-        if (payload == null || !payload.isObject()) {
-            return fail(UpstreamErrors.broken("The Responses upstream sent a stream event that is not "
+        Optional<UpstreamEvent> event = UpstreamEvent.read(eventName, data);
+        if (event.isEmpty()) {
+            return progress.fail(UpstreamErrors.broken("The Responses upstream sent a stream event that is not "
                     + "a JSON object."));
         }
-        String type = payload.path("type").isTextual() ? payload.path("type").textValue() : eventName.orElse("");
+        JsonNode payload = event.get().payload();
+        String type = event.get().type();
         List<StreamEvent> out = new ArrayList<>(2);
         switch (type) {
             case "response.created", "response.in_progress", "response.queued" -> start(payload.path("response"), out);
@@ -125,11 +125,11 @@ public final class ResponsesUpstreamStreamParser {
             case "response.completed", "response.incomplete" -> finish(payload.path("response"), out);
             case "response.failed" -> {
                 JsonNode error = payload.path("response").path("error");
-                return fail(ResponsesUpstreamErrors.fromInBand(error.isObject() ? error
+                return progress.fail(ResponsesUpstreamErrors.fromInBand(error.isObject() ? error
                         : Json.object().put("code", "server_error").put("message", "The upstream's response failed.")));
             }
             case "error" -> {
-                return fail(ResponsesUpstreamErrors.fromInBand(payload));
+                return progress.fail(ResponsesUpstreamErrors.fromInBand(payload));
             }
             default -> { } // in-progress notices, annotations and event types newer than this code
         }
@@ -137,20 +137,11 @@ public final class ResponsesUpstreamStreamParser {
     }
 
     public List<StreamEvent> onEnd() {
-        if (done || !started) {
-            return List.of();
-        }
-        return fail(UpstreamErrors.broken("The Responses upstream ended the stream before response.completed."));
-    }
-
-    private List<StreamEvent> fail(GatewayError error) {
-        done = true;
-        return List.of(new StreamEvent.StreamError(error));
+        return progress.end("The Responses upstream ended the stream before response.completed.");
     }
 
     private void start(JsonNode response, List<StreamEvent> out) {
-        if (!started) {
-            started = true;
+        if (progress.start()) {
             out.add(new StreamEvent.MessageStart(response.path("id").asText(""), response.path("model").asText(""),
                     Usage.EMPTY));
         }
@@ -407,6 +398,6 @@ public final class ResponsesUpstreamStreamParser {
                 called, refused);
         out.add(new StreamEvent.MessageDelta(reason, stops.hit(), usage));
         out.add(new StreamEvent.MessageStop());
-        done = true;
+        progress.finish();
     }
 }
