@@ -61,8 +61,7 @@ public final class AnthropicDialect implements Dialect {
     }
 
     static URI endpoint(URI base) {
-        String s = base.toString();
-        return URI.create((s.endsWith("/") ? s.substring(0, s.length() - 1) : s) + "/v1/messages");
+        return BearerCall.endpoint(base, "/v1/messages");
     }
 
     @Override

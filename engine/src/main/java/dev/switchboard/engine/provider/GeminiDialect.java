@@ -65,8 +65,7 @@ public final class GeminiDialect implements Dialect {
      * {@code /v1beta}. A base that already ends in {@code /v1beta} (a common slip) is not doubled.
      */
     static URI endpoint(URI base, String upstreamModel, boolean stream) {
-        String s = base.toString();
-        s = s.endsWith("/") ? s.substring(0, s.length() - 1) : s;
+        String s = BearerCall.withoutTrailingSlash(base);
         s = s.endsWith("/v1beta") ? s.substring(0, s.length() - "/v1beta".length()) : s;
         return URI.create(s + Gemini.path(upstreamModel, stream));
     }
