@@ -81,20 +81,12 @@ final class ItemRows {
             case McpServer m -> {
                 official = m.official();
                 verified = m.verified();
-                ObjectNode d = data;
-                m.url().ifPresent(u -> d.put("url", u));
-                d.put("transport", m.transport().wire());
-                m.command().ifPresent(cmd -> d.put("command", cmd));
-                strings(d.putArray("tools"), m.tools());
-                m.homepage().ifPresent(h -> d.put("homepage", h));
+                ItemJson.writeMcpFields(data, m);
                 likes = m.likes();
             }
             case Marketplace m -> {
                 official = m.official();
-                ObjectNode d = data;
-                m.homepage().ifPresent(h -> d.put("homepage", h));
-                ArrayNode items = d.putArray("items");
-                m.items().forEach(r -> items.addObject().put("kind", r.kind().wire()).put("id", r.id()));
+                ItemJson.writeMarketplaceFields(data, m);
                 likes = m.likes();
             }
             case CharacterCard c -> {
@@ -203,9 +195,5 @@ final class ItemRows {
         List<String> out = new ArrayList<>();
         array.forEach(n -> out.add(n.asText()));
         return out;
-    }
-
-    private static void strings(ArrayNode target, List<String> values) {
-        values.forEach(target::add);
     }
 }

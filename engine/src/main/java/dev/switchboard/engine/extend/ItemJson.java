@@ -69,12 +69,7 @@ public final class ItemJson {
 
     private static ObjectNode mcpServer(McpServer m) {
         ObjectNode o = head(m);
-        m.url().ifPresent(u -> o.put("url", u));
-        o.put("transport", m.transport().wire());
-        m.command().ifPresent(c -> o.put("command", c));
-        ArrayNode tools = o.putArray("tools");
-        m.tools().forEach(tools::add);
-        m.homepage().ifPresent(h -> o.put("homepage", h));
+        writeMcpFields(o, m);
         o.put("official", m.official());
         o.put("verified", m.verified());
         o.put("likes", m.likes());
@@ -82,17 +77,32 @@ public final class ItemJson {
         return o;
     }
 
+    /** An MCP server's own fields (url to homepage): what the API shows and the store keeps alike. */
+    public static void writeMcpFields(ObjectNode o, McpServer m) {
+        m.url().ifPresent(u -> o.put("url", u));
+        o.put("transport", m.transport().wire());
+        m.command().ifPresent(c -> o.put("command", c));
+        ArrayNode tools = o.putArray("tools");
+        m.tools().forEach(tools::add);
+        m.homepage().ifPresent(h -> o.put("homepage", h));
+    }
+
     private static ObjectNode marketplace(Marketplace m) {
         ObjectNode o = head(m);
+        writeMarketplaceFields(o, m);
+        o.put("official", m.official());
+        o.put("likes", m.likes());
+        tail(o, m);
+        return o;
+    }
+
+    /** A marketplace's own fields (homepage, item references): what the API shows and the store keeps alike. */
+    public static void writeMarketplaceFields(ObjectNode o, Marketplace m) {
         m.homepage().ifPresent(h -> o.put("homepage", h));
         ArrayNode items = o.putArray("items");
         for (ItemRef r : m.items()) {
             items.addObject().put("kind", r.kind().wire()).put("id", r.id());
         }
-        o.put("official", m.official());
-        o.put("likes", m.likes());
-        tail(o, m);
-        return o;
     }
 
     private static ObjectNode character(CharacterCard c) {
