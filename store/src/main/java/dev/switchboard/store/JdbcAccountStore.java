@@ -96,33 +96,19 @@ public final class JdbcAccountStore implements AccountStore, AdminKeyStore {
 
     @Override
     public long countUsers() {
-        return sql.read("count users", c -> {
-            try (PreparedStatement s = c.prepareStatement("SELECT COUNT(*) FROM users"); ResultSet rs = s.executeQuery()) {
-                rs.next();
-                return rs.getLong(1);
-            }
-        });
+        return sql.read("count users", c -> Rows.first(c, "SELECT COUNT(*) FROM users", rs -> rs.getLong(1)).orElseThrow());
     }
 
     @Override
     public boolean hasUsers() {
-        return sql.read("count users", c -> {
-            try (PreparedStatement s = c.prepareStatement("SELECT 1 FROM users LIMIT 1"); ResultSet rs = s.executeQuery()) {
-                return rs.next();
-            }
-        });
+        return sql.read("count users", c -> Rows.first(c, "SELECT 1 FROM users LIMIT 1", rs -> true).isPresent());
     }
 
     @Override
     public Optional<PasswordHash> passwordHash(String userId) {
-        return sql.read("read password hash", c -> {
-            try (PreparedStatement s = c.prepareStatement("SELECT password_hash FROM users WHERE id = ?")) {
-                s.setString(1, userId);
-                try (ResultSet rs = s.executeQuery()) {
-                    return rs.next() ? Optional.ofNullable(rs.getString(1)).map(PasswordHash::new) : Optional.empty();
-                }
-            }
-        });
+        // a user created without a password has a NULL hash
+        return sql.read("read password hash", c -> Rows.first(c, "SELECT password_hash FROM users WHERE id = ?",
+                rs -> Optional.ofNullable(rs.getString(1)), userId)).flatMap(hash -> hash.map(PasswordHash::new));
     }
 
     @Override
@@ -323,12 +309,7 @@ public final class JdbcAccountStore implements AccountStore, AdminKeyStore {
     }
 
     private static boolean userExists(Connection c, String userId) throws SQLException {
-        try (PreparedStatement s = c.prepareStatement("SELECT 1 FROM users WHERE id = ?")) {
-            s.setString(1, userId);
-            try (ResultSet rs = s.executeQuery()) {
-                return rs.next();
-            }
-        }
+        return Rows.first(c, "SELECT 1 FROM users WHERE id = ?", rs -> true, userId).isPresent();
     }
 
     private static Optional<User> queryUser(Connection c, String query, String value) throws SQLException {

@@ -257,20 +257,8 @@ public final class JdbcBalanceStore implements BalanceStore {
 
     @Override
     public int releaseExpired(Instant now, int max) {
-        List<String> expired = sql.read("find expired holds", c -> {
-            try (PreparedStatement s = c.prepareStatement("SELECT request_id FROM holds WHERE expires_at <= ?"
-                    + " ORDER BY expires_at LIMIT ?")) {
-                s.setLong(1, now.toEpochMilli());
-                s.setInt(2, max);
-                List<String> ids = new ArrayList<>();
-                try (ResultSet rs = s.executeQuery()) {
-                    while (rs.next()) {
-                        ids.add(rs.getString(1));
-                    }
-                }
-                return ids;
-            }
-        });
+        List<String> expired = sql.read("find expired holds", c -> Rows.all(c,
+                "SELECT request_id FROM holds WHERE expires_at <= ? ORDER BY expires_at LIMIT ?", rs -> rs.getString(1), now, max));
         int released = 0;
         for (String id : expired) {
             if (sql.grouped("release expired hold", c -> release(c, id, Optional.of(now)))) {
@@ -283,34 +271,21 @@ public final class JdbcBalanceStore implements BalanceStore {
     @Override
     public Optional<Balance> balance(String userId) {
         return sql.read("read balance", c -> {
-            try (PreparedStatement s = c.prepareStatement("SELECT balance_nanos, held_nanos FROM users WHERE id = ?")) {
-                s.setString(1, userId);
-                try (ResultSet rs = s.executeQuery()) {
-                    return rs.next() ? Optional.of(new Balance(rs.getLong(1), rs.getLong(2))) : Optional.empty();
-                }
-            }
+            return Rows.first(c, "SELECT balance_nanos, held_nanos FROM users WHERE id = ?",
+                    rs -> new Balance(rs.getLong(1), rs.getLong(2)), userId);
         });
     }
 
     /** How many holds are open (all users); for tests and {@code /metrics}. */
     public long openHolds() {
-        return sql.read("count holds", c -> {
-            try (PreparedStatement s = c.prepareStatement("SELECT COUNT(*) FROM holds"); ResultSet rs = s.executeQuery()) {
-                rs.next();
-                return rs.getLong(1);
-            }
-        });
+        return sql.read("count holds", c -> Rows.first(c, "SELECT COUNT(*) FROM holds", rs -> rs.getLong(1)).orElseThrow());
     }
 
     @Override
     public Optional<UsageRecord> usage(String requestId) {
         return sql.read("read usage", c -> {
-            try (PreparedStatement s = c.prepareStatement("SELECT " + USAGE_COLUMNS + " FROM usage_records WHERE request_id = ?")) {
-                s.setString(1, requestId);
-                try (ResultSet rs = s.executeQuery()) {
-                    return rs.next() ? Optional.of(usageRecord(rs)) : Optional.empty();
-                }
-            }
+            return Rows.first(c, "SELECT " + USAGE_COLUMNS + " FROM usage_records WHERE request_id = ?",
+                    JdbcBalanceStore::usageRecord, requestId);
         });
     }
 
@@ -425,12 +400,7 @@ public final class JdbcBalanceStore implements BalanceStore {
     }
 
     private static Optional<Long> heldFor(Connection c, String requestId) throws SQLException {
-        try (PreparedStatement s = c.prepareStatement("SELECT amount_nanos FROM holds WHERE request_id = ?")) {
-            s.setString(1, requestId);
-            try (ResultSet rs = s.executeQuery()) {
-                return rs.next() ? Optional.of(rs.getLong(1)) : Optional.empty();
-            }
-        }
+        return Rows.first(c, "SELECT amount_nanos FROM holds WHERE request_id = ?", rs -> rs.getLong(1), requestId);
     }
 
     private record Released(String userId, long amount) {

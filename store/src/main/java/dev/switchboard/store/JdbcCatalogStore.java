@@ -71,13 +71,7 @@ public final class JdbcCatalogStore implements CatalogStore {
     }
 
     static Optional<CatalogItem> find(Connection c, ItemKind kind, String id) throws SQLException {
-        try (PreparedStatement s = c.prepareStatement("SELECT " + ItemRows.SELECT + " WHERE i.kind = ? AND i.id = ?")) {
-            s.setString(1, kind.wire());
-            s.setString(2, id);
-            try (ResultSet rs = s.executeQuery()) {
-                return rs.next() ? Optional.of(ItemRows.read(rs)) : Optional.empty();
-            }
-        }
+        return Rows.first(c, "SELECT " + ItemRows.SELECT + " WHERE i.kind = ? AND i.id = ?", ItemRows::read, kind.wire(), id);
     }
 
     @Override

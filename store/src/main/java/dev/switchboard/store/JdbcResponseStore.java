@@ -131,12 +131,8 @@ public final class JdbcResponseStore implements ResponseStore {
 
     /** For a hidden row, the response it continues (maybe none); empty when the row is visible or gone. */
     private static Optional<Optional<String>> hiddenPrevious(Connection c, String id) throws SQLException {
-        try (PreparedStatement s = c.prepareStatement("SELECT previous_id FROM responses WHERE id = ? AND deleted_at IS NOT NULL")) {
-            s.setString(1, id);
-            try (ResultSet rs = s.executeQuery()) {
-                return rs.next() ? Optional.of(Optional.ofNullable(rs.getString(1))) : Optional.empty();
-            }
-        }
+        return Rows.first(c, "SELECT previous_id FROM responses WHERE id = ? AND deleted_at IS NOT NULL",
+                rs -> Optional.ofNullable(rs.getString(1)), id);
     }
 
     private static StoredResponse row(ResultSet rs) throws SQLException {
