@@ -9,7 +9,6 @@ import dev.switchboard.model.StreamEvent;
 import dev.switchboard.model.Usage;
 import dev.switchboard.wire.Json;
 import dev.switchboard.wire.internal.StreamProgress;
-import dev.switchboard.wire.internal.UpstreamErrors;
 import dev.switchboard.wire.internal.UpstreamEvent;
 import java.io.IOException;
 import java.util.ArrayList;
@@ -76,18 +75,13 @@ public final class AnthropicUpstreamStreamParser {
     private final StreamProgress progress = new StreamProgress();
 
     public List<StreamEvent> onEvent(Optional<String> eventName, String data) {
-        if (progress.done()) {
-            return List.of();
-        }
-        Optional<UpstreamEvent> event = UpstreamEvent.read(eventName, data);
-        if (event.isEmpty()) {
-            return progress.fail(UpstreamErrors.broken("The Anthropic upstream sent a stream event that is not "
-                    + "a JSON object."));
-        }
-        JsonNode payload = event.get().payload();
-        String type = event.get().type();
+        return progress.onEvent(eventName, data, "The Anthropic upstream", this::translate);
+    }
+
+    private List<StreamEvent> translate(UpstreamEvent event) {
+        JsonNode payload = event.payload();
         List<StreamEvent> out = new ArrayList<>(2);
-        switch (type) {
+        switch (event.type()) {
             case "message_start" -> messageStart(payload.path("message"), out);
             case "content_block_start" -> blockStart(payload, out);
             case "content_block_delta" -> blockDelta(payload, out);

@@ -3,6 +3,8 @@ package dev.switchboard.wire.internal;
 import dev.switchboard.model.GatewayError;
 import dev.switchboard.model.StreamEvent;
 import java.util.List;
+import java.util.Optional;
+import java.util.function.Function;
 
 /**
  * How far an upstream stream parser has come: started (it has sent the canonical {@code MessageStart}) and
@@ -42,6 +44,20 @@ public final class StreamProgress {
     public List<StreamEvent> fail(GatewayError error) {
         done = true;
         return List.of(new StreamEvent.StreamError(error));
+    }
+
+    /**
+     * The canonical events of one server-sent event of an upstream whose events are JSON objects naming their
+     * type: nothing once done; a failure when the data is not a JSON object ({@code upstream} names the upstream
+     * in its message, e.g. {@code The Anthropic upstream}); otherwise what {@code read} makes of the event.
+     */
+    public List<StreamEvent> onEvent(Optional<String> eventName, String data, String upstream,
+                                     Function<UpstreamEvent, List<StreamEvent>> read) {
+        if (done) {
+            return List.of();
+        }
+        return UpstreamEvent.read(eventName, data).map(read).orElseGet(() -> fail(UpstreamErrors.broken(upstream
+                + " sent a stream event that is not a JSON object.")));
     }
 
     /**

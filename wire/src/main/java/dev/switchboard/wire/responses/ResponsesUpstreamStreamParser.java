@@ -10,7 +10,6 @@ import dev.switchboard.wire.Json;
 import dev.switchboard.wire.internal.FreeformTools;
 import dev.switchboard.wire.internal.LogprobEntries;
 import dev.switchboard.wire.internal.StreamProgress;
-import dev.switchboard.wire.internal.UpstreamErrors;
 import dev.switchboard.wire.internal.UpstreamEvent;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -92,18 +91,16 @@ public final class ResponsesUpstreamStreamParser {
     }
 
     public List<StreamEvent> onEvent(Optional<String> eventName, String data) {
-        if (progress.done() || data.strip().equals("[DONE]")) {
+        if (data.strip().equals("[DONE]")) {
             return List.of();
         }
-        Optional<UpstreamEvent> event = UpstreamEvent.read(eventName, data);
-        if (event.isEmpty()) {
-            return progress.fail(UpstreamErrors.broken("The Responses upstream sent a stream event that is not "
-                    + "a JSON object."));
-        }
-        JsonNode payload = event.get().payload();
-        String type = event.get().type();
+        return progress.onEvent(eventName, data, "The Responses upstream", this::translate);
+    }
+
+    private List<StreamEvent> translate(UpstreamEvent event) {
+        JsonNode payload = event.payload();
         List<StreamEvent> out = new ArrayList<>(2);
-        switch (type) {
+        switch (event.type()) {
             case "response.created", "response.in_progress", "response.queued" -> start(payload.path("response"), out);
             case "response.output_item.added" -> itemAdded(payload, out);
             case "response.content_part.added" -> partAdded(payload, out);
