@@ -30,10 +30,7 @@ public final class AnthropicDialect extends WireDialect {
     public AnthropicDialect() {
         super(ToolNames.Rule.ANTHROPIC,
                 (attempt, body) -> Anthropic.fromUpstream(body),
-                attempt -> {
-                    AnthropicUpstreamStreamParser parser = new AnthropicUpstreamStreamParser();
-                    return StreamParser.of(parser::onEvent, parser::onEnd);
-                },
+                attempt -> StreamParser.of(new AnthropicUpstreamStreamParser()),
                 Anthropic::errorFromUpstream,
                 attempt -> Anthropic.notCarried(attempt.request()));
     }

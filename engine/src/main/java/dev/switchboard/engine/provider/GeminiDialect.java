@@ -34,10 +34,7 @@ public final class GeminiDialect extends WireDialect {
     public GeminiDialect() {
         super(ToolNames.Rule.GEMINI,
                 (attempt, body) -> Gemini.fromUpstream(body),
-                attempt -> {
-                    GeminiUpstreamStreamParser parser = new GeminiUpstreamStreamParser();
-                    return StreamParser.of(parser::onEvent, parser::onEnd);
-                },
+                attempt -> StreamParser.of(new GeminiUpstreamStreamParser()),
                 Gemini::errorFromUpstream,
                 attempt -> Gemini.notCarried(attempt.request()));
     }

@@ -19,10 +19,7 @@ public final class OpenAiDialect extends WireDialect {
     public OpenAiDialect() {
         super(ToolNames.Rule.OPENAI,
                 (attempt, body) -> OpenAi.fromUpstream(body),
-                attempt -> {
-                    OpenAiUpstreamStreamParser parser = new OpenAiUpstreamStreamParser();
-                    return StreamParser.of((event, data) -> parser.onData(data), parser::onEnd);
-                },
+                attempt -> StreamParser.of(new OpenAiUpstreamStreamParser()),
                 OpenAi::errorFromUpstream,
                 attempt -> OpenAi.notCarried(attempt.request(), options(attempt.provider().flavour())));
     }

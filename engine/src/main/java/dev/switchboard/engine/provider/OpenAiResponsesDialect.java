@@ -6,7 +6,6 @@ import dev.switchboard.wire.Json;
 import dev.switchboard.wire.ToolNames;
 import dev.switchboard.wire.responses.Responses;
 import dev.switchboard.wire.responses.ResponsesUpstreamOptions;
-import dev.switchboard.wire.responses.ResponsesUpstreamStreamParser;
 
 /**
  * Upstreams of {@code type: openai-responses}: OpenAI's Responses API, {@code POST {base_url}/responses}
@@ -27,10 +26,7 @@ public final class OpenAiResponsesDialect extends WireDialect {
     public OpenAiResponsesDialect() {
         super(ToolNames.Rule.OPENAI,
                 (attempt, body) -> Responses.fromUpstream(body, attempt.request().stop()),
-                attempt -> {
-                    ResponsesUpstreamStreamParser parser = Responses.upstreamStreamParser(attempt.request().stop());
-                    return StreamParser.of(parser::onEvent, parser::onEnd);
-                },
+                attempt -> StreamParser.of(Responses.upstreamStreamParser(attempt.request().stop())),
                 Responses::errorFromUpstream,
                 attempt -> Responses.notCarried(attempt.request()));
     }

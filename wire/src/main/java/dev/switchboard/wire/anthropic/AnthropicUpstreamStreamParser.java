@@ -8,6 +8,7 @@ import dev.switchboard.model.StreamEvent.Delta;
 import dev.switchboard.model.StreamEvent;
 import dev.switchboard.model.Usage;
 import dev.switchboard.wire.Json;
+import dev.switchboard.wire.UpstreamStreamParser;
 import dev.switchboard.wire.internal.StreamProgress;
 import dev.switchboard.wire.internal.UpstreamEvent;
 import java.io.IOException;
@@ -49,7 +50,7 @@ import java.util.Optional;
  *       nothing, so the engine sees a stream that ended before its first event.
  * </ul>
  */
-public final class AnthropicUpstreamStreamParser {
+public final class AnthropicUpstreamStreamParser implements UpstreamStreamParser {
 
     private static final class PendingTool {
         final ObjectNode startInput;
@@ -74,6 +75,7 @@ public final class AnthropicUpstreamStreamParser {
     private Usage usage = Usage.EMPTY;
     private final StreamProgress progress = new StreamProgress();
 
+    @Override
     public List<StreamEvent> onEvent(Optional<String> eventName, String data) {
         return progress.onEvent(eventName, data, "The Anthropic upstream", this::translate);
     }
@@ -100,6 +102,7 @@ public final class AnthropicUpstreamStreamParser {
         return out;
     }
 
+    @Override
     public List<StreamEvent> onEnd() {
         return progress.end("The Anthropic upstream ended the stream before message_stop.");
     }

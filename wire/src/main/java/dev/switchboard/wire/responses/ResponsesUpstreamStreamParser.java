@@ -7,6 +7,7 @@ import dev.switchboard.model.StreamEvent.Delta;
 import dev.switchboard.model.StreamEvent;
 import dev.switchboard.model.Usage;
 import dev.switchboard.wire.Json;
+import dev.switchboard.wire.UpstreamStreamParser;
 import dev.switchboard.wire.internal.FreeformTools;
 import dev.switchboard.wire.internal.LogprobEntries;
 import dev.switchboard.wire.internal.StreamProgress;
@@ -59,7 +60,7 @@ import java.util.Set;
  * ({@link ResponsesStopSequences}): text from a stop string on never leaves the parser, later blocks are
  * dropped, and the stream still ends with the upstream's usage, reporting STOP_SEQUENCE.
  */
-public final class ResponsesUpstreamStreamParser {
+public final class ResponsesUpstreamStreamParser implements UpstreamStreamParser {
     private enum Kind { TEXT, REFUSAL, REASONING, CALL, CUSTOM_CALL }
 
     private static final class Open {
@@ -90,6 +91,7 @@ public final class ResponsesUpstreamStreamParser {
         this.stops = new ResponsesStopSequences(stopSequences);
     }
 
+    @Override
     public List<StreamEvent> onEvent(Optional<String> eventName, String data) {
         if (data.strip().equals("[DONE]")) {
             return List.of();
@@ -133,6 +135,7 @@ public final class ResponsesUpstreamStreamParser {
         return out;
     }
 
+    @Override
     public List<StreamEvent> onEnd() {
         return progress.end("The Responses upstream ended the stream before response.completed.");
     }
