@@ -1,6 +1,5 @@
 package dev.switchboard.model;
 
-import java.util.Locale;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.OptionalInt;
@@ -48,21 +47,12 @@ public record Reasoning(Optional<Effort> effort, Optional<Mode> mode, OptionalIn
      * Reasoning effort levels, in increasing order. {@code NONE} and {@code MINIMAL} are accepted because
      * the OpenAI SDKs send them; the engine clamps every level to the nearest one an upstream accepts.
      */
-    public enum Effort {
+    public enum Effort implements WireName {
         NONE, MINIMAL, LOW, MEDIUM, HIGH, XHIGH, MAX;
-
-        public String wire() {
-            return name().toLowerCase(Locale.ROOT);
-        }
 
         /** Parses a wire value; empty when it is not a known level. */
         public static Optional<Effort> parse(String s) {
-            for (Effort e : values()) {
-                if (e.wire().equals(s)) {
-                    return Optional.of(e);
-                }
-            }
-            return Optional.empty();
+            return WireName.find(values(), s);
         }
     }
 

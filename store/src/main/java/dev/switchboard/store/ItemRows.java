@@ -6,6 +6,8 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.switchboard.engine.extend.Artifact;
 import dev.switchboard.engine.extend.CatalogItem;
 import dev.switchboard.engine.extend.CharacterCard;
+import dev.switchboard.engine.extend.ItemHeader;
+import dev.switchboard.engine.extend.ItemJson;
 import dev.switchboard.engine.extend.ItemKind;
 import dev.switchboard.engine.extend.ItemRef;
 import dev.switchboard.engine.extend.Marketplace;
@@ -79,33 +81,18 @@ final class ItemRows {
             case McpServer m -> {
                 official = m.official();
                 verified = m.verified();
-                ObjectNode d = data;
-                m.url().ifPresent(u -> d.put("url", u));
-                d.put("transport", m.transport().wire());
-                m.command().ifPresent(cmd -> d.put("command", cmd));
-                strings(d.putArray("tools"), m.tools());
-                m.homepage().ifPresent(h -> d.put("homepage", h));
+                ItemJson.writeMcpFields(data, m);
                 likes = m.likes();
             }
             case Marketplace m -> {
                 official = m.official();
-                ObjectNode d = data;
-                m.homepage().ifPresent(h -> d.put("homepage", h));
-                ArrayNode items = d.putArray("items");
-                m.items().forEach(r -> items.addObject().put("kind", r.kind().wire()).put("id", r.id()));
+                ItemJson.writeMarketplaceFields(data, m);
                 likes = m.likes();
             }
             case CharacterCard c -> {
                 creator = c.creator();
                 ObjectNode d = data;
-                d.put("personality", c.personality());
-                d.put("scenario", c.scenario());
-                d.put("first_mes", c.firstMes());
-                d.put("mes_example", c.mesExample());
-                d.put("system_prompt", c.systemPrompt());
-                d.put("post_history_instructions", c.postHistoryInstructions());
-                strings(d.putArray("alternate_greetings"), c.alternateGreetings());
-                d.put("creator_notes", c.creatorNotes());
+                ItemJson.writeCardTexts(d, c);
                 d.put("character_version", c.characterVersion());
                 c.avatarUrl().ifPresent(a -> d.put("avatar_url", a));
                 d.set("extensions", c.extensions());
@@ -158,37 +145,34 @@ final class ItemRows {
     /** The entry of the current row of a {@link #SELECT}. */
     static CatalogItem read(ResultSet rs) throws SQLException {
         ItemKind kind = ItemKind.fromWire(rs.getString("kind")).orElseThrow();
-        String id = rs.getString("id");
-        String name = rs.getString("name");
-        String description = rs.getString("description");
-        List<String> tags = strings(Json.parse(rs.getString("tags")));
+        ItemHeader head = new ItemHeader(rs.getString("id"), rs.getString("name"), rs.getString("description"),
+                strings(Json.parse(rs.getString("tags"))), Instant.ofEpochMilli(rs.getLong("created_at")),
+                Instant.ofEpochMilli(rs.getLong("updated_at")));
         JsonNode data = Json.parse(rs.getString("data"));
-        Instant created = Instant.ofEpochMilli(rs.getLong("created_at"));
-        Instant updated = Instant.ofEpochMilli(rs.getLong("updated_at"));
         long likes = rs.getLong("likes");
         boolean official = rs.getInt("official") != 0;
         boolean verified = rs.getInt("verified") != 0;
         return switch (kind) {
-            case SKILL -> new Skill(id, name, description, Optional.ofNullable(rs.getString("owner_id")), rs.getString("creator"),
-                    official, Visibility.parse(rs.getString("visibility"), "visibility"), SkillBody.stored(data), tags, likes,
-                    rs.getLong("use_count"), rs.getLong("forks"), Optional.ofNullable(rs.getString("forked_from")), created, updated);
-            case MCP_SERVER -> new McpServer(id, name, description, text(data, "url"),
+            case SKILL -> new Skill(head, Optional.ofNullable(rs.getString("owner_id")), rs.getString("creator"), official,
+                    Visibility.parse(rs.getString("visibility"), "visibility"), SkillBody.stored(data), likes,
+                    rs.getLong("use_count"), rs.getLong("forks"), Optional.ofNullable(rs.getString("forked_from")));
+            case MCP_SERVER -> new McpServer(head, text(data, "url"),
                     Transport.parse(data.path("transport").asText(), "transport"), text(data, "command"),
-                    strings(data.path("tools")), text(data, "homepage"), tags, official, verified, likes, created, updated);
+                    strings(data.path("tools")), text(data, "homepage"), official, verified, likes);
             case MARKETPLACE -> {
                 List<ItemRef> items = new ArrayList<>();
                 for (JsonNode r : data.path("items")) {
                     ItemKind.fromWire(r.path("kind").asText()).ifPresent(k -> items.add(new ItemRef(k, r.path("id").asText())));
                 }
-                yield new Marketplace(id, name, description, text(data, "homepage"), items, tags, official, likes, created, updated);
+                yield new Marketplace(head, text(data, "homepage"), items, official, likes);
             }
-            case CHARACTER -> new CharacterCard(id, name, description, data.path("personality").asText(""),
+            case CHARACTER -> new CharacterCard(head, data.path("personality").asText(""),
                     data.path("scenario").asText(""), data.path("first_mes").asText(""), data.path("mes_example").asText(""),
                     data.path("system_prompt").asText(""), data.path("post_history_instructions").asText(""),
-                    strings(data.path("alternate_greetings")), data.path("creator_notes").asText(""), tags,
+                    strings(data.path("alternate_greetings")), data.path("creator_notes").asText(""),
                     rs.getString("creator"), data.path("character_version").asText(""), text(data, "avatar_url"),
                     data.path("extensions").isObject() ? (ObjectNode) data.path("extensions") : Json.object(), likes,
-                    rs.getLong("interactions"), created, updated);
+                    rs.getLong("interactions"));
             case PLUGIN -> {
                 Optional<Artifact> artifact = Optional.empty();
                 String file = rs.getString("file_name");
@@ -196,8 +180,8 @@ final class ItemRows {
                 if (file != null && !rs.wasNull()) {
                     artifact = Optional.of(new Artifact(file, rs.getString("content_type"), size, rs.getString("sha256")));
                 }
-                yield new Plugin(id, name, description, rs.getString("section"), data.path("version").asText(""), verified,
-                        text(data, "homepage"), tags, artifact, created, updated);
+                yield new Plugin(head, rs.getString("section"), data.path("version").asText(""), verified,
+                        text(data, "homepage"), artifact);
             }
         };
     }
@@ -211,9 +195,5 @@ final class ItemRows {
         List<String> out = new ArrayList<>();
         array.forEach(n -> out.add(n.asText()));
         return out;
-    }
-
-    private static void strings(ArrayNode target, List<String> values) {
-        values.forEach(target::add);
     }
 }

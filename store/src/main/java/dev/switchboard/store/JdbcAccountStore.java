@@ -89,44 +89,26 @@ public final class JdbcAccountStore implements AccountStore, AdminKeyStore {
     @Override
     public List<User> users(int offset, int limit) {
         return sql.read("list users", c -> {
-            try (PreparedStatement s = c.prepareStatement("SELECT " + USER_COLUMNS
-                    + " FROM users ORDER BY created_at, id LIMIT ? OFFSET ?")) {
-                s.setInt(1, limit);
-                s.setInt(2, offset);
-                return Rows.all(s, JdbcAccountStore::user);
-            }
+            return Rows.all(c, "SELECT " + USER_COLUMNS + " FROM users ORDER BY created_at, id LIMIT ? OFFSET ?",
+                    JdbcAccountStore::user, limit, offset);
         });
     }
 
     @Override
     public long countUsers() {
-        return sql.read("count users", c -> {
-            try (PreparedStatement s = c.prepareStatement("SELECT COUNT(*) FROM users"); ResultSet rs = s.executeQuery()) {
-                rs.next();
-                return rs.getLong(1);
-            }
-        });
+        return sql.read("count users", c -> Rows.first(c, "SELECT COUNT(*) FROM users", rs -> rs.getLong(1)).orElseThrow());
     }
 
     @Override
     public boolean hasUsers() {
-        return sql.read("count users", c -> {
-            try (PreparedStatement s = c.prepareStatement("SELECT 1 FROM users LIMIT 1"); ResultSet rs = s.executeQuery()) {
-                return rs.next();
-            }
-        });
+        return sql.read("count users", c -> Rows.first(c, "SELECT 1 FROM users LIMIT 1", rs -> true).isPresent());
     }
 
     @Override
     public Optional<PasswordHash> passwordHash(String userId) {
-        return sql.read("read password hash", c -> {
-            try (PreparedStatement s = c.prepareStatement("SELECT password_hash FROM users WHERE id = ?")) {
-                s.setString(1, userId);
-                try (ResultSet rs = s.executeQuery()) {
-                    return rs.next() ? Optional.ofNullable(rs.getString(1)).map(PasswordHash::new) : Optional.empty();
-                }
-            }
-        });
+        // a user created without a password has a NULL hash
+        return sql.read("read password hash", c -> Rows.first(c, "SELECT password_hash FROM users WHERE id = ?",
+                rs -> Optional.ofNullable(rs.getString(1)), userId)).flatMap(hash -> hash.map(PasswordHash::new));
     }
 
     @Override
@@ -181,12 +163,8 @@ public final class JdbcAccountStore implements AccountStore, AdminKeyStore {
     }
 
     private static Optional<LedgerEntry> creditWithKey(Connection c, String userId, String key) throws SQLException {
-        try (PreparedStatement s = c.prepareStatement("SELECT " + LEDGER_COLUMNS
-                + " FROM ledger WHERE user_id = ? AND idempotency_key = ?")) {
-            s.setString(1, userId);
-            s.setString(2, key);
-            return Rows.first(s, JdbcAccountStore::ledgerEntry);
-        }
+        return Rows.first(c, "SELECT " + LEDGER_COLUMNS + " FROM ledger WHERE user_id = ? AND idempotency_key = ?",
+                JdbcAccountStore::ledgerEntry, userId, key);
     }
 
     private static LedgerEntry sameAmount(LedgerEntry first, long amountNanos) {
@@ -212,12 +190,9 @@ public final class JdbcAccountStore implements AccountStore, AdminKeyStore {
     @Override
     public List<LedgerEntry> ledger(String userId, int limit) {
         return sql.read("read ledger", c -> {
-            try (PreparedStatement s = c.prepareStatement("SELECT " + LEDGER_COLUMNS
-                    + " FROM ledger WHERE user_id = ? ORDER BY created_at DESC, id DESC LIMIT ?")) {
-                s.setString(1, userId);
-                s.setInt(2, limit);
-                return Rows.all(s, JdbcAccountStore::ledgerEntry);
-            }
+            return Rows.all(c, "SELECT " + LEDGER_COLUMNS
+                    + " FROM ledger WHERE user_id = ? ORDER BY created_at DESC, id DESC LIMIT ?", JdbcAccountStore::ledgerEntry,
+                    userId, limit);
         });
     }
 
@@ -260,20 +235,16 @@ public final class JdbcAccountStore implements AccountStore, AdminKeyStore {
     @Override
     public Optional<StoredKey> findKeyByHash(KeyHash hash) {
         return sql.read("find key", c -> {
-            try (PreparedStatement s = c.prepareStatement("SELECT " + KEY_COLUMNS + ", key_hash FROM api_keys WHERE key_hash = ?")) {
-                s.setString(1, hash.hex());
-                return Rows.first(s, rs -> new StoredKey(apiKey(rs), new KeyHash(rs.getString("key_hash"))));
-            }
+            return Rows.first(c, "SELECT " + KEY_COLUMNS + ", key_hash FROM api_keys WHERE key_hash = ?",
+                    rs -> new StoredKey(apiKey(rs), new KeyHash(rs.getString("key_hash"))), hash.hex());
         });
     }
 
     @Override
     public Optional<ApiKey> findKey(String keyId) {
         return sql.read("find key", c -> {
-            try (PreparedStatement s = c.prepareStatement("SELECT " + KEY_COLUMNS + " FROM api_keys WHERE id = ?")) {
-                s.setString(1, keyId);
-                return Rows.first(s, JdbcAccountStore::apiKey);
-            }
+            return Rows.first(c, "SELECT " + KEY_COLUMNS + " FROM api_keys WHERE id = ?", JdbcAccountStore::apiKey,
+                    keyId);
         });
     }
 
@@ -303,11 +274,8 @@ public final class JdbcAccountStore implements AccountStore, AdminKeyStore {
     @Override
     public List<ApiKey> keysOf(String userId) {
         return sql.read("list keys", c -> {
-            try (PreparedStatement s = c.prepareStatement("SELECT " + KEY_COLUMNS
-                    + " FROM api_keys WHERE user_id = ? ORDER BY created_at, id")) {
-                s.setString(1, userId);
-                return Rows.all(s, JdbcAccountStore::apiKey);
-            }
+            return Rows.all(c, "SELECT " + KEY_COLUMNS + " FROM api_keys WHERE user_id = ? ORDER BY created_at, id",
+                    JdbcAccountStore::apiKey, userId);
         });
     }
 
@@ -315,12 +283,8 @@ public final class JdbcAccountStore implements AccountStore, AdminKeyStore {
     public boolean revokeKey(String keyId, Instant at) {
         return sql.read("revoke key", c -> {
             // COALESCE keeps the first revocation time, which makes the call idempotent.
-            try (PreparedStatement s = c.prepareStatement(
-                    "UPDATE api_keys SET revoked_at = COALESCE(revoked_at, ?) WHERE id = ?")) {
-                s.setLong(1, at.toEpochMilli());
-                s.setString(2, keyId);
-                return s.executeUpdate() > 0;
-            }
+            return Sql.update(c, "UPDATE api_keys SET revoked_at = COALESCE(revoked_at, ?) WHERE id = ?", at,
+                    keyId) > 0;
         });
     }
 
@@ -345,19 +309,11 @@ public final class JdbcAccountStore implements AccountStore, AdminKeyStore {
     }
 
     private static boolean userExists(Connection c, String userId) throws SQLException {
-        try (PreparedStatement s = c.prepareStatement("SELECT 1 FROM users WHERE id = ?")) {
-            s.setString(1, userId);
-            try (ResultSet rs = s.executeQuery()) {
-                return rs.next();
-            }
-        }
+        return Rows.first(c, "SELECT 1 FROM users WHERE id = ?", rs -> true, userId).isPresent();
     }
 
     private static Optional<User> queryUser(Connection c, String query, String value) throws SQLException {
-        try (PreparedStatement s = c.prepareStatement(query)) {
-            s.setString(1, value);
-            return Rows.first(s, JdbcAccountStore::user);
-        }
+        return Rows.first(c, query, JdbcAccountStore::user, value);
     }
 
     private static User user(ResultSet rs) throws SQLException {

@@ -257,20 +257,8 @@ public final class JdbcBalanceStore implements BalanceStore {
 
     @Override
     public int releaseExpired(Instant now, int max) {
-        List<String> expired = sql.read("find expired holds", c -> {
-            try (PreparedStatement s = c.prepareStatement("SELECT request_id FROM holds WHERE expires_at <= ?"
-                    + " ORDER BY expires_at LIMIT ?")) {
-                s.setLong(1, now.toEpochMilli());
-                s.setInt(2, max);
-                List<String> ids = new ArrayList<>();
-                try (ResultSet rs = s.executeQuery()) {
-                    while (rs.next()) {
-                        ids.add(rs.getString(1));
-                    }
-                }
-                return ids;
-            }
-        });
+        List<String> expired = sql.read("find expired holds", c -> Rows.all(c,
+                "SELECT request_id FROM holds WHERE expires_at <= ? ORDER BY expires_at LIMIT ?", rs -> rs.getString(1), now, max));
         int released = 0;
         for (String id : expired) {
             if (sql.grouped("release expired hold", c -> release(c, id, Optional.of(now)))) {
@@ -283,34 +271,21 @@ public final class JdbcBalanceStore implements BalanceStore {
     @Override
     public Optional<Balance> balance(String userId) {
         return sql.read("read balance", c -> {
-            try (PreparedStatement s = c.prepareStatement("SELECT balance_nanos, held_nanos FROM users WHERE id = ?")) {
-                s.setString(1, userId);
-                try (ResultSet rs = s.executeQuery()) {
-                    return rs.next() ? Optional.of(new Balance(rs.getLong(1), rs.getLong(2))) : Optional.empty();
-                }
-            }
+            return Rows.first(c, "SELECT balance_nanos, held_nanos FROM users WHERE id = ?",
+                    rs -> new Balance(rs.getLong(1), rs.getLong(2)), userId);
         });
     }
 
     /** How many holds are open (all users); for tests and {@code /metrics}. */
     public long openHolds() {
-        return sql.read("count holds", c -> {
-            try (PreparedStatement s = c.prepareStatement("SELECT COUNT(*) FROM holds"); ResultSet rs = s.executeQuery()) {
-                rs.next();
-                return rs.getLong(1);
-            }
-        });
+        return sql.read("count holds", c -> Rows.first(c, "SELECT COUNT(*) FROM holds", rs -> rs.getLong(1)).orElseThrow());
     }
 
     @Override
     public Optional<UsageRecord> usage(String requestId) {
         return sql.read("read usage", c -> {
-            try (PreparedStatement s = c.prepareStatement("SELECT " + USAGE_COLUMNS + " FROM usage_records WHERE request_id = ?")) {
-                s.setString(1, requestId);
-                try (ResultSet rs = s.executeQuery()) {
-                    return rs.next() ? Optional.of(usageRecord(rs)) : Optional.empty();
-                }
-            }
+            return Rows.first(c, "SELECT " + USAGE_COLUMNS + " FROM usage_records WHERE request_id = ?",
+                    JdbcBalanceStore::usageRecord, requestId);
         });
     }
 
@@ -414,35 +389,18 @@ public final class JdbcBalanceStore implements BalanceStore {
 
     /** Holds {@code amount} more of the user's balance if what is not yet held covers it: one conditional update. */
     private static boolean holdMore(Connection c, String userId, long amount) throws SQLException {
-        try (PreparedStatement s = c.prepareStatement("UPDATE users SET held_nanos = held_nanos + ?"
-                + " WHERE id = ? AND balance_nanos - held_nanos >= ?")) {
-            s.setLong(1, amount);
-            s.setString(2, userId);
-            s.setLong(3, amount);
-            return s.executeUpdate() == 1;
-        }
+        return Sql.update(c, "UPDATE users SET held_nanos = held_nanos + ?"
+                + " WHERE id = ? AND balance_nanos - held_nanos >= ?", amount, userId, amount) == 1;
     }
 
     private static void insertHold(Connection c, Hold hold) throws SQLException {
-        try (PreparedStatement s = c.prepareStatement("INSERT INTO holds (request_id, user_id, key_id, amount_nanos,"
-                + " expires_at, created_at) VALUES (?, ?, ?, ?, ?, ?)")) {
-            s.setString(1, hold.requestId());
-            s.setString(2, hold.userId());
-            s.setString(3, hold.keyId());
-            s.setLong(4, hold.amountNanos());
-            s.setLong(5, hold.expiresAt().toEpochMilli());
-            s.setLong(6, hold.createdAt().toEpochMilli());
-            s.executeUpdate();
-        }
+        Sql.update(c, "INSERT INTO holds (request_id, user_id, key_id, amount_nanos, expires_at, created_at)"
+                + " VALUES (?, ?, ?, ?, ?, ?)", hold.requestId(), hold.userId(), hold.keyId(), hold.amountNanos(),
+                hold.expiresAt(), hold.createdAt());
     }
 
     private static Optional<Long> heldFor(Connection c, String requestId) throws SQLException {
-        try (PreparedStatement s = c.prepareStatement("SELECT amount_nanos FROM holds WHERE request_id = ?")) {
-            s.setString(1, requestId);
-            try (ResultSet rs = s.executeQuery()) {
-                return rs.next() ? Optional.of(rs.getLong(1)) : Optional.empty();
-            }
-        }
+        return Rows.first(c, "SELECT amount_nanos FROM holds WHERE request_id = ?", rs -> rs.getLong(1), requestId);
     }
 
     private record Released(String userId, long amount) {
@@ -471,41 +429,34 @@ public final class JdbcBalanceStore implements BalanceStore {
         if (released.isEmpty()) {
             return false;
         }
-        try (PreparedStatement s = c.prepareStatement("UPDATE users SET held_nanos = held_nanos - ? WHERE id = ?")) {
-            s.setLong(1, released.get().amount());
-            s.setString(2, released.get().userId());
-            s.executeUpdate();
-        }
+        Sql.update(c, "UPDATE users SET held_nanos = held_nanos - ? WHERE id = ?", released.get().amount(),
+                released.get().userId());
         return true;
     }
 
     private static void insertUsage(Connection c, UsageRecord r) throws SQLException {
         try (PreparedStatement s = c.prepareStatement("INSERT INTO usage_records (" + USAGE_COLUMNS
                 + ") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")) {
-            Usage u = r.usage();
-            s.setString(1, r.requestId());
-            s.setString(2, r.userId());
-            s.setString(3, r.keyId());
-            s.setString(4, r.endpoint());
-            s.setString(5, r.requestedModel());
-            s.setString(6, r.model());
-            s.setString(7, r.provider());
-            s.setInt(8, r.streamed() ? 1 : 0);
-            s.setLong(9, u.inputTokens());
-            s.setLong(10, u.outputTokens());
-            s.setLong(11, u.reasoningTokens());
-            s.setLong(12, u.cacheReadTokens());
-            s.setLong(13, u.cacheWrite5mTokens());
-            s.setLong(14, u.cacheWrite1hTokens());
-            s.setLong(15, r.costNanos());
-            s.setLong(16, r.chargedNanos());
-            Sql.setOptionalText(s, 17, r.plan());
-            s.setString(18, u.provenance().name());
-            s.setString(19, r.status());
-            s.setLong(20, r.latency().toMillis());
-            s.setLong(21, r.createdAt().toEpochMilli());
+            bindUsage(s, 1, r, true);
             s.executeUpdate();
         }
+    }
+
+    /**
+     * Binds {@code r}'s columns in {@link #USAGE_COLUMNS} order from parameter {@code first} on. Without
+     * {@code withCharged}, {@code charged_nanos} is left out: the settling statement computes it.
+     */
+    private static void bindUsage(PreparedStatement s, int first, UsageRecord r, boolean withCharged) throws SQLException {
+        Usage u = r.usage();
+        Sql.bind(s, first, r.requestId(), r.userId(), r.keyId(), r.endpoint(), r.requestedModel(), r.model(), r.provider(),
+                r.streamed(), u.inputTokens(), u.outputTokens(), u.reasoningTokens(), u.cacheReadTokens(),
+                u.cacheWrite5mTokens(), u.cacheWrite1hTokens(), r.costNanos());
+        int next = first + 15;
+        if (withCharged) {
+            s.setLong(next++, r.chargedNanos());
+        }
+        Sql.setOptionalText(s, next++, r.plan());
+        Sql.bind(s, next, u.provenance().name(), r.status(), r.latency().toMillis(), r.createdAt());
     }
 
     private static Settled settleInOneStatement(Connection c, UsageRecord r) throws SQLException {
@@ -519,27 +470,7 @@ public final class JdbcBalanceStore implements BalanceStore {
             s.setString(7, r.requestId());
             s.setString(8, r.model());
             s.setLong(9, r.createdAt().toEpochMilli());
-            Usage u = r.usage();
-            s.setString(10, r.requestId());
-            s.setString(11, r.userId());
-            s.setString(12, r.keyId());
-            s.setString(13, r.endpoint());
-            s.setString(14, r.requestedModel());
-            s.setString(15, r.model());
-            s.setString(16, r.provider());
-            s.setInt(17, r.streamed() ? 1 : 0);
-            s.setLong(18, u.inputTokens());
-            s.setLong(19, u.outputTokens());
-            s.setLong(20, u.reasoningTokens());
-            s.setLong(21, u.cacheReadTokens());
-            s.setLong(22, u.cacheWrite5mTokens());
-            s.setLong(23, u.cacheWrite1hTokens());
-            s.setLong(24, r.costNanos());
-            Sql.setOptionalText(s, 25, r.plan());
-            s.setString(26, u.provenance().name());
-            s.setString(27, r.status());
-            s.setLong(28, r.latency().toMillis());
-            s.setLong(29, r.createdAt().toEpochMilli());
+            bindUsage(s, 10, r, false);
             try (ResultSet rs = s.executeQuery()) {
                 if (!rs.next()) {
                     throw new SQLException("no user " + r.userId() + " to settle request " + r.requestId());

@@ -52,11 +52,7 @@ public final class JdbcCatalogStore implements CatalogStore {
         if (written == 0) {
             return false;
         }
-        try (PreparedStatement s = c.prepareStatement("DELETE FROM extend_tags WHERE kind = ? AND item_id = ?")) {
-            s.setString(1, item.kind().wire());
-            s.setString(2, item.id());
-            s.executeUpdate();
-        }
+        Sql.update(c, "DELETE FROM extend_tags WHERE kind = ? AND item_id = ?", item.kind().wire(), item.id());
         try (PreparedStatement s = c.prepareStatement("INSERT INTO extend_tags (kind, item_id, tag) VALUES (?, ?, ?)")) {
             for (String tag : item.tags()) {
                 s.setString(1, item.kind().wire());
@@ -75,13 +71,7 @@ public final class JdbcCatalogStore implements CatalogStore {
     }
 
     static Optional<CatalogItem> find(Connection c, ItemKind kind, String id) throws SQLException {
-        try (PreparedStatement s = c.prepareStatement("SELECT " + ItemRows.SELECT + " WHERE i.kind = ? AND i.id = ?")) {
-            s.setString(1, kind.wire());
-            s.setString(2, id);
-            try (ResultSet rs = s.executeQuery()) {
-                return rs.next() ? Optional.of(ItemRows.read(rs)) : Optional.empty();
-            }
-        }
+        return Rows.first(c, "SELECT " + ItemRows.SELECT + " WHERE i.kind = ? AND i.id = ?", ItemRows::read, kind.wire(), id);
     }
 
     @Override
@@ -210,11 +200,7 @@ public final class JdbcCatalogStore implements CatalogStore {
                 }
             }
             // tags, likes and installations go with the row (ON DELETE CASCADE)
-            try (PreparedStatement s = c.prepareStatement("DELETE FROM extend_items WHERE kind = ? AND id = ?")) {
-                s.setString(1, kind.wire());
-                s.setString(2, id);
-                s.executeUpdate();
-            }
+            Sql.update(c, "DELETE FROM extend_items WHERE kind = ? AND id = ?", kind.wire(), id);
             if (sha.isPresent()) {
                 dropUnusedArtifact(c, sha.get());
             }
@@ -410,12 +396,8 @@ public final class JdbcCatalogStore implements CatalogStore {
     }
 
     private static void dropUnusedArtifact(Connection c, String sha) throws SQLException {
-        try (PreparedStatement s = c.prepareStatement("DELETE FROM extend_artifacts WHERE sha256 = ?"
-                + " AND NOT EXISTS (SELECT 1 FROM extend_items WHERE sha256 = ?)")) {
-            s.setString(1, sha);
-            s.setString(2, sha);
-            s.executeUpdate();
-        }
+        Sql.update(c, "DELETE FROM extend_artifacts WHERE sha256 = ?"
+                + " AND NOT EXISTS (SELECT 1 FROM extend_items WHERE sha256 = ?)", sha, sha);
     }
 
     static void bindAll(PreparedStatement s, List<Object> args) throws SQLException {

@@ -59,11 +59,7 @@ public final class JdbcCredentialStore implements CredentialStore {
 
     private boolean update(String statement, String value, String userId) {
         return sql.read("update user", c -> {
-            try (PreparedStatement p = c.prepareStatement(statement)) {
-                p.setString(1, value);
-                p.setString(2, userId);
-                return p.executeUpdate() > 0;
-            }
+            return Sql.update(c, statement, value, userId) > 0;
         });
     }
 }

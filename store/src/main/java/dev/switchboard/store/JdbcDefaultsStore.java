@@ -23,15 +23,10 @@ public final class JdbcDefaultsStore implements DefaultsStore {
     @Override
     public void put(StoredDefaults d) {
         sql.read("save model defaults", c -> {
-            try (PreparedStatement s = c.prepareStatement("INSERT INTO model_defaults (user_id, model_id, params, updated_at)"
+            Sql.update(c, "INSERT INTO model_defaults (user_id, model_id, params, updated_at)"
                     + " VALUES (?, ?, ?, ?) ON CONFLICT (user_id, model_id)"
-                    + " DO UPDATE SET params = excluded.params, updated_at = excluded.updated_at")) {
-                s.setString(1, d.userId());
-                s.setString(2, d.modelId());
-                s.setString(3, d.paramsJson());
-                s.setLong(4, d.updatedAt().toEpochMilli());
-                s.executeUpdate();
-            }
+                    + " DO UPDATE SET params = excluded.params, updated_at = excluded.updated_at",
+                    d.userId(), d.modelId(), d.paramsJson(), d.updatedAt());
             return null;
         });
     }
@@ -64,11 +59,7 @@ public final class JdbcDefaultsStore implements DefaultsStore {
     @Override
     public boolean delete(String userId, String modelId) {
         return sql.read("delete model defaults", c -> {
-            try (PreparedStatement s = c.prepareStatement("DELETE FROM model_defaults WHERE user_id = ? AND model_id = ?")) {
-                s.setString(1, userId);
-                s.setString(2, modelId);
-                return s.executeUpdate() > 0;
-            }
+            return Sql.update(c, "DELETE FROM model_defaults WHERE user_id = ? AND model_id = ?", userId, modelId) > 0;
         });
     }
 }

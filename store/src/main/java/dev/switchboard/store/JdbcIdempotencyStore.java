@@ -63,32 +63,18 @@ public final class JdbcIdempotencyStore implements IdempotencyStore {
 
     private static int insert(Connection c, String scope, String fingerprint, String owner, Instant leaseUntil,
                               Instant expiresAt) throws SQLException {
-        try (PreparedStatement p = c.prepareStatement("INSERT INTO chat_idempotency (scope, fingerprint, owner, state,"
-                + " lease_until, expires_at) VALUES (?, ?, ?, '" + PENDING + "', ?, ?) ON CONFLICT (scope) DO NOTHING")) {
-            p.setString(1, scope);
-            p.setString(2, fingerprint);
-            p.setString(3, owner);
-            p.setLong(4, leaseUntil.toEpochMilli());
-            p.setLong(5, expiresAt.toEpochMilli());
-            return p.executeUpdate();
-        }
+        return Sql.update(c, "INSERT INTO chat_idempotency (scope, fingerprint, owner, state, lease_until, expires_at)"
+                + " VALUES (?, ?, ?, '" + PENDING + "', ?, ?) ON CONFLICT (scope) DO NOTHING",
+                scope, fingerprint, owner, leaseUntil, expiresAt);
     }
 
     private static int takeOver(Connection c, String scope, String fingerprint, String owner, Instant now,
                                 Instant leaseUntil, Instant expiresAt) throws SQLException {
-        try (PreparedStatement p = c.prepareStatement("UPDATE chat_idempotency SET fingerprint = ?, owner = ?, state = '"
-                + PENDING + "', lease_until = ?, expires_at = ?, request_id = NULL, status = NULL, content_type = NULL,"
+        return Sql.update(c, "UPDATE chat_idempotency SET fingerprint = ?, owner = ?, state = '" + PENDING
+                + "', lease_until = ?, expires_at = ?, request_id = NULL, status = NULL, content_type = NULL,"
                 + " streamed = NULL, headers = NULL, body = NULL WHERE scope = ? AND ((state = '" + PENDING
-                + "' AND lease_until < ?) OR (state = '" + DONE + "' AND expires_at < ?))")) {
-            p.setString(1, fingerprint);
-            p.setString(2, owner);
-            p.setLong(3, leaseUntil.toEpochMilli());
-            p.setLong(4, expiresAt.toEpochMilli());
-            p.setString(5, scope);
-            p.setLong(6, now.toEpochMilli());
-            p.setLong(7, now.toEpochMilli());
-            return p.executeUpdate();
-        }
+                + "' AND lease_until < ?) OR (state = '" + DONE + "' AND expires_at < ?))",
+                fingerprint, owner, leaseUntil, expiresAt, scope, now, now);
     }
 
     @Override
@@ -133,23 +119,16 @@ public final class JdbcIdempotencyStore implements IdempotencyStore {
     @Override
     public void release(String scope, String owner) {
         sql.read("release idempotency key", c -> {
-            try (PreparedStatement p = c.prepareStatement("DELETE FROM chat_idempotency WHERE scope = ? AND owner = ?"
-                    + " AND state = '" + PENDING + "'")) {
-                p.setString(1, scope);
-                p.setString(2, owner);
-                return p.executeUpdate();
-            }
+            return Sql.update(c,
+                    "DELETE FROM chat_idempotency WHERE scope = ? AND owner = ? AND state = '" + PENDING + "'", scope,
+                    owner);
         });
     }
 
     @Override
     public int prune(Instant now) {
         return sql.read("prune idempotent answers", c -> {
-            try (PreparedStatement p = c.prepareStatement("DELETE FROM chat_idempotency WHERE state = '" + DONE
-                    + "' AND expires_at < ?")) {
-                p.setLong(1, now.toEpochMilli());
-                return p.executeUpdate();
-            }
+            return Sql.update(c, "DELETE FROM chat_idempotency WHERE state = '" + DONE + "' AND expires_at < ?", now);
         });
     }
 

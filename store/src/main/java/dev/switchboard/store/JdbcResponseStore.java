@@ -67,12 +67,8 @@ public final class JdbcResponseStore implements ResponseStore {
     @Override
     public Optional<StoredResponse> find(String ownerId, String id) {
         return sql.read("find response", c -> {
-            try (PreparedStatement s = c.prepareStatement("SELECT " + COLUMNS
-                    + " FROM responses r WHERE r.id = ? AND r.owner_id = ? AND r.deleted_at IS NULL")) {
-                s.setString(1, id);
-                s.setString(2, ownerId);
-                return Rows.first(s, JdbcResponseStore::row);
-            }
+            return Rows.first(c, "SELECT " + COLUMNS
+                    + " FROM responses r WHERE r.id = ? AND r.owner_id = ? AND r.deleted_at IS NULL", JdbcResponseStore::row, id, ownerId);
         });
     }
 
@@ -80,31 +76,22 @@ public final class JdbcResponseStore implements ResponseStore {
     public List<StoredResponse> chain(String ownerId, String id) {
         return sql.read("read conversation", c -> {
             // Only the head must be visible: hidden ancestors still belong to the conversation.
-            try (PreparedStatement s = c.prepareStatement("WITH RECURSIVE chain (id, previous_id, depth) AS ("
+            return Rows.all(c, "WITH RECURSIVE chain (id, previous_id, depth) AS ("
                     + " SELECT id, previous_id, 0 FROM responses WHERE id = ? AND owner_id = ? AND deleted_at IS NULL"
                     + " UNION ALL"
                     + " SELECT p.id, p.previous_id, chain.depth + 1 FROM responses p JOIN chain ON p.id = chain.previous_id"
                     + " WHERE p.owner_id = ? AND chain.depth < ?)"
-                    + " SELECT " + COLUMNS + " FROM chain JOIN responses r ON r.id = chain.id ORDER BY chain.depth DESC")) {
-                s.setString(1, id);
-                s.setString(2, ownerId);
-                s.setString(3, ownerId);
-                s.setInt(4, MAX_CHAIN);
-                return Rows.all(s, JdbcResponseStore::row);
-            }
+                    + " SELECT " + COLUMNS + " FROM chain JOIN responses r ON r.id = chain.id ORDER BY chain.depth DESC",
+                    JdbcResponseStore::row, id, ownerId, ownerId, MAX_CHAIN);
         });
     }
 
     @Override
     public boolean delete(String ownerId, String id, Instant at) {
         boolean hidden = sql.read("delete response", c -> {
-            try (PreparedStatement s = c.prepareStatement("UPDATE responses SET deleted_at = ?"
-                    + " WHERE id = ? AND owner_id = ? AND deleted_at IS NULL")) {
-                s.setLong(1, at.toEpochMilli());
-                s.setString(2, id);
-                s.setString(3, ownerId);
-                return s.executeUpdate() > 0;
-            }
+            return Sql.update(c,
+                    "UPDATE responses SET deleted_at = ? WHERE id = ? AND owner_id = ? AND deleted_at IS NULL", at, id,
+                    ownerId) > 0;
         });
         if (hidden) {
             try {
@@ -128,10 +115,7 @@ public final class JdbcResponseStore implements ResponseStore {
             if (previous.isEmpty()) {
                 return;
             }
-            try (PreparedStatement s = c.prepareStatement("DELETE FROM responses WHERE id = ?")) {
-                s.setString(1, current.get());
-                s.executeUpdate();
-            }
+            Sql.update(c, "DELETE FROM responses WHERE id = ?", current.get());
             current = previous.get();
         }
     }
@@ -147,12 +131,8 @@ public final class JdbcResponseStore implements ResponseStore {
 
     /** For a hidden row, the response it continues (maybe none); empty when the row is visible or gone. */
     private static Optional<Optional<String>> hiddenPrevious(Connection c, String id) throws SQLException {
-        try (PreparedStatement s = c.prepareStatement("SELECT previous_id FROM responses WHERE id = ? AND deleted_at IS NOT NULL")) {
-            s.setString(1, id);
-            try (ResultSet rs = s.executeQuery()) {
-                return rs.next() ? Optional.of(Optional.ofNullable(rs.getString(1))) : Optional.empty();
-            }
-        }
+        return Rows.first(c, "SELECT previous_id FROM responses WHERE id = ? AND deleted_at IS NOT NULL",
+                rs -> Optional.ofNullable(rs.getString(1)), id);
     }
 
     private static StoredResponse row(ResultSet rs) throws SQLException {

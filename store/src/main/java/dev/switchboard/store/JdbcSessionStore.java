@@ -22,17 +22,9 @@ public final class JdbcSessionStore implements SessionStore {
     @Override
     public void create(Session s, KeyHash tokenHash) {
         sql.read("create session", c -> {
-            try (PreparedStatement p = c.prepareStatement("INSERT INTO dashboard_sessions (token_hash, " + COLUMNS
-                    + ") VALUES (?, ?, ?, ?, ?, ?, ?)")) {
-                p.setString(1, tokenHash.hex());
-                p.setString(2, s.id());
-                p.setString(3, s.userId());
-                p.setString(4, s.csrfToken());
-                p.setLong(5, s.createdAt().toEpochMilli());
-                p.setLong(6, s.lastSeenAt().toEpochMilli());
-                p.setLong(7, s.expiresAt().toEpochMilli());
-                return p.executeUpdate();
-            }
+            return Sql.update(c,
+                    "INSERT INTO dashboard_sessions (token_hash, " + COLUMNS + ") VALUES (?, ?, ?, ?, ?, ?, ?)",
+                    tokenHash.hex(), s.id(), s.userId(), s.csrfToken(), s.createdAt(), s.lastSeenAt(), s.expiresAt());
         });
     }
 
@@ -56,45 +48,31 @@ public final class JdbcSessionStore implements SessionStore {
     @Override
     public void touch(KeyHash tokenHash, Instant at, Instant olderThan) {
         sql.read("touch session", c -> {
-            try (PreparedStatement p = c.prepareStatement(
-                    "UPDATE dashboard_sessions SET last_seen_at = ? WHERE token_hash = ? AND last_seen_at < ?")) {
-                p.setLong(1, at.toEpochMilli());
-                p.setString(2, tokenHash.hex());
-                p.setLong(3, olderThan.toEpochMilli());
-                return p.executeUpdate();
-            }
+            return Sql.update(c,
+                    "UPDATE dashboard_sessions SET last_seen_at = ? WHERE token_hash = ? AND last_seen_at < ?", at,
+                    tokenHash.hex(), olderThan);
         });
     }
 
     @Override
     public boolean delete(KeyHash tokenHash) {
         return sql.read("delete session", c -> {
-            try (PreparedStatement p = c.prepareStatement("DELETE FROM dashboard_sessions WHERE token_hash = ?")) {
-                p.setString(1, tokenHash.hex());
-                return p.executeUpdate() > 0;
-            }
+            return Sql.update(c, "DELETE FROM dashboard_sessions WHERE token_hash = ?", tokenHash.hex()) > 0;
         });
     }
 
     @Override
     public int deleteAllOf(String userId) {
         return sql.read("delete sessions", c -> {
-            try (PreparedStatement p = c.prepareStatement("DELETE FROM dashboard_sessions WHERE user_id = ?")) {
-                p.setString(1, userId);
-                return p.executeUpdate();
-            }
+            return Sql.update(c, "DELETE FROM dashboard_sessions WHERE user_id = ?", userId);
         });
     }
 
     @Override
     public int deleteExpired(Instant now, Instant idleCutoff) {
         return sql.read("delete expired sessions", c -> {
-            try (PreparedStatement p = c.prepareStatement(
-                    "DELETE FROM dashboard_sessions WHERE expires_at <= ? OR last_seen_at < ?")) {
-                p.setLong(1, now.toEpochMilli());
-                p.setLong(2, idleCutoff.toEpochMilli());
-                return p.executeUpdate();
-            }
+            return Sql.update(c, "DELETE FROM dashboard_sessions WHERE expires_at <= ? OR last_seen_at < ?", now,
+                    idleCutoff);
         });
     }
 }

@@ -54,10 +54,7 @@ public final class JdbcSkillStore implements SkillStore {
     private static Created insertOwned(Connection c, Skill skill, int maxPerOwner) throws SQLException {
         String owner = skill.ownerId().orElseThrow(() -> new IllegalArgumentException("a user's skill has an owner"));
         // a no-op update takes the user's row lock on PostgreSQL: concurrent creates of one user count in turn
-        try (PreparedStatement s = c.prepareStatement("UPDATE users SET id = id WHERE id = ?")) {
-            s.setString(1, owner);
-            s.executeUpdate();
-        }
+        Sql.update(c, "UPDATE users SET id = id WHERE id = ?", owner);
         try (PreparedStatement s = c.prepareStatement("SELECT COUNT(*) FROM extend_items WHERE kind = 'skill' AND owner_id = ?")) {
             s.setString(1, owner);
             try (ResultSet rs = s.executeQuery()) {
@@ -94,15 +91,8 @@ public final class JdbcSkillStore implements SkillStore {
             if (JdbcCatalogStore.find(c, dev.switchboard.engine.extend.ItemKind.SKILL, skillId).isEmpty()) {
                 return false;
             }
-            try (PreparedStatement s = c.prepareStatement("INSERT INTO skill_installs (user_id, kind, skill_id, models,"
-                    + " installed_at) VALUES (?, 'skill', ?, ?, ?) ON CONFLICT (user_id, skill_id) DO UPDATE SET"
-                    + " models = excluded.models")) {
-                s.setString(1, userId);
-                s.setString(2, skillId);
-                s.setString(3, Json.write(list));
-                s.setLong(4, at.toEpochMilli());
-                s.executeUpdate();
-            }
+            Sql.update(c, "INSERT INTO skill_installs (user_id, kind, skill_id, models, installed_at) VALUES (?, 'skill', ?, ?, ?)"
+                    + " ON CONFLICT (user_id, skill_id) DO UPDATE SET models = excluded.models", userId, skillId, Json.write(list), at);
             return true;
         });
     }
@@ -110,11 +100,7 @@ public final class JdbcSkillStore implements SkillStore {
     @Override
     public boolean uninstall(String userId, String skillId) {
         return sql.read("uninstall skill", c -> {
-            try (PreparedStatement s = c.prepareStatement("DELETE FROM skill_installs WHERE user_id = ? AND skill_id = ?")) {
-                s.setString(1, userId);
-                s.setString(2, skillId);
-                return s.executeUpdate() > 0;
-            }
+            return Sql.update(c, "DELETE FROM skill_installs WHERE user_id = ? AND skill_id = ?", userId, skillId) > 0;
         });
     }
 

@@ -61,20 +61,15 @@ public final class JdbcThrottleStore implements ThrottleStore {
     @Override
     public void clear(String subject) {
         sql.read("clear sign-in events", c -> {
-            try (PreparedStatement p = c.prepareStatement("DELETE FROM login_throttle WHERE subject = ?")) {
-                p.setString(1, subject);
-                return p.executeUpdate();
-            }
+            return Sql.update(c, "DELETE FROM login_throttle WHERE subject = ?", subject);
         });
     }
 
     @Override
     public int prune(Instant now, Duration window) {
         return sql.read("prune sign-in events", c -> {
-            try (PreparedStatement p = c.prepareStatement("DELETE FROM login_throttle WHERE window_start <= ?")) {
-                p.setLong(1, now.toEpochMilli() - window.toMillis());
-                return p.executeUpdate();
-            }
+            return Sql.update(c, "DELETE FROM login_throttle WHERE window_start <= ?",
+                    now.toEpochMilli() - window.toMillis());
         });
     }
 }

@@ -1,5 +1,6 @@
 package dev.switchboard.store;
 
+import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -7,7 +8,10 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 
-/** Runs a prepared query and reads its rows into values: every row, or the first. The caller binds and closes the statement. */
+/**
+ * Runs a query and reads its rows into values: every row, or the first. Either on a prepared statement the
+ * caller binds and closes, or on a query and its parameters (bound by {@link Sql#bind}).
+ */
 final class Rows {
     private Rows() {
     }
@@ -26,6 +30,22 @@ final class Rows {
                 out.add(row.read(rs));
             }
             return out;
+        }
+    }
+
+    /** Every row of {@code query} run with {@code params} bound (see {@link Sql#bind}), in the order it gives them. */
+    static <T> List<T> all(Connection c, String query, Reader<T> row, Object... params) throws SQLException {
+        try (PreparedStatement s = c.prepareStatement(query)) {
+            Sql.bind(s, 1, params);
+            return all(s, row);
+        }
+    }
+
+    /** The first row of {@code query} run with {@code params} bound (see {@link Sql#bind}), or empty when it has none. */
+    static <T> Optional<T> first(Connection c, String query, Reader<T> row, Object... params) throws SQLException {
+        try (PreparedStatement s = c.prepareStatement(query)) {
+            Sql.bind(s, 1, params);
+            return first(s, row);
         }
     }
 

@@ -1,7 +1,6 @@
 package dev.switchboard.store;
 
 import java.sql.Connection;
-import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.time.Instant;
 import java.util.Optional;
@@ -16,10 +15,7 @@ final class SettingsTable {
 
     /** The value named {@code name}, or empty when none is set. */
     static Optional<String> value(Connection c, String name) throws SQLException {
-        try (PreparedStatement s = c.prepareStatement("SELECT value FROM settings WHERE name = ?")) {
-            s.setString(1, name);
-            return Rows.first(s, rs -> rs.getString(1));
-        }
+        return Rows.first(c, "SELECT value FROM settings WHERE name = ?", rs -> rs.getString(1), name);
     }
 
     /**
@@ -27,12 +23,8 @@ final class SettingsTable {
      * concurrent callers (two first starts): the loser inserts nothing.
      */
     static boolean setIfAbsent(Connection c, String name, String value, Instant at) throws SQLException {
-        try (PreparedStatement s = c.prepareStatement(
-                "INSERT INTO settings (name, value, updated_at) VALUES (?, ?, ?) ON CONFLICT (name) DO NOTHING")) {
-            s.setString(1, name);
-            s.setString(2, value);
-            s.setLong(3, at.toEpochMilli());
-            return s.executeUpdate() == 1;
-        }
+        return Sql.update(c,
+                "INSERT INTO settings (name, value, updated_at) VALUES (?, ?, ?) ON CONFLICT (name) DO NOTHING", name,
+                value, at) == 1;
     }
 }

@@ -5,6 +5,7 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Types;
+import java.time.Instant;
 import java.util.Optional;
 import javax.sql.DataSource;
 import org.postgresql.util.PSQLException;
@@ -96,6 +97,34 @@ final class Sql {
             return Optional.of(String.valueOf(s.getMessage()));
         }
         return Optional.empty();
+    }
+
+    /**
+     * Binds {@code params} to the statement's parameters in order from parameter {@code first} on, as the stores
+     * keep them: text as text, {@code Integer} and {@code Long} as integers, {@code Boolean} as 1 or 0,
+     * {@code Instant} as epoch milliseconds. Absent values have no place here: bind them with
+     * {@link #setOptionalText} and its like.
+     */
+    static void bind(PreparedStatement s, int first, Object... params) throws SQLException {
+        for (int i = 0; i < params.length; i++) {
+            int index = first + i;
+            switch (params[i]) {
+                case String v -> s.setString(index, v);
+                case Integer v -> s.setInt(index, v);
+                case Long v -> s.setLong(index, v);
+                case Boolean v -> s.setInt(index, v ? 1 : 0);
+                case Instant v -> s.setLong(index, v.toEpochMilli());
+                default -> throw new IllegalArgumentException("no SQL binding for a " + params[i].getClass().getName());
+            }
+        }
+    }
+
+    /** Runs {@code statement} with {@code params} bound (see {@link #bind}); how many rows it changed. */
+    static int update(Connection c, String statement, Object... params) throws SQLException {
+        try (PreparedStatement s = c.prepareStatement(statement)) {
+            bind(s, 1, params);
+            return s.executeUpdate();
+        }
     }
 
     static void setOptionalText(PreparedStatement s, int index, Optional<String> value) throws SQLException {

@@ -9,6 +9,7 @@ import dev.switchboard.engine.extend.CatalogStore;
 import dev.switchboard.engine.extend.CatalogStore.OnConflict;
 import dev.switchboard.engine.extend.CharacterCard;
 import dev.switchboard.engine.extend.Installation;
+import dev.switchboard.engine.extend.ItemHeader;
 import dev.switchboard.engine.extend.ItemKind;
 import dev.switchboard.engine.extend.ItemRef;
 import dev.switchboard.engine.extend.ListQuery;
@@ -66,8 +67,9 @@ abstract class ExtendStoreContract extends StoreContract {
     }
 
     private static Skill skill(String id, String name, String description, Optional<String> owner, Visibility v, List<String> tags) {
-        return new Skill(id, name, description, owner, owner.map(o -> "user-" + o.substring(4)).orElse("switchboard"),
-                owner.isEmpty(), v, body("Be " + name), tags, 0, 0, 0, Optional.empty(), T0, T0);
+        return new Skill(new ItemHeader(id, name, description, tags, T0, T0), owner,
+                owner.map(o -> "user-" + o.substring(4)).orElse("switchboard"), owner.isEmpty(), v, body("Be " + name), 0, 0, 0,
+                Optional.empty());
     }
 
     private static Skill official(String id, String name, String description, String... tags) {
@@ -77,18 +79,18 @@ abstract class ExtendStoreContract extends StoreContract {
     @Test
     void everyKindRoundTripsWithAllItsFields() {
         Skill s = skill("skl_1", "Reviewer", "Reviews code", Optional.of(user(1)), Visibility.UNLISTED, List.of("code", "review"));
-        McpServer m = new McpServer("everything", "Everything", "Test server", Optional.empty(), Transport.STDIO,
-                Optional.of("npx -y @modelcontextprotocol/server-everything"), List.of("echo", "add"),
-                Optional.of("https://github.com/modelcontextprotocol/servers"), List.of("test"), true, true, 0, T0, T0);
-        Marketplace mk = new Marketplace("starter", "Starter", "A set", Optional.of("https://example.com/"),
-                List.of(new ItemRef(ItemKind.SKILL, "skl_1"), new ItemRef(ItemKind.MCP_SERVER, "everything")), List.of("set"),
-                true, 0, T0, T0);
+        McpServer m = new McpServer(new ItemHeader("everything", "Everything", "Test server", List.of("test"), T0, T0),
+                Optional.empty(), Transport.STDIO, Optional.of("npx -y @modelcontextprotocol/server-everything"),
+                List.of("echo", "add"), Optional.of("https://github.com/modelcontextprotocol/servers"), true, true, 0);
+        Marketplace mk = new Marketplace(new ItemHeader("starter", "Starter", "A set", List.of("set"), T0, T0),
+                Optional.of("https://example.com/"),
+                List.of(new ItemRef(ItemKind.SKILL, "skl_1"), new ItemRef(ItemKind.MCP_SERVER, "everything")), true, 0);
         ObjectNode ext = Json.object().put("depth_prompt", "x");
-        CharacterCard c = new CharacterCard("ada", "Ada", "A mathematician", "curious", "a salon", "Hello!", "<START>",
-                "sys", "post", List.of("Hi", "Hey"), "notes \u00e9 \ud83d\ude00", List.of("history"), "switchboard", "1.2",
-                Optional.of("https://example.com/ada.png"), ext, 0, 0, T0, T0);
-        Plugin p = new Plugin("cfg", "Config", "A config file", "coding-tools", "1.0.0", true, Optional.empty(),
-                List.of("config"), Optional.empty(), T0, T0);
+        CharacterCard c = new CharacterCard(new ItemHeader("ada", "Ada", "A mathematician", List.of("history"), T0, T0),
+                "curious", "a salon", "Hello!", "<START>", "sys", "post", List.of("Hi", "Hey"), "notes \u00e9 \ud83d\ude00",
+                "switchboard", "1.2", Optional.of("https://example.com/ada.png"), ext, 0, 0);
+        Plugin p = new Plugin(new ItemHeader("cfg", "Config", "A config file", List.of("config"), T0, T0), "coding-tools",
+                "1.0.0", true, Optional.empty(), Optional.empty());
         for (CatalogItem item : List.of(s, m, mk, c, p)) {
             assertThat(catalog.save(item, OnConflict.KEEP)).isTrue();
             assertThat(catalog.find(item.kind(), item.id())).contains(item);
@@ -107,8 +109,9 @@ abstract class ExtendStoreContract extends StoreContract {
         assertThat(catalog.save(other, OnConflict.KEEP)).isFalse();
         assertThat(((Skill) catalog.find(ItemKind.SKILL, "skl_1").orElseThrow()).description()).isEqualTo("first");
 
-        Skill edited = new Skill("skl_1", "Reviewer 2", "edited", Optional.of(user(1)), "user-1", false, Visibility.PRIVATE,
-                body("edited"), List.of("b", "c"), 0, 0, 0, Optional.empty(), T0.plusSeconds(60), T0.plusSeconds(60));
+        Skill edited = new Skill(new ItemHeader("skl_1", "Reviewer 2", "edited", List.of("b", "c"), T0.plusSeconds(60),
+                T0.plusSeconds(60)), Optional.of(user(1)), "user-1", false, Visibility.PRIVATE, body("edited"), 0, 0, 0,
+                Optional.empty());
         assertThat(catalog.save(edited, OnConflict.REPLACE)).isTrue();
         Skill read = (Skill) catalog.find(ItemKind.SKILL, "skl_1").orElseThrow();
         assertThat(read.name()).isEqualTo("Reviewer 2");
@@ -172,8 +175,8 @@ abstract class ExtendStoreContract extends StoreContract {
     @Test
     void sortOrders() {
         catalog.save(official("x", "Banana", "b"), OnConflict.KEEP);
-        catalog.save(new Skill("y", "apple", "a", Optional.empty(), "switchboard", true, Visibility.PUBLIC, body("y"), List.of(),
-                0, 0, 0, Optional.empty(), T0.plusSeconds(5), T0.plusSeconds(5)), OnConflict.KEEP);
+        catalog.save(new Skill(new ItemHeader("y", "apple", "a", List.of(), T0.plusSeconds(5), T0.plusSeconds(5)),
+                Optional.empty(), "switchboard", true, Visibility.PUBLIC, body("y"), 0, 0, 0, Optional.empty()), OnConflict.KEEP);
         catalog.save(official("z", "Cherry", "c"), OnConflict.KEEP);
         catalog.like(ItemKind.SKILL, "z", user(1), T0);
         skills.recordUse(List.of("x", "x"));
@@ -240,8 +243,8 @@ abstract class ExtendStoreContract extends StoreContract {
     @Test
     void usesForksAndInteractionsCountExactlyUnderConcurrency() throws Exception {
         catalog.save(official("popular", "Popular", "d"), OnConflict.KEEP);
-        catalog.save(new CharacterCard("bot", "Bot", "d", "", "", "Hi", "", "", "", List.of(), "", List.of(), "switchboard", "1",
-                Optional.empty(), Json.object(), 0, 0, T0, T0), OnConflict.KEEP);
+        catalog.save(new CharacterCard(new ItemHeader("bot", "Bot", "d", List.of(), T0, T0), "", "", "Hi", "", "", "",
+                List.of(), "", "switchboard", "1", Optional.empty(), Json.object(), 0, 0), OnConflict.KEEP);
         JdbcSkillStore secondSkills = new JdbcSkillStore(open());
         JdbcCatalogStore secondCatalog = new JdbcCatalogStore(open());
         List<Callable<?>> tasks = new ArrayList<>();
@@ -253,8 +256,8 @@ abstract class ExtendStoreContract extends StoreContract {
                 return null;
             });
             tasks.add(() -> (first ? catalog : secondCatalog).interact("bot"));
-            Skill fork = new Skill("skl_fork_" + i, "Fork", "d", Optional.of(u), "user", false, Visibility.PRIVATE, body("f"),
-                    List.of(), 0, 0, 0, Optional.of("popular"), T0, T0);
+            Skill fork = new Skill(new ItemHeader("skl_fork_" + i, "Fork", "d", List.of(), T0, T0), Optional.of(u), "user",
+                    false, Visibility.PRIVATE, body("f"), 0, 0, 0, Optional.of("popular"));
             tasks.add(() -> (first ? skills : secondSkills).fork(fork, 200));
         }
         concurrently(tasks);
@@ -271,10 +274,10 @@ abstract class ExtendStoreContract extends StoreContract {
     @Test
     void forksRespectTheOwnersCapAndAVanishedSource() {
         catalog.save(official("src", "Source", "d"), OnConflict.KEEP);
-        Skill fork1 = new Skill("skl_f1", "F", "d", Optional.of(user(1)), "user-1", false, Visibility.PRIVATE, body("f"), List.of(),
-                0, 0, 0, Optional.of("src"), T0, T0);
-        Skill fork2 = new Skill("skl_f2", "F", "d", Optional.of(user(1)), "user-1", false, Visibility.PRIVATE, body("f"), List.of(),
-                0, 0, 0, Optional.of("src"), T0, T0);
+        Skill fork1 = new Skill(new ItemHeader("skl_f1", "F", "d", List.of(), T0, T0), Optional.of(user(1)), "user-1", false,
+                Visibility.PRIVATE, body("f"), 0, 0, 0, Optional.of("src"));
+        Skill fork2 = new Skill(new ItemHeader("skl_f2", "F", "d", List.of(), T0, T0), Optional.of(user(1)), "user-1", false,
+                Visibility.PRIVATE, body("f"), 0, 0, 0, Optional.of("src"));
         assertThat(skills.fork(fork1, 1)).isEqualTo(SkillStore.Created.CREATED);
         assertThat(skills.fork(fork2, 1)).isEqualTo(SkillStore.Created.LIMIT_REACHED);
         assertThat(((Skill) catalog.find(ItemKind.SKILL, "src").orElseThrow()).forks()).as("a refused fork counts nothing")
@@ -319,8 +322,10 @@ abstract class ExtendStoreContract extends StoreContract {
 
     @Test
     void artifactsAreStoredByHashServedByExactNameAndUnique() {
-        Plugin p = new Plugin("cfg", "Config", "d", "coding-tools", "1", false, Optional.empty(), List.of(), Optional.empty(), T0, T0);
-        Plugin q = new Plugin("cfg2", "Config 2", "d", "coding-tools", "1", false, Optional.empty(), List.of(), Optional.empty(), T0, T0);
+        Plugin p = new Plugin(new ItemHeader("cfg", "Config", "d", List.of(), T0, T0), "coding-tools", "1", false,
+                Optional.empty(), Optional.empty());
+        Plugin q = new Plugin(new ItemHeader("cfg2", "Config 2", "d", List.of(), T0, T0), "coding-tools", "1", false,
+                Optional.empty(), Optional.empty());
         catalog.save(p, OnConflict.KEEP);
         catalog.save(q, OnConflict.KEEP);
         assertThat(catalog.list(ItemKind.PLUGIN, CatalogStore.LISTED, ListQuery.ALL.unpaged()).items())
@@ -345,8 +350,8 @@ abstract class ExtendStoreContract extends StoreContract {
         catalog.attachArtifact("cfg", a2, v2, T0);
         assertThat(catalog.artifact("cfg.json")).as("the old name is gone").isEmpty();
         assertThat(catalog.artifact("cfg-v2.json").orElseThrow().content()).isEqualTo(v2);
-        catalog.save(new Plugin("cfg", "Renamed", "d", "chat-apps", "2", true, Optional.empty(), List.of(), Optional.empty(),
-                T0, T0), OnConflict.REPLACE);
+        catalog.save(new Plugin(new ItemHeader("cfg", "Renamed", "d", List.of(), T0, T0), "chat-apps", "2", true,
+                Optional.empty(), Optional.empty()), OnConflict.REPLACE);
         assertThat(((Plugin) catalog.find(ItemKind.PLUGIN, "cfg").orElseThrow()).artifact()).as("metadata edits keep the file")
                 .contains(a2);
         catalog.delete(ItemKind.PLUGIN, "cfg");

@@ -25,11 +25,7 @@ public final class HoldSweeper implements AutoCloseable {
     public HoldSweeper(BalanceStore store, Clock clock, Duration every) {
         this.store = Objects.requireNonNull(store, "store");
         this.clock = Objects.requireNonNull(clock, "clock");
-        this.timer = Executors.newSingleThreadScheduledExecutor(r -> {
-            Thread t = new Thread(r, "hold-sweeper");
-            t.setDaemon(true);
-            return t;
-        });
+        this.timer = Executors.newSingleThreadScheduledExecutor(Thread.ofPlatform().daemon().name("hold-sweeper").factory());
         timer.scheduleWithFixedDelay(this::sweepQuietly, 0, every.toMillis(), TimeUnit.MILLISECONDS);
     }
 

@@ -1,6 +1,6 @@
 package dev.switchboard.engine.catalog;
 
-import java.util.Arrays;
+import dev.switchboard.model.WireName;
 import java.util.Optional;
 
 /**
@@ -20,21 +20,10 @@ import java.util.Optional;
  *       of earlier tool calls echoed, no extras.</li>
  * </ul>
  */
-public enum ProviderFlavour {
-    OPENAI("openai"), COMPATIBLE("compatible"), OPENROUTER("openrouter"), GOOGLE("google");
-
-    private final String wire;
-
-    ProviderFlavour(String wire) {
-        this.wire = wire;
-    }
-
-    /** The name used in config files. */
-    public String wire() {
-        return wire;
-    }
+public enum ProviderFlavour implements WireName {
+    OPENAI, COMPATIBLE, OPENROUTER, GOOGLE;
 
     public static Optional<ProviderFlavour> parse(String s) {
-        return Arrays.stream(values()).filter(f -> f.wire.equals(s)).findFirst();
+        return WireName.find(values(), s);
     }
 }

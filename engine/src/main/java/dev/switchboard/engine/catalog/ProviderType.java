@@ -1,6 +1,6 @@
 package dev.switchboard.engine.catalog;
 
-import java.util.Locale;
+import dev.switchboard.model.WireName;
 import java.util.Optional;
 
 /**
@@ -8,27 +8,16 @@ import java.util.Optional;
  * ({@code POST /chat/completions}) and {@code OPENAI_RESPONSES} the Responses API ({@code POST /responses})
  * at a base URL given as for {@code openai}.
  */
-public enum ProviderType {
-    OPENAI("openai"), OPENAI_RESPONSES("openai-responses"), ANTHROPIC("anthropic"), GEMINI("gemini"),
-    SIMULATOR("simulator");
+public enum ProviderType implements WireName {
+    OPENAI, OPENAI_RESPONSES, ANTHROPIC, GEMINI, SIMULATOR;
 
-    private final String wire;
-
-    ProviderType(String wire) {
-        this.wire = wire;
-    }
-
-    /** The name used in config files and logs. */
-    public String wire() {
-        return wire;
+    /** The names in config files and logs are {@code openai-responses}, not {@code openai_responses}. */
+    @Override
+    public char separator() {
+        return '-';
     }
 
     public static Optional<ProviderType> parse(String s) {
-        for (ProviderType t : values()) {
-            if (t.wire.equals(s)) {
-                return Optional.of(t);
-            }
-        }
-        return Optional.empty();
+        return WireName.find(values(), s);
     }
 }

@@ -3,20 +3,34 @@ package dev.switchboard.engine.extend;
 import java.time.Instant;
 import java.util.List;
 
-/** What every catalog entry has, whatever its kind. */
+/** What every catalog entry has, whatever its kind: its kind and its {@link ItemHeader}. */
 public sealed interface CatalogItem permits Skill, McpServer, Marketplace, CharacterCard, Plugin {
     ItemKind kind();
 
-    String id();
+    ItemHeader head();
 
-    String name();
+    default String id() {
+        return head().id();
+    }
 
-    String description();
+    default String name() {
+        return head().name();
+    }
+
+    default String description() {
+        return head().description();
+    }
 
     /** Normalized tags (see {@link Tags}), in the order they were given. */
-    List<String> tags();
+    default List<String> tags() {
+        return head().tags();
+    }
 
-    Instant createdAt();
+    default Instant createdAt() {
+        return head().createdAt();
+    }
 
-    Instant updatedAt();
+    default Instant updatedAt() {
+        return head().updatedAt();
+    }
 }

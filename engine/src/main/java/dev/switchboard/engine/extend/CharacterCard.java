@@ -1,7 +1,6 @@
 package dev.switchboard.engine.extend;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import java.time.Instant;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
@@ -10,15 +9,11 @@ import java.util.Optional;
  * A character card with the fields of CharacterCard Card V2 (the format SillyTavern and most chat front ends
  * import), plus the catalog's counts. {@code extensions} is the card's free-form object, kept as given.
  */
-public record CharacterCard(String id, String name, String description, String personality, String scenario, String firstMes,
-                        String mesExample, String systemPrompt, String postHistoryInstructions,
-                        List<String> alternateGreetings, String creatorNotes, List<String> tags, String creator,
-                        String characterVersion, Optional<String> avatarUrl, ObjectNode extensions, long likes,
-                        long interactions, Instant createdAt, Instant updatedAt) implements CatalogItem {
+public record CharacterCard(ItemHeader head, String personality, String scenario, String firstMes, String mesExample,
+                            String systemPrompt, String postHistoryInstructions, List<String> alternateGreetings,
+                            String creatorNotes, String creator, String characterVersion, Optional<String> avatarUrl,
+                            ObjectNode extensions, long likes, long interactions) implements CatalogItem {
     public CharacterCard {
-        Objects.requireNonNull(id, "id");
-        Objects.requireNonNull(name, "name");
-        Objects.requireNonNull(description, "description");
         Objects.requireNonNull(personality, "personality");
         Objects.requireNonNull(scenario, "scenario");
         Objects.requireNonNull(firstMes, "firstMes");
@@ -27,13 +22,10 @@ public record CharacterCard(String id, String name, String description, String p
         Objects.requireNonNull(postHistoryInstructions, "postHistoryInstructions");
         alternateGreetings = List.copyOf(alternateGreetings);
         Objects.requireNonNull(creatorNotes, "creatorNotes");
-        tags = List.copyOf(tags);
         Objects.requireNonNull(creator, "creator");
         Objects.requireNonNull(characterVersion, "characterVersion");
         Objects.requireNonNull(avatarUrl, "avatarUrl");
         extensions = extensions.deepCopy();
-        Objects.requireNonNull(createdAt, "createdAt");
-        Objects.requireNonNull(updatedAt, "updatedAt");
     }
 
     @Override

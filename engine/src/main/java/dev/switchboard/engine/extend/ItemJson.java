@@ -69,12 +69,7 @@ public final class ItemJson {
 
     private static ObjectNode mcpServer(McpServer m) {
         ObjectNode o = head(m);
-        m.url().ifPresent(u -> o.put("url", u));
-        o.put("transport", m.transport().wire());
-        m.command().ifPresent(c -> o.put("command", c));
-        ArrayNode tools = o.putArray("tools");
-        m.tools().forEach(tools::add);
-        m.homepage().ifPresent(h -> o.put("homepage", h));
+        writeMcpFields(o, m);
         o.put("official", m.official());
         o.put("verified", m.verified());
         o.put("likes", m.likes());
@@ -82,21 +77,53 @@ public final class ItemJson {
         return o;
     }
 
+    /** An MCP server's own fields (url to homepage): what the API shows and the store keeps alike. */
+    public static void writeMcpFields(ObjectNode o, McpServer m) {
+        m.url().ifPresent(u -> o.put("url", u));
+        o.put("transport", m.transport().wire());
+        m.command().ifPresent(c -> o.put("command", c));
+        ArrayNode tools = o.putArray("tools");
+        m.tools().forEach(tools::add);
+        m.homepage().ifPresent(h -> o.put("homepage", h));
+    }
+
     private static ObjectNode marketplace(Marketplace m) {
         ObjectNode o = head(m);
-        m.homepage().ifPresent(h -> o.put("homepage", h));
-        ArrayNode items = o.putArray("items");
-        for (ItemRef r : m.items()) {
-            items.addObject().put("kind", r.kind().wire()).put("id", r.id());
-        }
+        writeMarketplaceFields(o, m);
         o.put("official", m.official());
         o.put("likes", m.likes());
         tail(o, m);
         return o;
     }
 
+    /** A marketplace's own fields (homepage, item references): what the API shows and the store keeps alike. */
+    public static void writeMarketplaceFields(ObjectNode o, Marketplace m) {
+        m.homepage().ifPresent(h -> o.put("homepage", h));
+        ArrayNode items = o.putArray("items");
+        for (ItemRef r : m.items()) {
+            items.addObject().put("kind", r.kind().wire()).put("id", r.id());
+        }
+    }
+
     private static ObjectNode character(CharacterCard c) {
         ObjectNode o = head(c);
+        writeCardTexts(o, c);
+        o.put("creator", c.creator());
+        o.put("character_version", c.characterVersion());
+        c.avatarUrl().ifPresent(a -> o.put("avatar_url", a));
+        o.set("extensions", c.extensions().deepCopy());
+        o.put("likes", c.likes());
+        o.put("interactions", c.interactions());
+        tail(o, c);
+        return o;
+    }
+
+    /**
+     * Writes the character's Card V2 texts under their Card V2 names ({@code personality} to
+     * {@code creator_notes}, {@code alternate_greetings} among them): the fields the API shows and the
+     * store keeps alike.
+     */
+    public static void writeCardTexts(ObjectNode o, CharacterCard c) {
         o.put("personality", c.personality());
         o.put("scenario", c.scenario());
         o.put("first_mes", c.firstMes());
@@ -106,14 +133,6 @@ public final class ItemJson {
         ArrayNode greetings = o.putArray("alternate_greetings");
         c.alternateGreetings().forEach(greetings::add);
         o.put("creator_notes", c.creatorNotes());
-        o.put("creator", c.creator());
-        o.put("character_version", c.characterVersion());
-        c.avatarUrl().ifPresent(a -> o.put("avatar_url", a));
-        o.set("extensions", c.extensions().deepCopy());
-        o.put("likes", c.likes());
-        o.put("interactions", c.interactions());
-        tail(o, c);
-        return o;
     }
 
     private static ObjectNode plugin(Plugin p) {
@@ -167,9 +186,9 @@ public final class ItemJson {
                 SkillDraft d = SkillDraft.read(in, true);
                 String dName = d.name().orElseThrow();
                 String creator = in.text("creator_username", Limits.NAME, true).filter(c -> !c.isEmpty()).orElse(OPERATOR);
-                yield new Skill(id, dName, d.description().orElseThrow(), Optional.empty(), creator, true,
-                        d.visibility().orElse(Visibility.PUBLIC), d.body().orElseThrow(), d.tags().orElse(List.of()), 0, 0, 0,
-                        Optional.empty(), now, now);
+                yield new Skill(new ItemHeader(id, dName, d.description().orElseThrow(), d.tags().orElse(List.of()), now, now),
+                        Optional.empty(), creator, true, d.visibility().orElse(Visibility.PUBLIC), d.body().orElseThrow(), 0, 0, 0,
+                        Optional.empty());
             }
             case MCP_SERVER -> {
                 in.allowOnly(Set.of("id", "name", "description", "url", "transport", "command", "tools", "homepage", "tags",
@@ -187,8 +206,8 @@ public final class ItemJson {
                             + ": required for the stdio transport (the command that starts the server)").toException();
                 }
                 List<String> tools = in.texts("tools", Limits.MCP_TOOLS, Limits.MCP_TOOL_NAME);
-                yield new McpServer(id, name(in), description(in), url, transport, command, tools, homepage(in), tags(in),
-                        in.bool("official").orElse(false), in.bool("verified").orElse(false), 0, now, now);
+                yield new McpServer(head(in, id, now), url, transport, command, tools, homepage(in),
+                        in.bool("official").orElse(false), in.bool("verified").orElse(false), 0);
             }
             case MARKETPLACE -> {
                 in.allowOnly(Set.of("id", "name", "description", "homepage", "items", "tags"),
@@ -202,7 +221,7 @@ public final class ItemJson {
                                     + ": expected skill or mcp_server, got '" + kindName + "'").toException());
                     items.add(new ItemRef(k, item.requiredText("id", 80)));
                 }
-                yield new Marketplace(id, name(in), description(in), homepage(in), items, tags(in), true, 0, now, now);
+                yield new Marketplace(head(in, id, now), homepage(in), items, true, 0);
             }
             case CHARACTER -> {
                 in.allowOnly(Set.of("id", "name", "description", "personality", "scenario", "first_mes", "mes_example",
@@ -214,12 +233,12 @@ public final class ItemJson {
                 in.checkLength(in.field("extensions"), Json.write(extensions), EXTENSIONS_CHARS);
                 Optional<String> avatar = in.text("avatar_url", Limits.URL, true).filter(u -> !u.isEmpty())
                         .map(u -> Urls.check(u, in.field("avatar_url")));
-                yield new CharacterCard(id, name(in), description(in), longText(in, "personality"), longText(in, "scenario"),
+                yield new CharacterCard(head(in, id, now), longText(in, "personality"), longText(in, "scenario"),
                         longText(in, "first_mes"), longText(in, "mes_example"), longText(in, "system_prompt"),
                         longText(in, "post_history_instructions"),
                         in.texts("alternate_greetings", Limits.ALTERNATE_GREETINGS, Limits.CHARACTER_FIELD),
-                        longText(in, "creator_notes"), tags(in), in.text("creator", Limits.NAME, true).orElse(OPERATOR),
-                        in.text("character_version", Limits.SHORT_TEXT, true).orElse("1.0"), avatar, extensions, 0, 0, now, now);
+                        longText(in, "creator_notes"), in.text("creator", Limits.NAME, true).orElse(OPERATOR),
+                        in.text("character_version", Limits.SHORT_TEXT, true).orElse("1.0"), avatar, extensions, 0, 0);
             }
             case PLUGIN -> {
                 in.allowOnly(Set.of("id", "name", "description", "section", "version", "verified", "homepage", "tags"),
@@ -229,8 +248,8 @@ public final class ItemJson {
                     throw GatewayError.invalid(in.field("section"), in.field("section")
                             + ": expected lower-case letters, digits and '-', at most 32, e.g. coding-tools").toException();
                 }
-                yield new Plugin(id, name(in), description(in), section, in.requiredText("version", 32),
-                        in.bool("verified").orElse(false), homepage(in), tags(in), Optional.empty(), now, now);
+                yield new Plugin(head(in, id, now), section, in.requiredText("version", 32),
+                        in.bool("verified").orElse(false), homepage(in), Optional.empty());
             }
         };
     }
@@ -246,6 +265,11 @@ public final class ItemJson {
         }
         return EntryIds.slug(bodyId.orElseThrow(() -> GatewayError.invalid(in.field("id"), in.field("id") + ": required")
                 .toException()), in.field("id"));
+    }
+
+    /** The common fields of an operator's entry: its name, description and tags as given, both times {@code now}. */
+    private static ItemHeader head(JsonInput in, String id, Instant now) {
+        return new ItemHeader(id, name(in), description(in), tags(in), now, now);
     }
 
     static String name(JsonInput in) {

@@ -1,6 +1,5 @@
 package dev.switchboard.engine.extend;
 
-import java.time.Instant;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
@@ -14,22 +13,15 @@ import java.util.Optional;
  * @param tools    advertised tool names (informational)
  * @param verified the operator checked the facts of this entry
  */
-public record McpServer(String id, String name, String description, Optional<String> url, Transport transport,
-                        Optional<String> command, List<String> tools, Optional<String> homepage, List<String> tags,
-                        boolean official, boolean verified, long likes, Instant createdAt, Instant updatedAt)
+public record McpServer(ItemHeader head, Optional<String> url, Transport transport, Optional<String> command,
+                        List<String> tools, Optional<String> homepage, boolean official, boolean verified, long likes)
         implements CatalogItem {
     public McpServer {
-        Objects.requireNonNull(id, "id");
-        Objects.requireNonNull(name, "name");
-        Objects.requireNonNull(description, "description");
         Objects.requireNonNull(url, "url");
         Objects.requireNonNull(transport, "transport");
         Objects.requireNonNull(command, "command");
         tools = List.copyOf(tools);
         Objects.requireNonNull(homepage, "homepage");
-        tags = List.copyOf(tags);
-        Objects.requireNonNull(createdAt, "createdAt");
-        Objects.requireNonNull(updatedAt, "updatedAt");
     }
 
     @Override

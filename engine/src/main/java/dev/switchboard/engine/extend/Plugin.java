@@ -1,7 +1,5 @@
 package dev.switchboard.engine.extend;
 
-import java.time.Instant;
-import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 
@@ -12,20 +10,13 @@ import java.util.Optional;
  * @param section  the group it is listed under ({@code coding-tools}, {@code chat-apps} ...)
  * @param verified curated by the operator ({@code /v1/plugins/verified})
  */
-public record Plugin(String id, String name, String description, String section, String version, boolean verified,
-                     Optional<String> homepage, List<String> tags, Optional<Artifact> artifact, Instant createdAt,
-                     Instant updatedAt) implements CatalogItem {
+public record Plugin(ItemHeader head, String section, String version, boolean verified, Optional<String> homepage,
+                     Optional<Artifact> artifact) implements CatalogItem {
     public Plugin {
-        Objects.requireNonNull(id, "id");
-        Objects.requireNonNull(name, "name");
-        Objects.requireNonNull(description, "description");
         Objects.requireNonNull(section, "section");
         Objects.requireNonNull(version, "version");
         Objects.requireNonNull(homepage, "homepage");
-        tags = List.copyOf(tags);
         Objects.requireNonNull(artifact, "artifact");
-        Objects.requireNonNull(createdAt, "createdAt");
-        Objects.requireNonNull(updatedAt, "updatedAt");
     }
 
     @Override

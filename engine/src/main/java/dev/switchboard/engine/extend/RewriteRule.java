@@ -64,49 +64,37 @@ public sealed interface RewriteRule {
         }
     }
 
-    /** {@code text} put before the target text. */
-    record Prepend(String text, RuleTarget target) implements RewriteRule {
-        public Prepend {
+    /** Where an {@link Add} puts its text. */
+    enum Place {
+        BEFORE, AFTER;
+
+        /** The rule's {@code type}: {@code prepend} or {@code append}. */
+        public String type() {
+            return this == BEFORE ? "prepend" : "append";
+        }
+    }
+
+    /** {@code text} put before ({@code prepend}) or after ({@code append}) the target text. */
+    record Add(Place place, String text, RuleTarget target) implements RewriteRule {
+        public Add {
+            Objects.requireNonNull(place, "place");
             Objects.requireNonNull(text, "text");
             Objects.requireNonNull(target, "target");
         }
 
         @Override
         public String apply(String in) {
-            return text + in;
+            return place == Place.BEFORE ? text + in : in + text;
         }
 
         @Override
         public ObjectNode toJson() {
-            return textRule("prepend", text, target);
+            ObjectNode o = Json.object();
+            o.put("type", place.type());
+            o.put("text", text);
+            o.put("target", target.wire());
+            return o;
         }
-    }
-
-    /** {@code text} put after the target text. */
-    record Append(String text, RuleTarget target) implements RewriteRule {
-        public Append {
-            Objects.requireNonNull(text, "text");
-            Objects.requireNonNull(target, "target");
-        }
-
-        @Override
-        public String apply(String in) {
-            return in + text;
-        }
-
-        @Override
-        public ObjectNode toJson() {
-            return textRule("append", text, target);
-        }
-    }
-
-    /** The JSON of a rule that adds {@code text} at the target ({@link Prepend}, {@link Append}). */
-    private static ObjectNode textRule(String type, String text, RuleTarget target) {
-        ObjectNode o = Json.object();
-        o.put("type", type);
-        o.put("text", text);
-        o.put("target", target.wire());
-        return o;
     }
 
     /** Reads and checks one rule object ({@code in.path()} names it in errors). */
@@ -143,7 +131,7 @@ public sealed interface RewriteRule {
                 if (text.isEmpty()) {
                     throw GatewayError.invalid(in.field("text"), in.field("text") + ": expected a non-empty string").toException();
                 }
-                yield type.equals("prepend") ? new Prepend(text, target) : new Append(text, target);
+                yield new Add(type.equals("prepend") ? Place.BEFORE : Place.AFTER, text, target);
             }
             default -> throw GatewayError.invalid(in.field("type"), in.field("type")
                     + ": expected replace, prepend or append, got '" + type + "'").toException();

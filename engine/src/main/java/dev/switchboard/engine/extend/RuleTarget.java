@@ -1,27 +1,13 @@
 package dev.switchboard.engine.extend;
 
-import dev.switchboard.model.GatewayError;
+import dev.switchboard.model.WireName;
 
 /** Which of the caller's texts a rewrite rule works on: the last user message (the default) or every user message. */
-public enum RuleTarget {
-    LAST_USER("last_user"), ALL_USER("all_user");
+public enum RuleTarget implements WireName {
+    LAST_USER, ALL_USER;
 
-    private final String wire;
-
-    RuleTarget(String wire) {
-        this.wire = wire;
-    }
-
-    public String wire() {
-        return wire;
-    }
-
+    /** Parses {@code last_user | all_user}; anything else is a 400 naming {@code field}. */
     public static RuleTarget parse(String s, String field) {
-        for (RuleTarget t : values()) {
-            if (t.wire.equals(s)) {
-                return t;
-            }
-        }
-        throw GatewayError.invalid(field, field + ": expected last_user or all_user, got '" + s + "'").toException();
+        return WireName.parse(values(), s, field);
     }
 }

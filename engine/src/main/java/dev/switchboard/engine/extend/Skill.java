@@ -1,7 +1,5 @@
 package dev.switchboard.engine.extend;
 
-import java.time.Instant;
-import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 
@@ -12,21 +10,15 @@ import java.util.Optional;
  * @param creatorUsername the author's name as shown
  * @param forkedFrom      the skill this one was forked from, kept even when that one is deleted (provenance)
  */
-public record Skill(String id, String name, String description, Optional<String> ownerId, String creatorUsername,
-                    boolean official, Visibility visibility, SkillBody body, List<String> tags, long likes, long useCount,
-                    long forks, Optional<String> forkedFrom, Instant createdAt, Instant updatedAt) implements CatalogItem {
+public record Skill(ItemHeader head, Optional<String> ownerId, String creatorUsername, boolean official,
+                    Visibility visibility, SkillBody body, long likes, long useCount, long forks,
+                    Optional<String> forkedFrom) implements CatalogItem {
     public Skill {
-        Objects.requireNonNull(id, "id");
-        Objects.requireNonNull(name, "name");
-        Objects.requireNonNull(description, "description");
         Objects.requireNonNull(ownerId, "ownerId");
         Objects.requireNonNull(creatorUsername, "creatorUsername");
         Objects.requireNonNull(visibility, "visibility");
         Objects.requireNonNull(body, "body");
-        tags = List.copyOf(tags);
         Objects.requireNonNull(forkedFrom, "forkedFrom");
-        Objects.requireNonNull(createdAt, "createdAt");
-        Objects.requireNonNull(updatedAt, "updatedAt");
     }
 
     @Override

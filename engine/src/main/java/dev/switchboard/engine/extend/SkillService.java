@@ -75,9 +75,9 @@ public final class SkillService implements SkillLookup {
         in.allowOnly(SkillDraft.WRITABLE, SkillDraft.GATEWAY_OWNED);
         SkillDraft d = SkillDraft.read(in, true);
         Instant now = now();
-        Skill skill = new Skill(Ids.next("skl", now), d.name().orElseThrow(), d.description().orElseThrow(),
-                Optional.of(viewer.userId()), viewer.username(), false, d.visibility().orElse(Visibility.PUBLIC),
-                d.body().orElseThrow(), d.tags().orElse(List.of()), 0, 0, 0, Optional.empty(), now, now);
+        Skill skill = new Skill(new ItemHeader(Ids.next("skl", now), d.name().orElseThrow(), d.description().orElseThrow(),
+                d.tags().orElse(List.of()), now, now), Optional.of(viewer.userId()), viewer.username(), false,
+                d.visibility().orElse(Visibility.PUBLIC), d.body().orElseThrow(), 0, 0, 0, Optional.empty());
         if (skills.create(skill, Limits.SKILLS_PER_USER) == SkillStore.Created.LIMIT_REACHED) {
             throw limitReached();
         }
@@ -90,9 +90,10 @@ public final class SkillService implements SkillLookup {
         in.allowOnly(SkillDraft.WRITABLE, SkillDraft.GATEWAY_OWNED);
         SkillDraft d = SkillDraft.read(in, false);
         Skill s = owned(viewer, id);
-        Skill updated = new Skill(s.id(), d.name().orElse(s.name()), d.description().orElse(s.description()), s.ownerId(),
-                s.creatorUsername(), s.official(), d.visibility().orElse(s.visibility()), d.body().orElse(s.body()),
-                d.tags().orElse(s.tags()), s.likes(), s.useCount(), s.forks(), s.forkedFrom(), s.createdAt(), now());
+        Skill updated = new Skill(new ItemHeader(s.id(), d.name().orElse(s.name()), d.description().orElse(s.description()),
+                d.tags().orElse(s.tags()), s.createdAt(), now()), s.ownerId(), s.creatorUsername(), s.official(),
+                d.visibility().orElse(s.visibility()), d.body().orElse(s.body()), s.likes(), s.useCount(), s.forks(),
+                s.forkedFrom());
         catalog.save(updated, CatalogStore.OnConflict.REPLACE);
         changed(id);
         return (Skill) catalog.find(ItemKind.SKILL, id).orElseThrow(() -> notFound(id));
@@ -115,9 +116,10 @@ public final class SkillService implements SkillLookup {
         SkillDraft d = SkillDraft.read(in, false);
         Skill source = readable(id, Optional.of(viewer.userId()));
         Instant now = now();
-        Skill copy = new Skill(Ids.next("skl", now), d.name().orElse(source.name()), d.description().orElse(source.description()),
+        Skill copy = new Skill(new ItemHeader(Ids.next("skl", now), d.name().orElse(source.name()),
+                d.description().orElse(source.description()), d.tags().orElse(source.tags()), now, now),
                 Optional.of(viewer.userId()), viewer.username(), false, d.visibility().orElse(Visibility.PRIVATE), source.body(),
-                d.tags().orElse(source.tags()), 0, 0, 0, Optional.of(source.id()), now, now);
+                0, 0, 0, Optional.of(source.id()));
         return switch (skills.fork(copy, Limits.SKILLS_PER_USER)) {
             case CREATED -> copy;
             case LIMIT_REACHED -> throw limitReached();

@@ -1,27 +1,19 @@
 package dev.switchboard.engine.extend;
 
-import dev.switchboard.model.GatewayError;
+import dev.switchboard.model.WireName;
 
 /** How an MCP client reaches a server (spec 2.11): Streamable HTTP, server-sent events, or a local process on stdio. */
-public enum Transport {
-    STREAMABLE_HTTP("streamable-http"), SSE("sse"), STDIO("stdio");
+public enum Transport implements WireName {
+    STREAMABLE_HTTP, SSE, STDIO;
 
-    private final String wire;
-
-    Transport(String wire) {
-        this.wire = wire;
+    /** MCP spells it {@code streamable-http}. */
+    @Override
+    public char separator() {
+        return '-';
     }
 
-    public String wire() {
-        return wire;
-    }
-
+    /** Parses {@code streamable-http | sse | stdio}; anything else is a 400 naming {@code field}. */
     public static Transport parse(String s, String field) {
-        for (Transport t : values()) {
-            if (t.wire.equals(s)) {
-                return t;
-            }
-        }
-        throw GatewayError.invalid(field, field + ": expected streamable-http, sse or stdio, got '" + s + "'").toException();
+        return WireName.parse(values(), s, field);
     }
 }

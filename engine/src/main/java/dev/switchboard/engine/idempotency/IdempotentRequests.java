@@ -73,11 +73,8 @@ public final class IdempotentRequests implements AutoCloseable {
         this.store = Objects.requireNonNull(store, "store");
         this.clock = Objects.requireNonNull(clock, "clock");
         this.policy = Objects.requireNonNull(policy, "policy");
-        this.renewer = Executors.newSingleThreadScheduledExecutor(r -> {
-            Thread t = new Thread(r, "idempotency-leases");
-            t.setDaemon(true);
-            return t;
-        });
+        this.renewer = Executors.newSingleThreadScheduledExecutor(
+                Thread.ofPlatform().daemon().name("idempotency-leases").factory());
         long every = Math.max(1, policy.lease().toMillis() / 3);
         renewer.scheduleWithFixedDelay(this::renew, every, every, TimeUnit.MILLISECONDS);
         renewer.scheduleWithFixedDelay(this::prune, 1, 60, TimeUnit.SECONDS);

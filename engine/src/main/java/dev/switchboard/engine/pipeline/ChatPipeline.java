@@ -8,7 +8,6 @@ import dev.switchboard.engine.metrics.GatewayMetrics;
 import dev.switchboard.engine.route.Answer;
 import dev.switchboard.engine.route.Candidate;
 import dev.switchboard.engine.route.FailoverRouter;
-import dev.switchboard.engine.route.OpenStream;
 import dev.switchboard.engine.skills.SkillStack;
 import dev.switchboard.engine.skills.SkillUses;
 import dev.switchboard.engine.skills.StackedSkill;
@@ -18,6 +17,7 @@ import dev.switchboard.model.ChatResponse;
 import dev.switchboard.model.GatewayException;
 import dev.switchboard.model.Usage;
 import java.util.List;
+import java.util.function.BiFunction;
 
 /**
  * The chat pipeline every client format calls with a canonical request. It knows nothing of HTTP or wire
@@ -89,16 +89,11 @@ public final class ChatPipeline {
 
     /** A complete answer; {@code model} in it is the model that answered. */
     public ChatResponse complete(Caller caller, ChatRequest request, RequestTrace trace) {
-        List<Candidate> candidates = candidates(caller, request, trace);
-        AdmissionRequest admitting = admissionRequest(caller, trace, AdmissionRequest.Purpose.GENERATE, false, candidates);
-        Admitted admitted = admit(admitting, trace);
-        try (SettleOnce settle = new SettleOnce(settlement, metrics, admitting, admitted, trace, skillUses)) {
-            Answer<ChatResponse> answer = router.complete(candidates, admitted, trace.attempts());
-            settle.answeredBy(answer);
-            trace.notCarried(notCarried(request, answer));
-            settle.ended(RequestOutcome.Ending.COMPLETED, answer.value().usage());
-            return PresentAnswer.present(request, answer);
-        }
+        return generate(caller, request, trace, false,
+                (candidates, admitted) -> router.complete(candidates, admitted, trace.attempts()), (answer, settle) -> {
+                    settle.ended(RequestOutcome.Ending.COMPLETED, answer.value().usage());
+                    return PresentAnswer.present(request, answer);
+                });
     }
 
     /**
@@ -107,15 +102,30 @@ public final class ChatPipeline {
      * a failure is delivered in-band and the stream ends; a client that left cancels the upstream.
      */
     public void stream(Caller caller, ChatRequest request, RequestTrace trace, StreamSink sink) {
+        generate(caller, request, trace, true,
+                (candidates, admitted) -> router.stream(candidates, admitted, trace.attempts()), (answer, settle) -> {
+                    StreamRelay.Result relayed = relay.relay(request, answer, sink, trace);
+                    settle.ended(relayed.ending(), relayed.usage());
+                    return relayed;
+                });
+    }
+
+    /**
+     * The stages of a chat that reaches an upstream, whole or streamed: skills, resolve, prepare and admit, then
+     * {@code route}; {@code deliver} hands the answer to the caller and reports its end to the settlement, which
+     * settles once whatever happens.
+     */
+    private <T, R> R generate(Caller caller, ChatRequest request, RequestTrace trace, boolean streamed,
+                              BiFunction<List<Candidate>, Admitted, Answer<T>> route,
+                              BiFunction<Answer<T>, SettleOnce, R> deliver) {
         List<Candidate> candidates = candidates(caller, request, trace);
-        AdmissionRequest admitting = admissionRequest(caller, trace, AdmissionRequest.Purpose.GENERATE, true, candidates);
+        AdmissionRequest admitting = admissionRequest(caller, trace, AdmissionRequest.Purpose.GENERATE, streamed, candidates);
         Admitted admitted = admit(admitting, trace);
         try (SettleOnce settle = new SettleOnce(settlement, metrics, admitting, admitted, trace, skillUses)) {
-            Answer<OpenStream> answer = router.stream(candidates, admitted, trace.attempts());
+            Answer<T> answer = route.apply(candidates, admitted);
             settle.answeredBy(answer);
             trace.notCarried(notCarried(request, answer));
-            StreamRelay.Result relayed = relay.relay(request, answer, sink, trace);
-            settle.ended(relayed.ending(), relayed.usage());
+            return deliver.apply(answer, settle);
         }
     }
 

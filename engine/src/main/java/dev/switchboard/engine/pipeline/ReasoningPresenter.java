@@ -9,6 +9,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.BiFunction;
 
 /**
  * Applies the caller's {@code reasoning.exclude} and {@code reasoning.format} (spec 2.4) to an answer:
@@ -83,28 +84,27 @@ public final class ReasoningPresenter {
                 }
                 yield List.of(new StreamEvent.BlockStart(idx, s.block()));
             }
-            case StreamEvent.BlockDelta d -> {
-                Integer idx = indexes.get(d.index());
-                if (idx == null) {
-                    yield List.of();
+            case StreamEvent.BlockDelta d -> ofShownBlock(d.index(), (idx, trace) -> {
+                if (!trace) {
+                    return List.of(new StreamEvent.BlockDelta(idx, d.delta()));
                 }
-                if (thinking.getOrDefault(d.index(), false)) {
-                    yield d.delta() instanceof Delta.ThinkingDelta t
-                            ? List.of(new StreamEvent.BlockDelta(idx, new Delta.TextDelta(t.text()))) : List.of();
-                }
-                yield List.of(new StreamEvent.BlockDelta(idx, d.delta()));
-            }
-            case StreamEvent.BlockStop s -> {
-                Integer idx = indexes.get(s.index());
-                if (idx == null) {
-                    yield List.of();
-                }
-                if (thinking.getOrDefault(s.index(), false)) {
-                    yield List.of(new StreamEvent.BlockDelta(idx, new Delta.TextDelta(CLOSE)), new StreamEvent.BlockStop(idx));
-                }
-                yield List.of(new StreamEvent.BlockStop(idx));
-            }
+                return d.delta() instanceof Delta.ThinkingDelta t
+                        ? List.of(new StreamEvent.BlockDelta(idx, new Delta.TextDelta(t.text()))) : List.of();
+            });
+            case StreamEvent.BlockStop s -> ofShownBlock(s.index(), (idx, trace) -> trace
+                    ? List.of(new StreamEvent.BlockDelta(idx, new Delta.TextDelta(CLOSE)), new StreamEvent.BlockStop(idx))
+                    : List.of(new StreamEvent.BlockStop(idx)));
             default -> List.of(event);
         };
+    }
+
+    /**
+     * An event of the upstream block {@code upstreamIndex}: nothing when the block is not shown (an excluded
+     * trace), else what {@code present} makes of it given the block's index for the client and whether it is
+     * a reasoning trace (shown inline as text).
+     */
+    private List<StreamEvent> ofShownBlock(int upstreamIndex, BiFunction<Integer, Boolean, List<StreamEvent>> present) {
+        Integer idx = indexes.get(upstreamIndex);
+        return idx == null ? List.of() : present.apply(idx, thinking.getOrDefault(upstreamIndex, false));
     }
 }

@@ -3,8 +3,6 @@ package dev.switchboard.engine.provider;
 import dev.switchboard.engine.catalog.ProviderConfig;
 import dev.switchboard.engine.upstream.HttpCall;
 import dev.switchboard.model.ChatRequest;
-import dev.switchboard.model.ChatResponse;
-import dev.switchboard.model.GatewayError;
 import dev.switchboard.wire.Json;
 import dev.switchboard.wire.ToolNames;
 import dev.switchboard.wire.anthropic.Anthropic;
@@ -25,9 +23,17 @@ import java.util.Set;
  * caller's own key is never sent: only the provider's, plus the provider's configured static headers.
  * {@code max_tokens}, which Anthropic requires, defaults to the model's {@code max_output_tokens}.
  */
-public final class AnthropicDialect implements Dialect {
+public final class AnthropicDialect extends WireDialect {
     /** The API version the wire package's translation is written against. */
     static final String VERSION = "2023-06-01";
+
+    public AnthropicDialect() {
+        super(ToolNames.Rule.ANTHROPIC,
+                (attempt, body) -> Anthropic.fromUpstream(body),
+                attempt -> StreamParser.of(new AnthropicUpstreamStreamParser()),
+                Anthropic::errorFromUpstream,
+                attempt -> Anthropic.notCarried(attempt.request()));
+    }
 
     @Override
     public HttpCall call(Attempt attempt, boolean stream) {
@@ -61,33 +67,6 @@ public final class AnthropicDialect implements Dialect {
     }
 
     static URI endpoint(URI base) {
-        String s = base.toString();
-        return URI.create((s.endsWith("/") ? s.substring(0, s.length() - 1) : s) + "/v1/messages");
-    }
-
-    @Override
-    public ChatResponse response(Attempt attempt, byte[] body) {
-        return Anthropic.fromUpstream(Json.parse(body));
-    }
-
-    @Override
-    public StreamParser streamParser(Attempt attempt) {
-        AnthropicUpstreamStreamParser parser = new AnthropicUpstreamStreamParser();
-        return StreamParser.of(parser::onEvent, parser::onEnd);
-    }
-
-    @Override
-    public GatewayError error(int status, byte[] body) {
-        return Anthropic.errorFromUpstream(status, body);
-    }
-
-    @Override
-    public ToolNames.Rule toolNames() {
-        return ToolNames.Rule.ANTHROPIC;
-    }
-
-    @Override
-    public java.util.List<String> notCarried(Attempt attempt) {
-        return Anthropic.notCarried(attempt.request());
+        return BearerCall.endpoint(base, "/v1/messages");
     }
 }

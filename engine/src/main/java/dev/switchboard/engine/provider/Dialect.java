@@ -5,6 +5,7 @@ import dev.switchboard.model.ChatResponse;
 import dev.switchboard.model.GatewayError;
 import dev.switchboard.model.StreamEvent;
 import dev.switchboard.wire.ToolNames;
+import dev.switchboard.wire.UpstreamStreamParser;
 import java.util.List;
 import java.util.Optional;
 import java.util.function.BiFunction;
@@ -45,6 +46,11 @@ public interface Dialect {
 
         /** The upstream closed the stream. */
         List<StreamEvent> onEnd();
+
+        /** The wire format's own stream parser. */
+        static StreamParser of(UpstreamStreamParser parser) {
+            return of(parser::onEvent, parser::onEnd);
+        }
 
         /** A parser from a wire format's two functions (its stream parser's methods). */
         static StreamParser of(BiFunction<Optional<String>, String, List<StreamEvent>> onEvent,

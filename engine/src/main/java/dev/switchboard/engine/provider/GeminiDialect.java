@@ -4,8 +4,6 @@ import dev.switchboard.engine.catalog.ProviderConfig;
 import dev.switchboard.engine.catalog.ReasoningProfile.EffortAs;
 import dev.switchboard.engine.catalog.ThinkingBudget;
 import dev.switchboard.engine.upstream.HttpCall;
-import dev.switchboard.model.ChatResponse;
-import dev.switchboard.model.GatewayError;
 import dev.switchboard.wire.Json;
 import dev.switchboard.wire.ToolNames;
 import dev.switchboard.wire.gemini.Gemini;
@@ -29,9 +27,17 @@ import java.util.regex.Pattern;
  * model named {@code gemini-1...} or {@code gemini-2...} gets a {@code thinkingBudget} and any other name a
  * {@code thinkingLevel} (Gemini 3 onwards, the newest generation being the likeliest unknown).
  */
-public final class GeminiDialect implements Dialect {
+public final class GeminiDialect extends WireDialect {
     /** Gemini generations before 3 take only {@code thinkingBudget}; the name is a last resort when config is silent. */
     private static final Pattern BUDGET_GENERATION = Pattern.compile("gemini-[12](?![0-9]).*");
+
+    public GeminiDialect() {
+        super(ToolNames.Rule.GEMINI,
+                (attempt, body) -> Gemini.fromUpstream(body),
+                attempt -> StreamParser.of(new GeminiUpstreamStreamParser()),
+                Gemini::errorFromUpstream,
+                attempt -> Gemini.notCarried(attempt.request()));
+    }
 
     @Override
     public HttpCall call(Attempt attempt, boolean stream) {
@@ -65,35 +71,8 @@ public final class GeminiDialect implements Dialect {
      * {@code /v1beta}. A base that already ends in {@code /v1beta} (a common slip) is not doubled.
      */
     static URI endpoint(URI base, String upstreamModel, boolean stream) {
-        String s = base.toString();
-        s = s.endsWith("/") ? s.substring(0, s.length() - 1) : s;
+        String s = BearerCall.withoutTrailingSlash(base);
         s = s.endsWith("/v1beta") ? s.substring(0, s.length() - "/v1beta".length()) : s;
         return URI.create(s + Gemini.path(upstreamModel, stream));
-    }
-
-    @Override
-    public ChatResponse response(Attempt attempt, byte[] body) {
-        return Gemini.fromUpstream(Json.parse(body));
-    }
-
-    @Override
-    public StreamParser streamParser(Attempt attempt) {
-        GeminiUpstreamStreamParser parser = new GeminiUpstreamStreamParser();
-        return StreamParser.of(parser::onEvent, parser::onEnd);
-    }
-
-    @Override
-    public GatewayError error(int status, byte[] body) {
-        return Gemini.errorFromUpstream(status, body);
-    }
-
-    @Override
-    public ToolNames.Rule toolNames() {
-        return ToolNames.Rule.GEMINI;
-    }
-
-    @Override
-    public java.util.List<String> notCarried(Attempt attempt) {
-        return Gemini.notCarried(attempt.request());
     }
 }

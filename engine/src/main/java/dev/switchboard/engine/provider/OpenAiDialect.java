@@ -1,23 +1,28 @@
 package dev.switchboard.engine.provider;
 
 import dev.switchboard.engine.upstream.HttpCall;
-import dev.switchboard.model.ChatResponse;
-import dev.switchboard.model.GatewayError;
 import dev.switchboard.wire.Json;
 import dev.switchboard.wire.ToolNames;
 import dev.switchboard.wire.openai.OpenAi;
 import dev.switchboard.wire.openai.OpenAiUpstreamOptions;
 import dev.switchboard.wire.openai.OpenAiUpstreamStreamParser;
 import dev.switchboard.engine.catalog.ProviderFlavour;
-import java.util.List;
 
 /**
  * OpenAI-compatible upstreams (OpenAI, OpenRouter, vLLM, DeepSeek...): {@code POST {base_url}/chat/completions}
  * with {@code Authorization: Bearer <provider key>}. The caller's own key is never sent: only the
  * provider's, plus the provider's configured static headers.
  */
-public final class OpenAiDialect implements Dialect {
+public final class OpenAiDialect extends WireDialect {
     private static final String PATH = "/chat/completions";
+
+    public OpenAiDialect() {
+        super(ToolNames.Rule.OPENAI,
+                (attempt, body) -> OpenAi.fromUpstream(body),
+                attempt -> StreamParser.of(new OpenAiUpstreamStreamParser()),
+                OpenAi::errorFromUpstream,
+                attempt -> OpenAi.notCarried(attempt.request(), options(attempt.provider().flavour())));
+    }
 
     @Override
     public HttpCall call(Attempt attempt, boolean stream) {
@@ -39,31 +44,5 @@ public final class OpenAiDialect implements Dialect {
                     false, true);
             case GOOGLE -> new OpenAiUpstreamOptions(OpenAiUpstreamOptions.MaxTokensField.MAX_TOKENS, false, false, true, false);
         };
-    }
-
-    @Override
-    public List<String> notCarried(Attempt attempt) {
-        return OpenAi.notCarried(attempt.request(), options(attempt.provider().flavour()));
-    }
-
-    @Override
-    public ChatResponse response(Attempt attempt, byte[] body) {
-        return OpenAi.fromUpstream(Json.parse(body));
-    }
-
-    @Override
-    public StreamParser streamParser(Attempt attempt) {
-        OpenAiUpstreamStreamParser parser = new OpenAiUpstreamStreamParser();
-        return StreamParser.of((event, data) -> parser.onData(data), parser::onEnd);
-    }
-
-    @Override
-    public GatewayError error(int status, byte[] body) {
-        return OpenAi.errorFromUpstream(status, body);
-    }
-
-    @Override
-    public ToolNames.Rule toolNames() {
-        return ToolNames.Rule.OPENAI;
     }
 }

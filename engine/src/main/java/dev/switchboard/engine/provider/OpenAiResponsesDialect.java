@@ -2,13 +2,10 @@ package dev.switchboard.engine.provider;
 
 import dev.switchboard.engine.catalog.ModelEntry;
 import dev.switchboard.engine.upstream.HttpCall;
-import dev.switchboard.model.ChatResponse;
-import dev.switchboard.model.GatewayError;
 import dev.switchboard.wire.Json;
 import dev.switchboard.wire.ToolNames;
 import dev.switchboard.wire.responses.Responses;
 import dev.switchboard.wire.responses.ResponsesUpstreamOptions;
-import dev.switchboard.wire.responses.ResponsesUpstreamStreamParser;
 
 /**
  * Upstreams of {@code type: openai-responses}: OpenAI's Responses API, {@code POST {base_url}/responses}
@@ -22,8 +19,17 @@ import dev.switchboard.wire.responses.ResponsesUpstreamStreamParser;
  * {@code refused_params} do not name them (OpenAI refuses each otherwise). The format has no stop sequences; the gateway applies the
  * request's own to the answer.
  */
-public final class OpenAiResponsesDialect implements Dialect {
+public final class OpenAiResponsesDialect extends WireDialect {
     private static final String PATH = "/responses";
+
+    /** The request's stop sequences are applied to the answer (the format has none of its own). */
+    public OpenAiResponsesDialect() {
+        super(ToolNames.Rule.OPENAI,
+                (attempt, body) -> Responses.fromUpstream(body, attempt.request().stop()),
+                attempt -> StreamParser.of(Responses.upstreamStreamParser(attempt.request().stop())),
+                Responses::errorFromUpstream,
+                attempt -> Responses.notCarried(attempt.request()));
+    }
 
     @Override
     public HttpCall call(Attempt attempt, boolean stream) {
@@ -35,31 +41,5 @@ public final class OpenAiResponsesDialect implements Dialect {
     static ResponsesUpstreamOptions options(ModelEntry model) {
         return new ResponsesUpstreamOptions(model.capabilities().supportsReasoning(),
                 !model.refusedParams().contains("temperature"), !model.refusedParams().contains("top_p"));
-    }
-
-    @Override
-    public ChatResponse response(Attempt attempt, byte[] body) {
-        return Responses.fromUpstream(Json.parse(body), attempt.request().stop());
-    }
-
-    @Override
-    public StreamParser streamParser(Attempt attempt) {
-        ResponsesUpstreamStreamParser parser = Responses.upstreamStreamParser(attempt.request().stop());
-        return StreamParser.of(parser::onEvent, parser::onEnd);
-    }
-
-    @Override
-    public GatewayError error(int status, byte[] body) {
-        return Responses.errorFromUpstream(status, body);
-    }
-
-    @Override
-    public ToolNames.Rule toolNames() {
-        return ToolNames.Rule.OPENAI;
-    }
-
-    @Override
-    public java.util.List<String> notCarried(Attempt attempt) {
-        return Responses.notCarried(attempt.request());
     }
 }

@@ -69,8 +69,7 @@ public final class SkillText {
         for (int i = first; i <= last; i++) {
             boolean applies = switch (rule) {
                 case RewriteRule.Replace r -> true;
-                case RewriteRule.Prepend p -> i == first;
-                case RewriteRule.Append a -> i == last;
+                case RewriteRule.Add a -> i == (a.place() == RewriteRule.Place.BEFORE ? first : last);
             };
             if (applies && content.get(i) instanceof ContentBlock.Text t) {
                 content.set(i, new ContentBlock.Text(run(rule, t.text(), skill), t.cache(), t.signature()));

@@ -14,6 +14,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.LongSupplier;
+import java.util.function.Supplier;
 
 /**
  * Kept-alive upstream connections, per target (scheme, host, port): at most {@link Settings#maxIdle()}
@@ -176,31 +177,16 @@ public final class UpstreamPool implements AutoCloseable {
         private final ArrayDeque<UpstreamConnection> connections = new ArrayDeque<>();
 
         UpstreamConnection pollNewest() {
-            lock.lock();
-            try {
-                return connections.pollFirst();
-            } finally {
-                lock.unlock();
-            }
+            return locked(connections::pollFirst);
         }
 
         boolean offer(UpstreamConnection c, int max) {
-            lock.lock();
-            try {
-                if (connections.size() >= max) {
-                    return false;
-                }
-                connections.addFirst(c);
-                return true;
-            } finally {
-                lock.unlock();
-            }
+            return locked(() -> connections.size() < max && connections.offerFirst(c));
         }
 
         List<UpstreamConnection> removeIf(java.util.function.Predicate<UpstreamConnection> drop) {
-            List<UpstreamConnection> dropped = new ArrayList<>();
-            lock.lock();
-            try {
+            return locked(() -> {
+                List<UpstreamConnection> dropped = new ArrayList<>();
                 for (Iterator<UpstreamConnection> it = connections.iterator(); it.hasNext(); ) {
                     UpstreamConnection c = it.next();
                     if (drop.test(c)) {
@@ -208,16 +194,18 @@ public final class UpstreamPool implements AutoCloseable {
                         dropped.add(c);
                     }
                 }
-            } finally {
-                lock.unlock();
-            }
-            return dropped;
+                return dropped;
+            });
         }
 
         int size() {
+            return locked(connections::size);
+        }
+
+        private <T> T locked(Supplier<T> work) {
             lock.lock();
             try {
-                return connections.size();
+                return work.get();
             } finally {
                 lock.unlock();
             }

@@ -17,6 +17,7 @@ import dev.switchboard.engine.defaults.DefaultParams;
 import dev.switchboard.engine.extend.Skill;
 import dev.switchboard.engine.extend.SkillBody;
 import dev.switchboard.engine.extend.InMemorySkillLookup;
+import dev.switchboard.engine.extend.ItemHeader;
 import dev.switchboard.engine.extend.Visibility;
 import dev.switchboard.engine.media.FetchLimits;
 import dev.switchboard.engine.media.ImageFetcher;
@@ -86,8 +87,8 @@ class ChatPipelineSkillsTest {
 
     private Skill add(String id, String body, Optional<String> owner, Visibility visibility) {
         Instant t = Instant.parse("2026-01-01T00:00:00Z");
-        Skill s = new Skill(id, id, "", owner, owner.orElse("switchboard"), owner.isEmpty(), visibility,
-                SkillBody.read(Json.parse(body.replace('\'', '"')), "body"), List.of(), 0, 0, 0, Optional.empty(), t, t);
+        Skill s = new Skill(new ItemHeader(id, id, "", List.of(), t, t), owner, owner.orElse("switchboard"), owner.isEmpty(),
+                visibility, SkillBody.read(Json.parse(body.replace('\'', '"')), "body"), 0, 0, 0, Optional.empty());
         return lookup.add(s);
     }
 

@@ -6,6 +6,7 @@ import dev.switchboard.engine.catalog.Pricing;
 import dev.switchboard.engine.catalog.ReasoningProfile;
 import dev.switchboard.engine.catalog.ResponsesRequirement;
 import dev.switchboard.engine.catalog.RouteTarget;
+import dev.switchboard.engine.extend.ItemHeader;
 import dev.switchboard.engine.extend.Skill;
 import dev.switchboard.engine.extend.SkillBody;
 import dev.switchboard.engine.extend.Visibility;
@@ -38,8 +39,8 @@ final class SkillsTestSupport {
     static Skill skill(String id, String bodyJson, Optional<String> owner, Visibility visibility) {
         SkillBody body = SkillBody.read(Json.parse(bodyJson.replace('\'', '"')), "body");
         Instant t = Instant.parse("2026-01-01T00:00:00Z");
-        return new Skill(id, id, "about " + id, owner, owner.orElse("switchboard"), owner.isEmpty(), visibility, body,
-                List.of(), 0, 0, 0, Optional.empty(), t, t);
+        return new Skill(new ItemHeader(id, id, "about " + id, List.of(), t, t), owner, owner.orElse("switchboard"),
+                owner.isEmpty(), visibility, body, 0, 0, 0, Optional.empty());
     }
 
     static StackedSkill named(String id, String bodyJson, String field) {

@@ -1,6 +1,5 @@
 package dev.switchboard.wire.anthropic;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.switchboard.model.ContentBlock;
@@ -9,7 +8,7 @@ import dev.switchboard.model.Signature;
 import dev.switchboard.wire.Json;
 import dev.switchboard.wire.internal.ForeignSignatures;
 import dev.switchboard.wire.internal.Media;
-import java.io.IOException;
+import dev.switchboard.wire.internal.ToolArguments;
 import java.util.Optional;
 
 /**
@@ -59,7 +58,7 @@ final class AnthropicBlockWriter {
                 ObjectNode out = Json.object().put("type", "tool_use")
                         .put("id", target == Target.UPSTREAM ? AnthropicToolIds.sanitize(c.id()) : AnthropicToolIds.nonEmpty(c.id()))
                         .put("name", c.name());
-                out.set("input", arguments(c.argumentsJson()));
+                out.set("input", ToolArguments.object(c.argumentsJson()));
                 yield Optional.of(cached(out, c));
             }
             case ContentBlock.ToolResult r -> Optional.of(toolResult(r));
@@ -165,22 +164,5 @@ final class AnthropicBlockWriter {
             case MediaSource.PlainText p -> Json.object().put("type", "text")
                     .put("media_type", "text/plain").put("data", p.text());
         };
-    }
-
-    /**
-     * The {@code input} object of a tool call. Anthropic needs an object, never a string: an empty
-     * string is {@code {}}, and so is text that is not a JSON object (malformed arguments from another
-     * provider's model), which cannot be expressed at all.
-     */
-    static ObjectNode arguments(String json) {
-        if (json.isBlank()) {
-            return Json.object();
-        }
-        try {
-            JsonNode node = Json.MAPPER.readTree(json);
-            return node instanceof ObjectNode o ? o : Json.object();
-        } catch (IOException e) {
-            return Json.object();
-        }
     }
 }

@@ -3,13 +3,14 @@ package dev.switchboard.wire.anthropic;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.switchboard.model.ContentBlock;
-import dev.switchboard.model.GatewayError;
 import dev.switchboard.model.Signature;
 import dev.switchboard.model.StreamEvent.Delta;
 import dev.switchboard.model.StreamEvent;
 import dev.switchboard.model.Usage;
 import dev.switchboard.wire.Json;
-import dev.switchboard.wire.internal.UpstreamErrors;
+import dev.switchboard.wire.UpstreamStreamParser;
+import dev.switchboard.wire.internal.StreamProgress;
+import dev.switchboard.wire.internal.UpstreamEvent;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -49,7 +50,7 @@ import java.util.Optional;
  *       nothing, so the engine sees a stream that ended before its first event.
  * </ul>
  */
-public final class AnthropicUpstreamStreamParser {
+public final class AnthropicUpstreamStreamParser implements UpstreamStreamParser {
 
     private static final class PendingTool {
         final ObjectNode startInput;
@@ -72,26 +73,17 @@ public final class AnthropicUpstreamStreamParser {
     private final Map<Integer, PendingTool> tools = new HashMap<>();
     private final Map<Integer, PendingOpaque> opaque = new HashMap<>();
     private Usage usage = Usage.EMPTY;
-    private boolean started;
-    private boolean done;
+    private final StreamProgress progress = new StreamProgress();
 
+    @Override
     public List<StreamEvent> onEvent(Optional<String> eventName, String data) {
-        if (done) {
-            return List.of();
-        }
-        JsonNode payload;
-        try {
-            payload = Json.MAPPER.readTree(data);
-        } catch (IOException e) {
-            payload = null;
-        }
-        if (payload == null || !payload.isObject()) {
-            return fail(UpstreamErrors.broken("The Anthropic upstream sent a stream event that is not "
-                    + "a JSON object."));
-        }
-        String type = payload.path("type").isTextual() ? payload.path("type").textValue() : eventName.orElse("");
+        return progress.onEvent(eventName, data, "The Anthropic upstream", this::translate);
+    }
+
+    private List<StreamEvent> translate(UpstreamEvent event) {
+        JsonNode payload = event.payload();
         List<StreamEvent> out = new ArrayList<>(2);
-        switch (type) {
+        switch (event.type()) {
             case "message_start" -> messageStart(payload.path("message"), out);
             case "content_block_start" -> blockStart(payload, out);
             case "content_block_delta" -> blockDelta(payload, out);
@@ -100,41 +92,32 @@ public final class AnthropicUpstreamStreamParser {
             case "message_stop" -> {
                 ensureStarted(out);
                 out.add(new StreamEvent.MessageStop());
-                done = true;
+                progress.finish();
             }
             case "error" -> {
-                return fail(AnthropicErrors.fromStreamEvent(payload));
+                return progress.fail(AnthropicErrors.fromStreamEvent(payload));
             }
             default -> { } // ping and event types newer than this code
         }
         return out;
     }
 
+    @Override
     public List<StreamEvent> onEnd() {
-        if (done || !started) {
-            return List.of();
-        }
-        return fail(UpstreamErrors.broken("The Anthropic upstream ended the stream before message_stop."));
-    }
-
-    private List<StreamEvent> fail(GatewayError error) {
-        done = true;
-        return List.of(new StreamEvent.StreamError(error));
+        return progress.end("The Anthropic upstream ended the stream before message_stop.");
     }
 
     private void messageStart(JsonNode message, List<StreamEvent> out) {
-        if (started) {
+        if (!progress.start()) {
             return;
         }
-        started = true;
         usage = AnthropicUsageJson.read(message.path("usage"), Usage.EMPTY);
         out.add(new StreamEvent.MessageStart(message.path("id").asText(""), message.path("model").asText(""), usage));
     }
 
     /** A provider that skips message_start still gets a well-formed canonical stream. */
     private void ensureStarted(List<StreamEvent> out) {
-        if (!started) {
-            started = true;
+        if (progress.start()) {
             out.add(new StreamEvent.MessageStart("", "", Usage.EMPTY));
         }
     }

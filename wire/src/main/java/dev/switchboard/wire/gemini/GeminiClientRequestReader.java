@@ -3,7 +3,6 @@ package dev.switchboard.wire.gemini;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.switchboard.model.ChatRequest;
-import dev.switchboard.model.GatewayError;
 import dev.switchboard.model.Passthrough;
 import dev.switchboard.wire.internal.GatewayFields;
 import dev.switchboard.wire.internal.JsonFields;
@@ -34,11 +33,7 @@ final class GeminiClientRequestReader {
         if (modelFromPath.isBlank()) {
             throw JsonFields.invalid("model", "The model in the request path must not be empty.");
         }
-        if (!(body instanceof ObjectNode)) {
-            throw GatewayError.invalidRequest("The request body must be a JSON object, got " + JsonFields.describe(body) + ".")
-                    .toException();
-        }
-        GeminiObjectReader root = new GeminiObjectReader((ObjectNode) body, "");
+        GeminiObjectReader root = new GeminiObjectReader(JsonFields.requireBody(body), "");
         GeminiGenerationConfigReader.Settings settings = GeminiGenerationConfigReader.read(root);
         GeminiClientToolsReader.Tools tools = GeminiClientToolsReader.read(root);
         Map<String, JsonNode> extras = new LinkedHashMap<>();

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.switchboard.model.TokenLogprob;
 import dev.switchboard.wire.Json;
+import dev.switchboard.wire.internal.LogprobEntries;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -24,14 +25,8 @@ final class GeminiLogprobs {
         JsonNode chosen = result.path("chosenCandidates");
         JsonNode top = result.path("topCandidates");
         for (int i = 0; i < chosen.size(); i++) {
-            int step = i;
-            entry(chosen.get(i)).ifPresent(t -> {
-                List<TokenLogprob> alternatives = new ArrayList<>();
-                for (JsonNode alt : top.path(step).path("candidates")) {
-                    entry(alt).ifPresent(alternatives::add);
-                }
-                out.add(new TokenLogprob(t.token(), t.logprob(), Optional.empty(), alternatives));
-            });
+            JsonNode alternatives = top.path(i).path("candidates");
+            entry(chosen.get(i)).ifPresent(t -> out.add(LogprobEntries.withTop(t, alternatives, GeminiLogprobs::entry)));
         }
         return out;
     }

@@ -1,13 +1,12 @@
 package dev.switchboard.wire.gemini;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.switchboard.model.ContentBlock.ToolCall;
 import dev.switchboard.model.MediaSource;
 import dev.switchboard.model.Signature;
 import dev.switchboard.wire.Json;
 import dev.switchboard.wire.internal.Media;
-import java.io.IOException;
+import dev.switchboard.wire.internal.ToolArguments;
 import java.util.Locale;
 import java.util.Optional;
 
@@ -38,29 +37,12 @@ final class GeminiParts {
     static ObjectNode functionCall(ToolCall call) {
         ObjectNode fc = Json.object();
         fc.put("name", call.name());
-        fc.set("args", args(call.argumentsJson()));
+        fc.set("args", ToolArguments.object(call.argumentsJson()));
         fc.put("id", call.id());
         ObjectNode part = Json.object();
         part.set("functionCall", fc);
         GeminiSignatures.write(part, call.signature());
         return part;
-    }
-
-    /**
-     * The arguments as the object Gemini requires ({@code args} is never a string).
-     * Empty text is {@code {}}; text that is not a JSON object (a model's malformed output) also becomes
-     * {@code {}}, because the format has no place for anything else.
-     */
-    static ObjectNode args(String argumentsJson) {
-        if (argumentsJson.isBlank()) {
-            return Json.object();
-        }
-        try {
-            JsonNode n = Json.MAPPER.readTree(argumentsJson);
-            return n instanceof ObjectNode o ? o : Json.object();
-        } catch (IOException e) {
-            return Json.object();
-        }
     }
 
     /**

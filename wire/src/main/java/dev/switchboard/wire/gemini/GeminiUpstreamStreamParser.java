@@ -11,6 +11,7 @@ import dev.switchboard.model.StreamEvent.Delta;
 import dev.switchboard.model.StreamEvent;
 import dev.switchboard.model.Usage;
 import dev.switchboard.wire.Json;
+import dev.switchboard.wire.UpstreamStreamParser;
 import dev.switchboard.wire.internal.UpstreamErrors;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -46,7 +47,7 @@ import java.util.Optional;
  *       section 2). Nothing follows a {@code StreamError}.</li>
  * </ul>
  */
-public final class GeminiUpstreamStreamParser {
+public final class GeminiUpstreamStreamParser implements UpstreamStreamParser {
     private enum Kind { TEXT, THINKING }
 
     private boolean started;
@@ -61,6 +62,7 @@ public final class GeminiUpstreamStreamParser {
     private Usage usage = Usage.EMPTY.withProvenance(Usage.Provenance.ESTIMATED);
 
     /** One server-sent event: its name (Google sends none) and data, a JSON chunk. */
+    @Override
     public List<StreamEvent> onEvent(Optional<String> eventName, String data) {
         List<StreamEvent> out = new ArrayList<>();
         if (done || data.isBlank()) {
@@ -84,6 +86,7 @@ public final class GeminiUpstreamStreamParser {
     }
 
     /** The upstream closed the stream. Empty when nothing had started (the engine may try elsewhere). */
+    @Override
     public List<StreamEvent> onEnd() {
         List<StreamEvent> out = new ArrayList<>();
         if (done || !started) {

@@ -48,11 +48,17 @@ public final class JsonFields {
         return opt(obj, name).orElseThrow(() -> invalid(path, "`" + path + "` is required."));
     }
 
-    public static ObjectNode requireObject(JsonNode node, String path) {
-        if (node instanceof ObjectNode o) {
-            return o;
+    /** A request body, which must be a JSON object: a 400 not tied to a field otherwise. */
+    public static ObjectNode requireBody(JsonNode body) {
+        if (body instanceof ObjectNode b) {
+            return b;
         }
-        throw wrongType(path, "an object", node);
+        throw GatewayError.invalidRequest("The request body must be a JSON object, got " + describe(body) + ".")
+                .toException();
+    }
+
+    public static ObjectNode requireObject(JsonNode node, String path) {
+        return requireKind(node, ObjectNode.class, path, "an object");
     }
 
     public static Optional<ObjectNode> optObject(JsonNode obj, String name, String path) {
@@ -60,10 +66,15 @@ public final class JsonFields {
     }
 
     public static ArrayNode requireArray(JsonNode node, String path) {
-        if (node instanceof ArrayNode a) {
-            return a;
+        return requireKind(node, ArrayNode.class, path, "an array");
+    }
+
+    /** {@code node} as a {@code kind}, or a 400 saying it is not {@code expected}. */
+    private static <T extends JsonNode> T requireKind(JsonNode node, Class<T> kind, String path, String expected) {
+        if (kind.isInstance(node)) {
+            return kind.cast(node);
         }
-        throw wrongType(path, "an array", node);
+        throw wrongType(path, expected, node);
     }
 
     public static Optional<ArrayNode> optArray(JsonNode obj, String name, String path) {

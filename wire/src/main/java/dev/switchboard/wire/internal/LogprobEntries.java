@@ -8,6 +8,7 @@ import dev.switchboard.wire.Json;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.function.Function;
 
 /**
  * Token log probabilities in the shape OpenAI's two formats share: chat completions'
@@ -27,15 +28,22 @@ public final class LogprobEntries {
             return out;
         }
         for (JsonNode e : entries) {
-            entry(e).ifPresent(t -> {
-                List<TokenLogprob> top = new ArrayList<>();
-                for (JsonNode alt : e.path("top_logprobs")) {
-                    entry(alt).ifPresent(top::add);
-                }
-                out.add(new TokenLogprob(t.token(), t.logprob(), t.bytes(), top));
-            });
+            entry(e).ifPresent(t -> out.add(withTop(t, e.path("top_logprobs"), LogprobEntries::entry)));
         }
         return out;
+    }
+
+    /**
+     * {@code token} with its alternatives: those of {@code alternatives} that {@code entry} reads, in order
+     * (an entry it skips is left out). Gemini's reader shares this with the OpenAI formats' one.
+     */
+    public static TokenLogprob withTop(TokenLogprob token, JsonNode alternatives,
+                                       Function<JsonNode, Optional<TokenLogprob>> entry) {
+        List<TokenLogprob> top = new ArrayList<>();
+        for (JsonNode alt : alternatives) {
+            entry.apply(alt).ifPresent(top::add);
+        }
+        return new TokenLogprob(token.token(), token.logprob(), token.bytes(), top);
     }
 
     private static Optional<TokenLogprob> entry(JsonNode e) {

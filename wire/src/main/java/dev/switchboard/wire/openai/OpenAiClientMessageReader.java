@@ -37,6 +37,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.function.BiFunction;
 
 /**
  * Turns the chat-completions {@code messages} array into canonical system blocks and turns.
@@ -244,37 +245,34 @@ final class OpenAiClientMessageReader {
 
     /** A string, or an array of text parts (system, developer and tool messages accept nothing else). */
     private static List<ContentBlock> textContent(JsonNode c, String cp, String role) {
-        if (c.isTextual()) {
-            return List.of(Text.of(c.textValue()));
-        }
-        if (!c.isArray()) {
-            throw wrongType(cp, "a string or an array of text parts", c);
-        }
-        List<ContentBlock> out = new ArrayList<>(c.size());
-        for (int i = 0; i < c.size(); i++) {
-            String pp = index(cp, i);
-            ObjectNode part = requireObject(c.get(i), pp);
+        return content(c, cp, "a string or an array of text parts", (node, pp) -> {
+            ObjectNode part = requireObject(node, pp);
             String type = requireText(require(part, "type", path(pp, "type")), path(pp, "type"));
             if (!type.equals("text")) {
                 throw invalid(path(pp, "type"), "`" + path(pp, "type") + "` must be \"text\" in a " + role
                         + " message, got \"" + type + "\".");
             }
-            out.add(new Text(requireText(require(part, "text", path(pp, "text")), path(pp, "text")),
-                    OpenAiCacheControls.read(part, pp), Optional.empty()));
-        }
-        return out;
+            return new Text(requireText(require(part, "text", path(pp, "text")), path(pp, "text")),
+                    OpenAiCacheControls.read(part, pp), Optional.empty());
+        });
     }
 
     private static List<ContentBlock> userContent(JsonNode c, String cp) {
+        return content(c, cp, "a string or an array of content parts", OpenAiClientMessageReader::userPart);
+    }
+
+    /** A message's {@code content}: a string (one text block), or an array whose parts {@code part} reads. */
+    private static List<ContentBlock> content(JsonNode c, String cp, String expected,
+                                              BiFunction<JsonNode, String, ContentBlock> part) {
         if (c.isTextual()) {
             return List.of(Text.of(c.textValue()));
         }
         if (!c.isArray()) {
-            throw wrongType(cp, "a string or an array of content parts", c);
+            throw wrongType(cp, expected, c);
         }
         List<ContentBlock> out = new ArrayList<>(c.size());
         for (int i = 0; i < c.size(); i++) {
-            out.add(userPart(c.get(i), index(cp, i)));
+            out.add(part.apply(c.get(i), index(cp, i)));
         }
         return out;
     }

@@ -20,7 +20,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.switchboard.model.ChatRequest;
-import dev.switchboard.model.GatewayError;
 import dev.switchboard.model.Passthrough;
 import dev.switchboard.model.ResponseFormat;
 import dev.switchboard.model.Sampling;
@@ -54,10 +53,7 @@ final class OpenAiClientRequestReader {
     }
 
     static ChatRequest read(JsonNode body) {
-        if (!(body instanceof ObjectNode b)) {
-            throw GatewayError.invalidRequest("The request body must be a JSON object, got " + JsonFields.describe(body)
-                    + ".").toException();
-        }
+        ObjectNode b = JsonFields.requireBody(body);
         for (String legacy : List.of("functions", "function_call")) {
             if (opt(b, legacy).isPresent()) {
                 throw invalid(legacy, "Legacy `" + legacy + "` is not supported; use `tools` and `tool_choice`.");

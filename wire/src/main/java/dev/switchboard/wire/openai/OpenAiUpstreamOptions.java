@@ -1,5 +1,6 @@
 package dev.switchboard.wire.openai;
 
+import dev.switchboard.model.WireName;
 import java.util.Objects;
 
 /**
@@ -27,19 +28,8 @@ public record OpenAiUpstreamOptions(MaxTokensField maxTokensField, boolean sendT
                                     boolean echoGeminiThoughtSignatures, boolean extras) {
 
     /** The output-cap field name. */
-    public enum MaxTokensField {
-        MAX_TOKENS("max_tokens"),
-        MAX_COMPLETION_TOKENS("max_completion_tokens");
-
-        private final String wire;
-
-        MaxTokensField(String wire) {
-            this.wire = wire;
-        }
-
-        public String wire() {
-            return wire;
-        }
+    public enum MaxTokensField implements WireName {
+        MAX_TOKENS, MAX_COMPLETION_TOKENS
     }
 
     public static final OpenAiUpstreamOptions DEFAULT =

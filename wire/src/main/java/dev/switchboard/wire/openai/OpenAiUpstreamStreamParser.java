@@ -18,6 +18,7 @@ import dev.switchboard.model.StreamEvent.Delta;
 import dev.switchboard.model.StreamEvent;
 import dev.switchboard.model.Usage;
 import dev.switchboard.wire.Json;
+import dev.switchboard.wire.UpstreamStreamParser;
 import dev.switchboard.wire.internal.LogprobEntries;
 import dev.switchboard.wire.internal.UpstreamErrors;
 import java.io.IOException;
@@ -61,7 +62,7 @@ import java.util.Optional;
  *       so the engine can still fail over.</li>
  * </ul>
  */
-public final class OpenAiUpstreamStreamParser {
+public final class OpenAiUpstreamStreamParser implements UpstreamStreamParser {
     private enum Open { NONE, TEXT, REFUSAL, THINKING }
 
     /** One tool call of the stream, by its wire index. */
@@ -93,6 +94,12 @@ public final class OpenAiUpstreamStreamParser {
     private Optional<String> stopSequence = Optional.empty();
     private Optional<Usage> usage = Optional.empty();
     private String messageId = "";
+
+    /** Chat-completions streams name no events: only the data counts. */
+    @Override
+    public List<StreamEvent> onEvent(Optional<String> event, String data) {
+        return onData(data);
+    }
 
     /** Events for one SSE data payload. */
     public List<StreamEvent> onData(String data) {
@@ -143,6 +150,7 @@ public final class OpenAiUpstreamStreamParser {
     }
 
     /** Events at the end of the body ({@code [DONE]} seen or not). */
+    @Override
     public List<StreamEvent> onEnd() {
         return ended ? List.of() : end(false);
     }

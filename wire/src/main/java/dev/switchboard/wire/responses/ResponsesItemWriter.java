@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.switchboard.wire.Json;
 import dev.switchboard.wire.internal.LogprobEntries;
 import java.util.List;
+import java.util.function.Function;
 
 /**
  * Renders {@link ResponsesItem}s in the shape the OpenAI SDKs parse: every item with {@code type}, {@code id}
@@ -25,24 +26,10 @@ final class ResponsesItemWriter {
                 o.put("status", m.status());
                 o.set("content", parts(m.content()));
             }
-            case ResponsesItem.FunctionCall c -> {
-                o.put("type", "function_call");
-                c.id().ifPresent(id -> o.put("id", id));
-                o.put("call_id", c.callId());
-                o.put("name", c.name());
-                c.namespace().ifPresent(ns -> o.put("namespace", ns));
-                o.put("arguments", c.arguments());
-                o.put("status", c.status());
-            }
-            case ResponsesItem.CustomToolCall c -> {
-                o.put("type", "custom_tool_call");
-                c.id().ifPresent(id -> o.put("id", id));
-                o.put("call_id", c.callId());
-                o.put("name", c.name());
-                c.namespace().ifPresent(ns -> o.put("namespace", ns));
-                o.put("input", c.input());
-                o.put("status", c.status());
-            }
+            case ResponsesItem.FunctionCall c -> call(o, "function_call", c.id(), c.callId(), c.name(), c.namespace())
+                    .put("arguments", c.arguments()).put("status", c.status());
+            case ResponsesItem.CustomToolCall c -> call(o, "custom_tool_call", c.id(), c.callId(), c.name(), c.namespace())
+                    .put("input", c.input()).put("status", c.status());
             case ResponsesItem.CustomToolCallOutput r -> output(o, "custom_tool_call_output", r.id(), r.callId(), r.output(),
                     r.status());
             case ResponsesItem.FunctionCallOutput r -> output(o, "function_call_output", r.id(), r.callId(), r.output(), r.status());
@@ -62,11 +49,18 @@ final class ResponsesItemWriter {
     }
 
     /** A tool's output item, function or custom: the same fields under its own type. */
+    /** The fields a call item starts with; the caller adds its arguments or input, then its status. */
+    private static ObjectNode call(ObjectNode o, String type, java.util.Optional<String> id, String callId, String name,
+                                   java.util.Optional<String> namespace) {
+        callHead(o, type, id, callId);
+        o.put("name", name);
+        namespace.ifPresent(ns -> o.put("namespace", ns));
+        return o;
+    }
+
     private static void output(ObjectNode o, String type, java.util.Optional<String> id, String callId,
                                ResponsesItem.ToolOutput output, String status) {
-        o.put("type", type);
-        id.ifPresent(i -> o.put("id", i));
-        o.put("call_id", callId);
+        callHead(o, type, id, callId);
         switch (output) {
             case ResponsesItem.ToolOutput.Text t -> o.put("output", t.text());
             case ResponsesItem.ToolOutput.Parts ps -> o.set("output", parts(ps.parts()));
@@ -74,10 +68,15 @@ final class ResponsesItemWriter {
         o.put("status", status);
     }
 
+    /** The type, id (when it has one) and call id of an item about one call. */
+    private static void callHead(ObjectNode o, String type, java.util.Optional<String> id, String callId) {
+        o.put("type", type);
+        id.ifPresent(i -> o.put("id", i));
+        o.put("call_id", callId);
+    }
+
     static ArrayNode write(List<ResponsesItem> items) {
-        ArrayNode a = Json.array();
-        items.forEach(i -> a.add(write(i)));
-        return a;
+        return array(items, ResponsesItemWriter::write);
     }
 
     static ObjectNode summaryText(String text) {
@@ -88,8 +87,12 @@ final class ResponsesItemWriter {
     }
 
     static ArrayNode parts(List<ResponsesPart> parts) {
+        return array(parts, ResponsesItemWriter::part);
+    }
+
+    private static <T> ArrayNode array(List<T> values, Function<T, ObjectNode> write) {
         ArrayNode a = Json.array();
-        parts.forEach(p -> a.add(part(p)));
+        values.forEach(v -> a.add(write.apply(v)));
         return a;
     }
 

@@ -20,7 +20,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.switchboard.model.ChatRequest;
-import dev.switchboard.model.GatewayError;
 import dev.switchboard.model.Passthrough;
 import dev.switchboard.model.Reasoning;
 import dev.switchboard.model.ResponseFormat;
@@ -61,10 +60,7 @@ final class ResponsesRequestReader {
     }
 
     static ResponsesRequest read(JsonNode body) {
-        if (!(body instanceof ObjectNode b)) {
-            throw GatewayError.invalidRequest("The request body must be a JSON object, got " + JsonFields.describe(body)
-                    + ".").toException();
-        }
+        ObjectNode b = JsonFields.requireBody(body);
         refuseUnsupported(b);
         String model = requireNonEmptyString(b, "model", "model");
         List<ResponsesToolReader.ToolList> additionalTools = new ArrayList<>();

@@ -2,16 +2,16 @@ package dev.switchboard.wire.responses;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.switchboard.model.ContentBlock;
-import dev.switchboard.model.GatewayError;
 import dev.switchboard.model.StopReason;
 import dev.switchboard.model.StreamEvent.Delta;
 import dev.switchboard.model.StreamEvent;
 import dev.switchboard.model.Usage;
 import dev.switchboard.wire.Json;
+import dev.switchboard.wire.UpstreamStreamParser;
 import dev.switchboard.wire.internal.FreeformTools;
 import dev.switchboard.wire.internal.LogprobEntries;
-import dev.switchboard.wire.internal.UpstreamErrors;
-import java.nio.charset.StandardCharsets;
+import dev.switchboard.wire.internal.StreamProgress;
+import dev.switchboard.wire.internal.UpstreamEvent;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -60,7 +60,7 @@ import java.util.Set;
  * ({@link ResponsesStopSequences}): text from a stop string on never leaves the parser, later blocks are
  * dropped, and the stream still ends with the upstream's usage, reporting STOP_SEQUENCE.
  */
-public final class ResponsesUpstreamStreamParser {
+public final class ResponsesUpstreamStreamParser implements UpstreamStreamParser {
     private enum Kind { TEXT, REFUSAL, REASONING, CALL, CUSTOM_CALL }
 
     private static final class Open {
@@ -82,8 +82,7 @@ public final class ResponsesUpstreamStreamParser {
     /** Every block key ever opened, so a finished item's content is not sent a second time. */
     private final Set<String> seen = new HashSet<>();
     private int nextIndex;
-    private boolean started;
-    private boolean done;
+    private final StreamProgress progress = new StreamProgress();
     private boolean called;
     private boolean refused;
 
@@ -92,18 +91,18 @@ public final class ResponsesUpstreamStreamParser {
         this.stops = new ResponsesStopSequences(stopSequences);
     }
 
+    @Override
     public List<StreamEvent> onEvent(Optional<String> eventName, String data) {
-        if (done || data.strip().equals("[DONE]")) {
+        if (data.strip().equals("[DONE]")) {
             return List.of();
         }
-        JsonNode payload = UpstreamErrors.json(data.getBytes(StandardCharsets.UTF_8)).orElse(null);
-        if (payload == null || !payload.isObject()) {
-            return fail(UpstreamErrors.broken("The Responses upstream sent a stream event that is not "
-                    + "a JSON object."));
-        }
-        String type = payload.path("type").isTextual() ? payload.path("type").textValue() : eventName.orElse("");
+        return progress.onEvent(eventName, data, "The Responses upstream", this::translate);
+    }
+
+    private List<StreamEvent> translate(UpstreamEvent event) {
+        JsonNode payload = event.payload();
         List<StreamEvent> out = new ArrayList<>(2);
-        switch (type) {
+        switch (event.type()) {
             case "response.created", "response.in_progress", "response.queued" -> start(payload.path("response"), out);
             case "response.output_item.added" -> itemAdded(payload, out);
             case "response.content_part.added" -> partAdded(payload, out);
@@ -125,32 +124,24 @@ public final class ResponsesUpstreamStreamParser {
             case "response.completed", "response.incomplete" -> finish(payload.path("response"), out);
             case "response.failed" -> {
                 JsonNode error = payload.path("response").path("error");
-                return fail(ResponsesUpstreamErrors.fromInBand(error.isObject() ? error
+                return progress.fail(ResponsesUpstreamErrors.fromInBand(error.isObject() ? error
                         : Json.object().put("code", "server_error").put("message", "The upstream's response failed.")));
             }
             case "error" -> {
-                return fail(ResponsesUpstreamErrors.fromInBand(payload));
+                return progress.fail(ResponsesUpstreamErrors.fromInBand(payload));
             }
             default -> { } // in-progress notices, annotations and event types newer than this code
         }
         return out;
     }
 
+    @Override
     public List<StreamEvent> onEnd() {
-        if (done || !started) {
-            return List.of();
-        }
-        return fail(UpstreamErrors.broken("The Responses upstream ended the stream before response.completed."));
-    }
-
-    private List<StreamEvent> fail(GatewayError error) {
-        done = true;
-        return List.of(new StreamEvent.StreamError(error));
+        return progress.end("The Responses upstream ended the stream before response.completed.");
     }
 
     private void start(JsonNode response, List<StreamEvent> out) {
-        if (!started) {
-            started = true;
+        if (progress.start()) {
             out.add(new StreamEvent.MessageStart(response.path("id").asText(""), response.path("model").asText(""),
                     Usage.EMPTY));
         }
@@ -407,6 +398,6 @@ public final class ResponsesUpstreamStreamParser {
                 called, refused);
         out.add(new StreamEvent.MessageDelta(reason, stops.hit(), usage));
         out.add(new StreamEvent.MessageStop());
-        done = true;
+        progress.finish();
     }
 }
