@@ -10,6 +10,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.SQLException;
+import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import javax.sql.DataSource;
@@ -109,7 +110,9 @@ public final class Database implements AutoCloseable {
         try {
             Flyway flyway = Flyway.configure()
                     .dataSource(pool)
-                    .locations("classpath:db/migration")
+                    .locations("classpath:" + MigrationScripts.LOCATION)
+                    .resourceProvider(MigrationScripts.load(Database.class.getClassLoader()))
+                    .javaMigrationClassProvider(List::of)
                     .failOnMissingLocations(true)
                     .validateMigrationNaming(true)
                     .load();
