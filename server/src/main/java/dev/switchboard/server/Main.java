@@ -11,6 +11,8 @@ public final class Main {
     }
 
     public static void main(String[] args) {
+        // before anything starts a virtual thread: the scheduler reads its parallelism once
+        VirtualThreadCarriers.apply();
         // Helidon logs through java.util.logging: route it into the same JSON log lines
         SLF4JBridgeHandler.removeHandlersForRootLogger();
         SLF4JBridgeHandler.install();
