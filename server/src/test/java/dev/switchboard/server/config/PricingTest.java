@@ -5,6 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.switchboard.engine.catalog.Pricing;
+import java.math.BigDecimal;
+import java.util.Random;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -37,6 +39,34 @@ class PricingTest {
     })
     void usdPerMillionBecomeExactNanoDollars(String usd, long nanos) throws Exception {
         assertThat(UsdPrices.toNanos(usd)).isEqualTo(nanos);
+    }
+
+    /**
+     * The digit-by-digit reading and {@link BigDecimal} agree on every plain price: random texts of 0-9 digits before
+     * and after an optional point, with an optional {@code +}, each checked against BigDecimal's exact value.
+     */
+    @Test
+    void plainPricesReadDigitByDigitEqualWhatBigDecimalReads() throws Exception {
+        Random random = new Random(20261124L);
+        for (int i = 0; i < 20_000; i++) {
+            String whole = digits(random, random.nextInt(10));
+            String fraction = digits(random, random.nextInt(10));
+            boolean point = !fraction.isEmpty() || random.nextBoolean();
+            if (whole.isEmpty() && fraction.isEmpty()) {
+                whole = "0";
+            }
+            String text = (random.nextInt(4) == 0 ? "+" : "") + whole + (point ? "." : "") + fraction;
+            long expected = new BigDecimal(text).movePointRight(9).longValueExact();
+            assertThat(UsdPrices.toNanos(text)).as(text).isEqualTo(expected);
+        }
+    }
+
+    private static String digits(Random random, int count) {
+        StringBuilder b = new StringBuilder();
+        for (int i = 0; i < count; i++) {
+            b.append((char) ('0' + random.nextInt(10)));
+        }
+        return b.toString();
     }
 
     @Test
