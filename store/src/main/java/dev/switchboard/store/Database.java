@@ -185,6 +185,12 @@ public final class Database implements AutoCloseable {
                 config.addDataSourceProperty("foreign_keys", "true");
                 config.addDataSourceProperty("busy_timeout", String.valueOf(BUSY_TIMEOUT_MILLIS));
                 config.addDataSourceProperty("transaction_mode", "IMMEDIATE");
+                // Savepoint journals in memory, not in a temporary file per batch (open, write, unlink: measured as
+                // system calls inside every billed request's writes under group commit).
+                config.addDataSourceProperty("temp_store", "MEMORY");
+                // The driver would otherwise run SELECT last_insert_rowid() after every INSERT for getGeneratedKeys,
+                // which no store uses: one statement more per row written.
+                config.addDataSourceProperty("jdbc.get_generated_keys", "false");
             }
             case POSTGRESQL -> {
                 config.setPoolName("switchboard-postgresql");

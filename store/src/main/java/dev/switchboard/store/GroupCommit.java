@@ -1,9 +1,9 @@
 package dev.switchboard.store;
 
 import java.sql.Connection;
+import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.sql.SQLTransientConnectionException;
-import java.sql.Statement;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
@@ -53,6 +53,8 @@ final class GroupCommit {
 
     private final DataSource dataSource;
     private final long timeoutMillis;
+    /** The batches' statements, prepared once: only the leader, which holds the connection, touches it. */
+    private final StatementCache statements = new StatementCache();
     private final ReentrantLock lock = new ReentrantLock();
     /** Guarded by {@link #lock}; empty whenever {@link #leading} is false. */
     private final ArrayDeque<Pending<?>> queue = new ArrayDeque<>();
@@ -178,7 +180,8 @@ final class GroupCommit {
         // One caller's interrupt must not fail the other callers' writes: the turn is taken uninterrupted.
         boolean interrupted = Thread.interrupted();
         boolean committed = false;
-        try (Connection c = dataSource.getConnection()) {
+        try (Connection pooled = dataSource.getConnection()) {
+            Connection c = statements.over(pooled);
             c.setAutoCommit(false);
             try {
                 if (batch.size() == 1) {
@@ -190,10 +193,8 @@ final class GroupCommit {
                         c.rollback();
                     }
                 } else {
-                    try (Statement savepoints = c.createStatement()) {
-                        for (Pending<?> p : batch) {
-                            p.runIn(c, savepoints);
-                        }
+                    for (Pending<?> p : batch) {
+                        p.runIn(c);
                     }
                     c.commit();
                 }
@@ -248,21 +249,27 @@ final class GroupCommit {
          * Runs the work inside its own savepoint. Its own failure is kept and rolled back to the savepoint; a failure
          * to set, release or roll back the savepoint is thrown (the batch's transaction is then in doubt).
          */
-        void runIn(Connection c, Statement savepoints) throws SQLException {
-            savepoints.execute("SAVEPOINT one_write");
+        void runIn(Connection c) throws SQLException {
+            execute(c, "SAVEPOINT one_write");
             T result;
             try {
                 result = work.run(c);
             } catch (SQLException | RuntimeException | Error e) {
                 failure = e;
-                savepoints.execute("ROLLBACK TO one_write");
-                savepoints.execute("RELEASE one_write");
+                execute(c, "ROLLBACK TO one_write");
+                execute(c, "RELEASE one_write");
                 return;
             }
             // Released before the outcome is recorded: a failed RELEASE (the transaction gone) fails the whole batch.
-            savepoints.execute("RELEASE one_write");
+            execute(c, "RELEASE one_write");
             value = result;
             ran = true;
+        }
+
+        private static void execute(Connection c, String savepointStatement) throws SQLException {
+            try (PreparedStatement s = c.prepareStatement(savepointStatement)) {
+                s.execute();
+            }
         }
 
         /** Runs the work as the batch's only one: whether it succeeded (its failure is kept for its caller). */

@@ -31,6 +31,7 @@ import java.util.Locale;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ThreadLocalRandom;
+import java.util.random.RandomGenerator;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.slf4j.spi.LoggingEventBuilder;
@@ -402,9 +403,25 @@ public final class HttpEdge implements AutoCloseable {
         line.log("request");
     }
 
-    private static String newRequestId() {
-        byte[] b = new byte[12];
-        ThreadLocalRandom.current().nextBytes(b);
+    /**
+     * {@code req_}, 48 bits of the current millisecond, then 80 random bits, in hex. The time first makes ids sort by
+     * arrival: the usage record and the ledger entry are keyed by the request id, and ids that arrive in order append
+     * to the last page of those indexes instead of dirtying a random page each (on SQLite every dirtied page is written
+     * to the WAL at commit). The random part keeps ids unique however many requests share a millisecond.
+     */
+    static String newRequestId() {
+        return newRequestId(System.currentTimeMillis(), ThreadLocalRandom.current());
+    }
+
+    static String newRequestId(long epochMillis, RandomGenerator random) {
+        byte[] b = new byte[16];
+        for (int i = 5; i >= 0; i--) {
+            b[i] = (byte) epochMillis;
+            epochMillis >>>= 8;
+        }
+        byte[] tail = new byte[10];
+        random.nextBytes(tail);
+        System.arraycopy(tail, 0, b, 6, tail.length);
         return "req_" + HexFormat.of().formatHex(b);
     }
 
