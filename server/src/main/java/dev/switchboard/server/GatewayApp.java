@@ -137,6 +137,7 @@ public final class GatewayApp implements AutoCloseable {
     /** The limit counters: in Redis when configured (shared by every instance), else in this process. */
     private final LimitStore limitCounters;
     private final IdempotentRequests idempotent;
+    private final DashboardAssets dashboardAssets;
     /** Counts the requests being served; begun on SIGTERM ({@link #drain}). */
     private final Drain drain = new Drain();
     private final AtomicBoolean closed = new AtomicBoolean();
@@ -199,6 +200,7 @@ public final class GatewayApp implements AutoCloseable {
             if (limitCounters instanceof AutoCloseable c) {
                 opened.push(c);
             }
+            this.dashboardAssets = prestart.dashboard();
             this.routes = List.copyOf(routes(clock, registry, metrics, ports, catalogStore));
             this.edge = listen(config, port, routes, metrics, drain,
                     tracing.map(Tracing::requests).orElse(RequestObserver.NONE));
@@ -321,7 +323,7 @@ public final class GatewayApp implements AutoCloseable {
         routes.add(new Route("GET", "/v1/defaults/{model}", "account", OPENAI_ERRORS, sessionAccount::getDefaults));
         routes.add(new Route("PUT", "/v1/defaults/{model}", "account", OPENAI_ERRORS, sessionAccount::putDefaults));
         routes.add(new Route("DELETE", "/v1/defaults/{model}", "account", OPENAI_ERRORS, sessionAccount::deleteDefaults));
-        DashboardAssets dashboard = DashboardAssets.load();
+        DashboardAssets dashboard = dashboardAssets;
         routes.add(new Route("GET", "/", "dashboard", OPENAI_ERRORS, dashboard::shell));
         routes.add(new Route("GET", "/assets/*", "dashboard", OPENAI_ERRORS, dashboard::asset));
         routes.add(new Route("GET", "/health", "health", OPENAI_ERRORS, ops::health));
@@ -436,10 +438,13 @@ public final class GatewayApp implements AutoCloseable {
         }
 
         private final FutureTask<Upstream> building;
+        /** The dashboard's files read and their version hashed (SHA-256 over them): done here, off the main thread. */
+        private final FutureTask<DashboardAssets> dashboard;
         private boolean handedOver;
 
-        private Prestart(FutureTask<Upstream> building) {
+        private Prestart(FutureTask<Upstream> building, FutureTask<DashboardAssets> dashboard) {
             this.building = building;
+            this.dashboard = dashboard;
         }
 
         /** Starts building on a new thread and returns at once. */
@@ -455,11 +460,13 @@ public final class GatewayApp implements AutoCloseable {
                 }
                 return upstream;
             });
+            FutureTask<DashboardAssets> dashboard = new FutureTask<>(DashboardAssets::load);
             Thread.ofPlatform().name("switchboard-prestart").start(() -> {
                 building.run();
+                dashboard.run();
                 warmUp();
             });
-            return new Prestart(building);
+            return new Prestart(building, dashboard);
         }
 
         /**
@@ -484,6 +491,11 @@ public final class GatewayApp implements AutoCloseable {
             }
             handedOver = true;
             return joined(building, "the upstream client was being built");
+        }
+
+        /** The dashboard's files, waiting for them; a file missing from the jar fails here, at start. */
+        private DashboardAssets dashboard() {
+            return joined(dashboard, "the dashboard's files were being read");
         }
 
         /** Closes what was built unless a gateway took it; waits for the building to end first. Idempotent. */
