@@ -9,9 +9,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import java.util.concurrent.locks.ReentrantLock;
 import javax.sql.DataSource;
 
@@ -39,8 +37,9 @@ import javax.sql.DataSource;
  * shared (so that callers ready to run can join), takes the connection (in its turn, behind other users of
  * {@link OneWriterDataSource}), runs what is queued, at most {@value #MAX_BATCH} works,
  * commits, hands out the results and passes the lead to the oldest caller still waiting. Callers that come while a
- * batch runs form the next one. A caller that gets no result within the connection timeout and whose work has not
- * started gets the same {@link SQLTransientConnectionException} as a caller of the data source would.
+ * batch runs form the next one. A work that has waited in the queue longer than the connection timeout when the next
+ * batch forms does not run, and its caller gets the same {@link SQLTransientConnectionException} as a caller of the data
+ * source would.
  *
  * <p>A work must not take another connection or enter this group commit again (it would wait for itself).
  */
@@ -52,7 +51,7 @@ final class GroupCommit {
     private static final int PROBE_EVERY = 8;
 
     private final DataSource dataSource;
-    private final long timeoutMillis;
+    private final long timeoutNanos;
     /** The batches' statements, prepared once: only the leader, which holds the connection, touches it. */
     private final StatementCache statements = new StatementCache();
     private final ReentrantLock lock = new ReentrantLock();
@@ -67,7 +66,7 @@ final class GroupCommit {
 
     GroupCommit(DataSource dataSource, long timeoutMillis) {
         this.dataSource = Objects.requireNonNull(dataSource, "dataSource");
-        this.timeoutMillis = timeoutMillis;
+        this.timeoutNanos = TimeUnit.MILLISECONDS.toNanos(timeoutMillis);
     }
 
     /**
@@ -103,30 +102,15 @@ final class GroupCommit {
         }
     }
 
-    /** Waits until the work is done (false) or this caller is to lead the next batch (true). */
-    private boolean awaitTurn(Pending<?> pending) throws SQLException {
-        try {
-            // Not interruptible on purpose: once queued, the work may run at any moment, and its caller must learn
-            // whether it did (a hold taken but reported as failed would stay until the sweeper's deadline).
-            return pending.turn.get(timeoutMillis, TimeUnit.MILLISECONDS);
-        } catch (TimeoutException e) {
-            lock.lock();
-            try {
-                if (!pending.turn.isDone() && queue.remove(pending)) {
-                    throw new SQLTransientConnectionException("the SQLite database is busy: no turn within " + timeoutMillis
-                            + " ms (" + queue.size() + " writes waiting)");
-                }
-            } finally {
-                lock.unlock();
-            }
-            return pending.turn.join(); // already running in a batch, or just made the leader
-        } catch (InterruptedException e) {
-            boolean lead = pending.turn.join();
-            Thread.currentThread().interrupt();
-            return lead;
-        } catch (ExecutionException e) {
-            throw new IllegalStateException("a group commit turn never fails", e);
-        }
+    /**
+     * Waits until the work is done (false) or this caller is to lead the next batch (true). Not interruptible on
+     * purpose: once queued, the work may run at any moment, and its caller must learn whether it did (a hold taken but
+     * reported as failed would stay until the sweeper's deadline). Untimed: a wait that would outlast the timeout is
+     * ended by the leader that forms the next batch ({@link #takeBatch}), so no timer is set per write (a timed park
+     * of a virtual thread schedules and cancels one in the JDK's delay scheduler, which showed in the CPU profile).
+     */
+    private static boolean awaitTurn(Pending<?> pending) {
+        return pending.turn.join();
     }
 
     private void leadOneBatch() {
@@ -147,18 +131,11 @@ final class GroupCommit {
         if (yield) {
             Thread.yield();
         }
-        List<Pending<?>> batch = new ArrayList<>();
-        lock.lock();
+        List<Pending<?>> batch = takeBatch();
         try {
-            while (batch.size() < MAX_BATCH && !queue.isEmpty()) {
-                batch.add(queue.pollFirst());
+            if (!batch.isEmpty()) {
+                execute(batch);
             }
-            crowded = batch.size() > 1;
-        } finally {
-            lock.unlock();
-        }
-        try {
-            execute(batch);
         } finally {
             lock.lock();
             try {
@@ -174,6 +151,35 @@ final class GroupCommit {
                 p.turn.complete(false);
             }
         }
+    }
+
+    /**
+     * Takes the next batch off the queue. A work queued longer than the timeout does not run: its caller gets the
+     * same "database busy" error as a caller of {@link OneWriterDataSource} that found no turn in time. The leader
+     * runs its batch within a bounded time (its turn on the connection and SQLite's busy timeout are both bounded),
+     * so checking here, each time a batch forms, bounds every wait without a timer per caller.
+     */
+    private List<Pending<?>> takeBatch() {
+        List<Pending<?>> batch = new ArrayList<>();
+        List<Pending<?>> tooLate = new ArrayList<>();
+        int left;
+        lock.lock();
+        try {
+            long now = System.nanoTime();
+            while (batch.size() < MAX_BATCH && !queue.isEmpty()) {
+                Pending<?> p = queue.pollFirst();
+                (now - p.queuedAt > timeoutNanos ? tooLate : batch).add(p);
+            }
+            crowded = batch.size() > 1;
+            left = queue.size();
+        } finally {
+            lock.unlock();
+        }
+        for (Pending<?> p : tooLate) {
+            p.refuse(new SQLTransientConnectionException("the SQLite database is busy: no turn within "
+                    + TimeUnit.NANOSECONDS.toMillis(timeoutNanos) + " ms (" + left + " writes waiting)"));
+        }
+        return batch;
     }
 
     private void execute(List<Pending<?>> batch) {
@@ -237,6 +243,8 @@ final class GroupCommit {
         final Sql.Work<T> work;
         /** Completed by the leader: true when this caller is to lead the next batch, false when its work is done. */
         final CompletableFuture<Boolean> turn = new CompletableFuture<>();
+        /** When its caller queued it ({@link System#nanoTime()}). */
+        final long queuedAt = System.nanoTime();
         private T value;
         private Throwable failure;
         private boolean ran;
@@ -281,6 +289,12 @@ final class GroupCommit {
                 failure = e;
             }
             return ran;
+        }
+
+        /** Its caller waited too long: the work never runs, and the caller hears why. */
+        void refuse(SQLException why) {
+            failure = why;
+            turn.complete(false);
         }
 
         void batchFailed(int size, Throwable cause) {

@@ -13,6 +13,7 @@ import java.sql.DriverManager;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.sql.SQLTransientConnectionException;
 import java.sql.Statement;
 import java.time.Duration;
 import java.time.Instant;
@@ -116,6 +117,22 @@ class GroupCommitTest {
         String next = group.run(c -> insert(c, "e"));
         assertThat(next).as("the next batch commits as usual").isEqualTo("e");
         assertThat(rows()).containsExactlyInAnyOrder("a", "e");
+    }
+
+    @Test
+    void aWorkQueuedLongerThanTheTimeoutDoesNotRunAndItsCallerHearsTheDatabaseIsBusy() throws Exception {
+        group = new GroupCommit(database.dataSource(), 200);
+        Future<String> first = batchHeldOpen();
+        Future<String> late = queue(c -> insert(c, "late"));
+        Thread.sleep(400);
+        release.countDown();
+
+        assertThat(first.get(10, TimeUnit.SECONDS)).isEqualTo("a");
+        assertThatThrownBy(() -> late.get(10, TimeUnit.SECONDS)).hasCauseInstanceOf(SQLTransientConnectionException.class)
+                .hasMessageContaining("the SQLite database is busy: no turn within 200 ms");
+        String fresh = group.run(c -> insert(c, "fresh"));
+        assertThat(fresh).as("a work that did not wait long runs").isEqualTo("fresh");
+        assertThat(rows()).containsExactlyInAnyOrder("a", "fresh");
     }
 
     @Test
