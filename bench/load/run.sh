@@ -14,7 +14,8 @@
 # What it does: builds server/target/switchboard.jar if it is missing; starts nginx (1 worker) with
 # bench/load/upstream-nginx.conf; writes a gateway config whose two models, bench-json and bench-sse,
 # route to that nginx through an openai-type provider each; creates a user and an API key with the CLI
-# (`switchboard users create`, `keys create`); starts the gateway (-Xmx512m); checks every target and
+# (`switchboard users create`, `keys create`); starts the gateway (-Xmx512m, and G1 as the launcher does unless
+# --java-opts names a collector); checks every target and
 # mode answers correctly; warms the gateway up; then, per repeat (target order reversed on even
 # repeats), per mode and connection count, runs wrk against `direct` (nginx) and `gateway`. With
 # --limits (arguments of `switchboard keys create`, e.g. "--rpm 100000000 --tpm 100000000000") a second key
@@ -220,8 +221,9 @@ for i in $(seq 0 $((INSTANCES - 1))); do
     sed "s/^listen: .*/listen: 127.0.0.1:$port/" "$GW_DIR/config.yaml" > "$cfg"
   fi
   # shellcheck disable=SC2086  # JAVA_OPTS is a list of JVM flags
+  gc=(-XX:+UseG1GC); case " $JAVA_OPTS " in *"-XX:+Use"*"GC"*) gc=() ;; esac
   (cd "$GW_DIR" && SWITCHBOARD_LOG_LEVEL="$LOG_LEVEL" exec timeout "$MAX_LIFETIME" "${gw_pin[@]}" \
-    "$JAVA" -Xmx"$HEAP" $JAVA_OPTS -jar "$JAR" --config "$cfg") > "$glog" 2>&1 &
+    "$JAVA" -Xmx"$HEAP" "${gc[@]}" $JAVA_OPTS -jar "$JAR" --config "$cfg") > "$glog" 2>&1 &
   tpid=$!
   GW_TIMEOUT_PIDS+=("$tpid")
   for _ in $(seq 1 600); do
@@ -295,7 +297,7 @@ done
   echo "date: $(date -u +%Y-%m-%dT%H:%M:%SZ)"
   echo "machine: $(nproc) CPUs ($(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //')), $(free -m | awk '/Mem:/{print $2}') MiB, kernel $(uname -r)"
   echo "load average at start: $(cut -d' ' -f1-3 /proc/loadavg)"
-  echo "java: $("$JAVA" -version 2>&1 | head -n1), flags: -Xmx$HEAP $JAVA_OPTS"
+  echo "java: $("$JAVA" -version 2>&1 | head -n1), flags: -Xmx$HEAP ${gc[*]} $JAVA_OPTS"
   echo "gateway: $(cd "$ROOT" && git rev-parse --short HEAD 2>/dev/null || echo '?')$(cd "$ROOT" && git diff --quiet HEAD 2>/dev/null || echo ' (uncommitted changes)'), jar $(date -u -r "$JAR" +%Y-%m-%dT%H:%M:%SZ), log level $LOG_LEVEL"
   echo "wrk: $(wrk -v 2>&1 | head -n1)"
   echo "nginx: $(nginx -v 2>&1 | sed 's/^nginx version: //'), 1 worker"

@@ -54,9 +54,11 @@ public final class SseParser {
     public List<SseEvent> feed(byte[] chunk, int offset, int length) {
         List<SseEvent> out = new ArrayList<>(2);
         int end = offset + length;
-        for (int i = offset; i < end; i++) {
+        int i = offset;
+        while (i < end) {
             byte b = chunk[i];
             if (b == '\n') {
+                i++;
                 if (lastWasCr) {
                     // The LF of a CRLF whose CR already ended the line.
                     lastWasCr = false;
@@ -64,11 +66,19 @@ public final class SseParser {
                 }
                 endLine(out);
             } else if (b == '\r') {
+                i++;
                 endLine(out);
                 lastWasCr = true;
             } else {
                 lastWasCr = false;
-                append(b);
+                // The rest of the line as it is in this chunk, copied at once (byte by byte was a few percent of a
+                // relayed stream's CPU).
+                int runEnd = i + 1;
+                while (runEnd < end && chunk[runEnd] != '\n' && chunk[runEnd] != '\r') {
+                    runEnd++;
+                }
+                append(chunk, i, runEnd - i);
+                i = runEnd;
             }
         }
         return out;
@@ -112,13 +122,14 @@ public final class SseParser {
         return out;
     }
 
-    private void append(byte b) {
-        if (lineLength == line.length) {
-            line = java.util.Arrays.copyOf(line, line.length * 2);
-        }
-        line[lineLength++] = b;
-        eventBytes++;
+    private void append(byte[] bytes, int from, int count) {
+        eventBytes += count;
         checkSize();
+        if (lineLength + count > line.length) {
+            line = java.util.Arrays.copyOf(line, Math.max(line.length * 2, lineLength + count));
+        }
+        System.arraycopy(bytes, from, line, lineLength, count);
+        lineLength += count;
     }
 
     private void checkSize() {
