@@ -5,7 +5,7 @@
 #   bench/load/run.sh [--out DIR] [--repeats 3] [--duration 15] [--warmup 3] [--initial-warmup 20]
 #                     [--conns "1 32 128"] [--modes "json sse xsse"] [--threads 2]
 #                     [--cpu-gateway LIST] [--cpu-upstream LIST] [--cpu-loadgen LIST]
-#                     [--java-opts "..."] [--heap 512m] [--log-level INFO]
+#                     [--java-opts "..."] [--heap 768m] [--log-level INFO]
 #                     [--max-foreign 0.15] [--gate-wait 120] [--retries 2]
 #                     [--upstream-port 18180] [--gateway-port 18190] [--rebuild] [--max-lifetime 7200]
 #                     [--limits "--rpm N --tpm N ..."] [--redis redis://127.0.0.1:6379]
@@ -14,7 +14,7 @@
 # What it does: builds server/target/switchboard.jar if it is missing; starts nginx (1 worker) with
 # bench/load/upstream-nginx.conf; writes a gateway config whose two models, bench-json and bench-sse,
 # route to that nginx through an openai-type provider each; creates a user and an API key with the CLI
-# (`switchboard users create`, `keys create`); starts the gateway (-Xmx512m, and G1 as the launcher does unless
+# (`switchboard users create`, `keys create`); starts the gateway (-Xmx768m and G1, as the launcher does, unless
 # --java-opts names a collector); checks every target and
 # mode answers correctly; warms the gateway up; then, per repeat (target order reversed on even
 # repeats), per mode and connection count, runs wrk against `direct` (nginx) and `gateway`. With
@@ -43,7 +43,7 @@ ROOT="$(cd "$HERE/../.." && pwd)"
 LIB="$HERE/loadlib.py"
 
 OUT=""; DUR=15; WARM=3; INIT_WARM=20; REPEATS=3; CONNS="1 32 128"; MODES="json sse"; THREADS=2
-CPU_GATEWAY=""; CPU_UPSTREAM=""; CPU_LOADGEN=""; JAVA_OPTS=""; HEAP=512m; LOG_LEVEL=INFO
+CPU_GATEWAY=""; CPU_UPSTREAM=""; CPU_LOADGEN=""; JAVA_OPTS=""; HEAP=768m; LOG_LEVEL=INFO
 MAX_FOREIGN=0.15; GATE_WAIT=120; RETRIES=2; UP_PORT=18180; GW_PORT=18190; REBUILD=""; MAX_LIFETIME=7200
 LIMITS=""; REDIS=""; INSTANCES=1; DATABASE=""; ROUNDTRIPS=0
 
