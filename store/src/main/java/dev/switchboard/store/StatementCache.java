@@ -30,6 +30,8 @@ import org.sqlite.jdbc4.JDBC4PreparedStatement;
  *       connection (the old one was retired or replaced).</li>
  *   <li>A statement lent and not yet closed is never lent again: a second use of the same text meanwhile gets a
  *       statement of its own, prepared and closed as usual.</li>
+ *   <li>Giving a statement back closes a result set its borrower left open (as closing a driver's statement does),
+ *       so no kept statement stays stepping between uses.</li>
  *   <li>A statement that threw is closed for good when its borrower closes it, and prepared afresh the next time.</li>
  *   <li>At most {@value #MAX_KEPT} are kept; the least recently used one beyond that is closed.</li>
  * </ul>
@@ -124,14 +126,14 @@ final class StatementCache implements AutoCloseable {
      * method handles on the first request).
      */
     private final class Kept extends JDBC4PreparedStatement {
-        final String sql;
+        final String text;
         boolean lent;
         /** It threw while executing: closed for good when given back. */
         boolean failed;
 
         Kept(SQLiteConnection connection, String sql) throws SQLException {
             super(connection, sql);
-            this.sql = sql;
+            this.text = sql;
         }
 
         @Override
@@ -141,9 +143,14 @@ final class StatementCache implements AutoCloseable {
             }
             lent = false;
             if (failed) {
-                kept.remove(sql, this);
+                kept.remove(text, this);
                 discard();
                 return;
+            }
+            // As closing a statement closes its result set: one left open would keep the statement stepping, and
+            // with it a read snapshot that stops checkpoints and other writers.
+            if (rs.isOpen()) {
+                rs.close();
             }
             clearParameters();
         }
@@ -208,7 +215,7 @@ final class StatementCache implements AutoCloseable {
 
         private void checkLent() throws SQLException {
             if (!lent) {
-                throw new SQLException("statement already closed: " + sql);
+                throw new SQLException("statement already closed: " + text);
             }
         }
     }

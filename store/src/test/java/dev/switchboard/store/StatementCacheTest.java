@@ -174,6 +174,29 @@ class StatementCacheTest {
         assertThat(count()).isEqualTo(2);
     }
 
+    @Test
+    void aResultSetLeftOpenIsClosedWhenItsStatementIsGivenBack() throws SQLException {
+        try (Connection pooled = database.dataSource().getConnection()) {
+            Connection c = cache.over(pooled);
+            insert(c, "a", 1);
+            insert(c, "b", 2);
+            ResultSet leftOpen;
+            try (PreparedStatement s = c.prepareStatement("SELECT n FROM t ORDER BY id")) {
+                leftOpen = s.executeQuery();
+                assertThat(leftOpen.next()).isTrue();
+            }
+            assertThat(leftOpen.isClosed()).as("closed with its statement, as a driver's statement would close it").isTrue();
+        }
+        try (Connection other = DriverManager.getConnection("jdbc:sqlite:" + dir.resolve("switchboard.db"));
+                Statement s = other.createStatement()) {
+            s.execute("INSERT INTO t (id, n) VALUES ('z', 9)");
+            try (ResultSet rs = s.executeQuery("PRAGMA wal_checkpoint(TRUNCATE)")) {
+                assertThat(rs.next()).isTrue();
+                assertThat(rs.getInt(1)).as("busy: a statement left stepping holds a snapshot").isZero();
+            }
+        }
+    }
+
     private static void insert(Connection c, String id, long n) throws SQLException {
         try (PreparedStatement s = c.prepareStatement("INSERT INTO t (id, n) VALUES (?, ?)")) {
             s.setString(1, id);
