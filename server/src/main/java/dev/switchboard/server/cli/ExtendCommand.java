@@ -9,6 +9,7 @@ import dev.switchboard.server.extend.SeedFiles;
 import dev.switchboard.store.Database;
 import dev.switchboard.store.JdbcCatalogStore;
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -36,7 +37,7 @@ final class ExtendCommand {
         try (Database database = Database.open(config.database())) {
             return op.apply(new Curation(new JdbcCatalogStore(database), Clock.systemUTC()));
         } catch (GatewayException e) {
-            System.err.println("error: " + e.getMessage());
+            cli.err().println("error: " + e.getMessage());
             return 1;
         }
     }
@@ -58,13 +59,13 @@ final class ExtendCommand {
                 case "replace" -> onConflict = CatalogStore.OnConflict.REPLACE;
                 case "keep" -> onConflict = CatalogStore.OnConflict.KEEP;
                 default -> {
-                    System.err.println("error: --mode must be replace or keep");
+                    extend.cli.err().println("error: --mode must be replace or keep");
                     return 1;
                 }
             }
             return withCuration(extend.cli, curation -> {
                 Curation.ImportReport report = curation.importSeed(SeedFiles.read(file, Clock.systemUTC().instant()), onConflict);
-                System.out.println(ExtendAdminApi.report(report).toPrettyString());
+                extend.cli.out().println(ExtendAdminApi.report(report).toPrettyString());
                 return 0;
             });
         }
@@ -88,11 +89,12 @@ final class ExtendCommand {
                     if (output.isPresent()) {
                         Files.write(output.get(), text);
                     } else {
-                        System.out.write(text);
-                        System.out.flush();
+                        // the command line's writer (standard output unless redirected), not System.out directly
+                        extend.cli.out().print(new String(text, StandardCharsets.UTF_8));
+                        extend.cli.out().flush();
                     }
                 } catch (IOException e) {
-                    System.err.println("error: " + e.getMessage());
+                    extend.cli.err().println("error: " + e.getMessage());
                     return 1;
                 }
                 return 0;

@@ -89,6 +89,26 @@ class CliCommandsTest {
     }
 
     @Test
+    void extendImportAndExportAnswerOnTheCommandLinesWriters() throws Exception {
+        Path seed = home.resolve("catalog.yaml");
+        Files.writeString(seed, "skills:\n  - id: cli-skill\n    name: From the CLI\n    description: imported\n"
+                + "    tags: [cli]\n    body: {system_prompt: Hello}\n");
+
+        CliRun imported = CliRun.of(env(), "extend", "import", seed.toString());
+        assertThat(imported.exitCode()).as(imported.err()).isZero();
+        assertThat(Json.parse(imported.out()).path("written").path("skills").asInt()).isEqualTo(1);
+
+        CliRun exported = CliRun.of(env(), "extend", "export", "--format", "json");
+        assertThat(exported.exitCode()).as(exported.err()).isZero();
+        assertThat(Json.parse(exported.out()).path("skills").findValuesAsText("id")).contains("cli-skill");
+
+        CliRun badMode = CliRun.of(env(), "extend", "import", seed.toString(), "--mode", "merge");
+        assertThat(badMode.exitCode()).isEqualTo(1);
+        assertThat(badMode.out()).isEmpty();
+        assertThat(badMode.err().strip()).isEqualTo("error: --mode must be replace or keep");
+    }
+
+    @Test
     void unknownUserIsARefusalNotACrash() {
         assertThat(CliRun.of(env(), "users", "create", "--name", "bob").exitCode()).isZero();
 
