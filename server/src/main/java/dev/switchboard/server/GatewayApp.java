@@ -323,9 +323,8 @@ public final class GatewayApp implements AutoCloseable {
         routes.add(new Route("GET", "/v1/defaults/{model}", "account", OPENAI_ERRORS, sessionAccount::getDefaults));
         routes.add(new Route("PUT", "/v1/defaults/{model}", "account", OPENAI_ERRORS, sessionAccount::putDefaults));
         routes.add(new Route("DELETE", "/v1/defaults/{model}", "account", OPENAI_ERRORS, sessionAccount::deleteDefaults));
-        DashboardAssets dashboard = dashboardAssets;
-        routes.add(new Route("GET", "/", "dashboard", OPENAI_ERRORS, dashboard::shell));
-        routes.add(new Route("GET", "/assets/*", "dashboard", OPENAI_ERRORS, dashboard::asset));
+        routes.add(new Route("GET", "/", "dashboard", OPENAI_ERRORS, dashboardAssets::shell));
+        routes.add(new Route("GET", "/assets/*", "dashboard", OPENAI_ERRORS, dashboardAssets::asset));
         routes.add(new Route("GET", "/health", "health", OPENAI_ERRORS, ops::health));
         routes.add(new Route("GET", "/ready", "ready", OPENAI_ERRORS, ops::ready));
         routes.add(new Route("GET", "/metrics", "metrics", OPENAI_ERRORS, ops::metrics));

@@ -26,8 +26,8 @@ import org.sqlite.jdbc4.JDBC4PreparedStatement;
  * <p>What keeps it correct:
  * <ul>
  *   <li>Statements are prepared on the driver's own connection (SQLite's: only SQLite has the group commit), under
- *       the pool's wrapper, so the pool does not close them when its wrapper is returned, and dropped, all of them, as soon as the pool hands out another driver
- *       connection (the old one was retired or replaced).</li>
+ *       the pool's wrapper, so the pool does not close them when its wrapper is returned, and dropped, all of them,
+ *       as soon as the pool hands out another driver connection (the old one was retired or replaced).</li>
  *   <li>A statement lent and not yet closed is never lent again: a second use of the same text meanwhile gets a
  *       statement of its own, prepared and closed as usual.</li>
  *   <li>Giving a statement back closes a result set its borrower left open (as closing a driver's statement does),
@@ -50,12 +50,12 @@ final class StatementCache implements AutoCloseable {
      * answered from the cache; every other call goes to {@code pooled} unchanged.
      */
     Connection over(Connection pooled) throws SQLException {
-        // A proxy of java.sql.Connection is the class OneWriterDataSource's wrapper already uses: no new class.
         SQLiteConnection current = pooled.unwrap(SQLiteConnection.class);
         if (current != driver) {
             closeAll();
             driver = current;
         }
+        // A proxy of java.sql.Connection is the class OneWriterDataSource's wrapper already uses: no new class.
         return (Connection) Proxy.newProxyInstance(Connection.class.getClassLoader(), new Class<?>[] {Connection.class},
                 (proxy, method, args) -> {
                     if (method.getName().equals("prepareStatement") && args != null && args.length == 1
@@ -171,42 +171,29 @@ final class StatementCache implements AutoCloseable {
 
         @Override
         public ResultSet executeQuery() throws SQLException {
-            checkLent();
-            try {
-                return super.executeQuery();
-            } catch (SQLException | RuntimeException e) {
-                failed = true;
-                throw e;
-            }
+            return watched(super::executeQuery);
         }
 
         @Override
         public int executeUpdate() throws SQLException {
-            checkLent();
-            try {
-                return super.executeUpdate();
-            } catch (SQLException | RuntimeException e) {
-                failed = true;
-                throw e;
-            }
+            return watched(super::executeUpdate);
         }
 
         @Override
         public long executeLargeUpdate() throws SQLException {
-            checkLent();
-            try {
-                return super.executeLargeUpdate();
-            } catch (SQLException | RuntimeException e) {
-                failed = true;
-                throw e;
-            }
+            return watched(super::executeLargeUpdate);
         }
 
         @Override
         public boolean execute() throws SQLException {
+            return watched(super::execute);
+        }
+
+        /** Runs one execution of the lent statement, remembering a failure (the statement is then not kept). */
+        private <T> T watched(Execution<T> execution) throws SQLException {
             checkLent();
             try {
-                return super.execute();
+                return execution.run();
             } catch (SQLException | RuntimeException e) {
                 failed = true;
                 throw e;
@@ -218,6 +205,11 @@ final class StatementCache implements AutoCloseable {
                 throw new SQLException("statement already closed: " + text);
             }
         }
+    }
+
+    @FunctionalInterface
+    private interface Execution<T> {
+        T run() throws SQLException;
     }
 
     /** For diagnostics: the texts kept, least recently used first. */

@@ -163,14 +163,7 @@ class StatementCacheTest {
         assertThat(cache.size()).isEqualTo(3);
         // A statement left running would keep a read snapshot open on the cached connection: the checkpoint could
         // then not copy the whole WAL back (busy = 1) and another writer would wait.
-        try (Connection other = DriverManager.getConnection("jdbc:sqlite:" + dir.resolve("switchboard.db"));
-                Statement s = other.createStatement()) {
-            s.execute("INSERT INTO t (id, n) VALUES ('z', 9)");
-            try (ResultSet rs = s.executeQuery("PRAGMA wal_checkpoint(TRUNCATE)")) {
-                assertThat(rs.next()).isTrue();
-                assertThat(rs.getInt(1)).as("busy").isZero();
-            }
-        }
+        anotherConnectionWritesAndCheckpointsTheWholeWal("busy");
         assertThat(count()).isEqualTo(2);
     }
 
@@ -187,12 +180,17 @@ class StatementCacheTest {
             }
             assertThat(leftOpen.isClosed()).as("closed with its statement, as a driver's statement would close it").isTrue();
         }
+        anotherConnectionWritesAndCheckpointsTheWholeWal("busy: a statement left stepping holds a snapshot");
+    }
+
+    /** Inserts a row through a second connection, then checkpoints the whole WAL; {@code busy} must be 0. */
+    private void anotherConnectionWritesAndCheckpointsTheWholeWal(String busy) throws SQLException {
         try (Connection other = DriverManager.getConnection("jdbc:sqlite:" + dir.resolve("switchboard.db"));
                 Statement s = other.createStatement()) {
             s.execute("INSERT INTO t (id, n) VALUES ('z', 9)");
             try (ResultSet rs = s.executeQuery("PRAGMA wal_checkpoint(TRUNCATE)")) {
                 assertThat(rs.next()).isTrue();
-                assertThat(rs.getInt(1)).as("busy: a statement left stepping holds a snapshot").isZero();
+                assertThat(rs.getInt(1)).as(busy).isZero();
             }
         }
     }

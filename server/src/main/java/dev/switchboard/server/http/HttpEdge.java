@@ -415,13 +415,11 @@ public final class HttpEdge implements AutoCloseable {
 
     static String newRequestId(long epochMillis, RandomGenerator random) {
         byte[] b = new byte[16];
+        random.nextBytes(b);
         for (int i = 5; i >= 0; i--) {
             b[i] = (byte) epochMillis;
             epochMillis >>>= 8;
         }
-        byte[] tail = new byte[10];
-        random.nextBytes(tail);
-        System.arraycopy(tail, 0, b, 6, tail.length);
         return "req_" + HexFormat.of().formatHex(b);
     }
 
