@@ -14,7 +14,9 @@ public interface StreamSink {
     /**
      * Delivers one event; {@code moreReady} says further events are already at hand, so the sink may hold
      * this one briefly and send them together (one network write for a burst instead of one per event).
-     * A sink must not hold an event once {@code moreReady} is false.
+     * A sink must not hold an event once {@code moreReady} is false, except the stream's last one (its end or an
+     * in-band error), which it may hold until it is closed: the caller closes the sink as soon as the request is
+     * settled.
      */
     default void send(StreamEvent event, boolean moreReady) throws ClientGoneException {
         send(event);

@@ -19,7 +19,10 @@ import java.util.function.Supplier;
  * {@code moreReady}) are gathered and go out in one write and one flush with the last of them, so a burst
  * of upstream events costs one socket write instead of one per event (socket writes were 45% of a stream's
  * CPU); an event with nothing behind it is written and flushed at once, so no frame ever waits for another
- * one and the first byte is never delayed. A failed write means the client left. While the stream is open,
+ * one and the first byte is never delayed. The stream's last event (its end, or an in-band error) is the one
+ * exception: it is written with the end of the body when the sink is closed, which is after the request was
+ * settled, so the client sees the stream end once its charge is recorded (as a whole response is sent after
+ * settlement), and the tail costs one socket write instead of two. A failed write means the client left. While the stream is open,
  * {@link Heartbeats} may write a heartbeat between events: writes are serialised on this object.
  */
 public final class SseSink implements StreamSink, AutoCloseable {
@@ -95,14 +98,18 @@ public final class SseSink implements StreamSink, AutoCloseable {
                     heartbeats.ifPresent(h -> h.register(this));
                 }
                 gather(bytes);
-                if (pendingLength > 0 && !moreReady) {
+                boolean last = event instanceof StreamEvent.MessageStop || event instanceof StreamEvent.StreamError;
+                if (pendingLength > 0 && !moreReady && !last) {
                     writePending();
                     out.flush();
                     lastWriteNanos = System.nanoTime();
                 }
-                if (event instanceof StreamEvent.MessageStop || event instanceof StreamEvent.StreamError) {
+                if (last) {
                     // The stream has ended for the client: no heartbeat may follow its end (the messages format's
                     // ping would be an event after message_stop), although the request is still being settled.
+                    // Its last frames stay pending and go out with the end of the body on close(), after the
+                    // settlement: one write for the tail instead of two (and for a stream that arrived whole, one
+                    // write for head, body and end, instead of three).
                     ended = true;
                     heartbeats.ifPresent(h -> h.unregister(this));
                 }

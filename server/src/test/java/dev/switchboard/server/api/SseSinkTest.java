@@ -111,7 +111,7 @@ class SseSinkTest {
     }
 
     /** An output stream that records each write and each flush, in order. */
-    private static final class CountingStream extends OutputStream {
+    private static class CountingStream extends OutputStream {
         final java.util.List<String> ops = new java.util.ArrayList<>();
 
         @Override
@@ -172,6 +172,45 @@ class SseSinkTest {
                     "write:BlockStart;BlockDelta;BlockDelta;", "flush");
         } catch (Exception e) {
             throw new AssertionError(e);
+        }
+    }
+
+    /**
+     * The stream's last event goes out with the end of the body, when the sink is closed after settlement: never
+     * flushed on its own (a flush there costs Helidon a chunk write, and the end another), and never lost.
+     */
+    @Test
+    void theLastEventGoesOutWithTheEndOfTheBodyInOneWrite() {
+        for (StreamEvent last : java.util.List.of(new StreamEvent.MessageStop(),
+                new StreamEvent.StreamError(dev.switchboard.model.GatewayError.upstreamUnavailable("cut")))) {
+            CountingStream out = new CountingStream() {
+                @Override
+                public void close() {
+                    ops.add("close");
+                }
+            };
+            RecordingExchange ex = new RecordingExchange() {
+                @Override
+                public OutputStream openStream(int status, String contentType) {
+                    this.contentType = contentType;
+                    opened();
+                    return out;
+                }
+            };
+            SseSink sink = new SseSink(ex, e -> (e.getClass().getSimpleName() + ";").getBytes(StandardCharsets.UTF_8));
+            try {
+                sink.send(new StreamEvent.MessageStart("r1", "m", Usage.EMPTY), true);
+                sink.send(new StreamEvent.BlockDelta(0, new StreamEvent.Delta.TextDelta("a")), true);
+                sink.send(last, false);
+            } catch (Exception e) {
+                throw new AssertionError(e);
+            }
+            assertThat(out.ops).as("nothing written before the sink is closed").isEmpty();
+
+            sink.close();
+
+            String name = last.getClass().getSimpleName();
+            assertThat(out.ops).containsExactly("write:MessageStart;BlockDelta;" + name + ";", "close");
         }
     }
 }
