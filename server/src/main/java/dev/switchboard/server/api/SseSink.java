@@ -22,8 +22,9 @@ import java.util.function.Supplier;
  * one and the first byte is never delayed. The stream's last event (its end, or an in-band error) is the one
  * exception: it is written with the end of the body when the sink is closed, which is after the request was
  * settled, so the client sees the stream end once its charge is recorded (as a whole response is sent after
- * settlement), and the tail costs one socket write instead of two. A failed write means the client left. While the stream is open,
- * {@link Heartbeats} may write a heartbeat between events: writes are serialised on this object.
+ * settlement), and the tail costs one socket write instead of two. A failed write means the client left.
+ * While the stream is open, {@link Heartbeats} may write a heartbeat between events: writes are serialised on
+ * this object.
  */
 public final class SseSink implements StreamSink, AutoCloseable {
     /** An SSE comment: ignored by every SSE client, so it suits any format carried over SSE. */

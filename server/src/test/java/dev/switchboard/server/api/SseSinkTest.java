@@ -110,8 +110,8 @@ class SseSinkTest {
         assertThat(ex.body.size()).isZero();
     }
 
-    /** An output stream that records each write and each flush, in order. */
-    private static class CountingStream extends OutputStream {
+    /** An output stream that records each write, flush and close, in order. */
+    private static final class CountingStream extends OutputStream {
         final java.util.List<String> ops = new java.util.ArrayList<>();
 
         @Override
@@ -128,6 +128,23 @@ class SseSinkTest {
         public void flush() {
             ops.add("flush");
         }
+
+        @Override
+        public void close() {
+            ops.add("close");
+        }
+    }
+
+    /** An exchange whose response body is {@code out}. */
+    private static RecordingExchange writingTo(OutputStream out) {
+        return new RecordingExchange() {
+            @Override
+            public OutputStream openStream(int status, String contentType) {
+                this.contentType = contentType;
+                opened();
+                return out;
+            }
+        };
     }
 
     @Test
@@ -151,14 +168,7 @@ class SseSinkTest {
     @Test
     void eventsAtHandGoOutInOneWriteAndTheLastOneIsNeverHeld() {
         CountingStream out = new CountingStream();
-        RecordingExchange ex = new RecordingExchange() {
-            @Override
-            public OutputStream openStream(int status, String contentType) {
-                this.contentType = contentType;
-                opened();
-                return out;
-            }
-        };
+        RecordingExchange ex = writingTo(out);
         try (SseSink sink = new SseSink(ex, e -> (e.getClass().getSimpleName() + ";").getBytes(StandardCharsets.UTF_8))) {
             // the first event, nothing behind it: written and flushed at once
             sink.send(new StreamEvent.MessageStart("r1", "m", Usage.EMPTY), false);
@@ -180,31 +190,15 @@ class SseSinkTest {
      * flushed on its own (a flush there costs Helidon a chunk write, and the end another), and never lost.
      */
     @Test
-    void theLastEventGoesOutWithTheEndOfTheBodyInOneWrite() {
+    void theLastEventGoesOutWithTheEndOfTheBodyInOneWrite() throws Exception {
         for (StreamEvent last : java.util.List.of(new StreamEvent.MessageStop(),
                 new StreamEvent.StreamError(dev.switchboard.model.GatewayError.upstreamUnavailable("cut")))) {
-            CountingStream out = new CountingStream() {
-                @Override
-                public void close() {
-                    ops.add("close");
-                }
-            };
-            RecordingExchange ex = new RecordingExchange() {
-                @Override
-                public OutputStream openStream(int status, String contentType) {
-                    this.contentType = contentType;
-                    opened();
-                    return out;
-                }
-            };
-            SseSink sink = new SseSink(ex, e -> (e.getClass().getSimpleName() + ";").getBytes(StandardCharsets.UTF_8));
-            try {
-                sink.send(new StreamEvent.MessageStart("r1", "m", Usage.EMPTY), true);
-                sink.send(new StreamEvent.BlockDelta(0, new StreamEvent.Delta.TextDelta("a")), true);
-                sink.send(last, false);
-            } catch (Exception e) {
-                throw new AssertionError(e);
-            }
+            CountingStream out = new CountingStream();
+            SseSink sink = new SseSink(writingTo(out),
+                    e -> (e.getClass().getSimpleName() + ";").getBytes(StandardCharsets.UTF_8));
+            sink.send(new StreamEvent.MessageStart("r1", "m", Usage.EMPTY), true);
+            sink.send(new StreamEvent.BlockDelta(0, new StreamEvent.Delta.TextDelta("a")), true);
+            sink.send(last, false);
             assertThat(out.ops).as("nothing written before the sink is closed").isEmpty();
 
             sink.close();
