@@ -20,7 +20,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * An open, migrated database: a HikariCP pool plus the schema brought up to date by Flyway.
+ * An open, migrated database: a HikariCP pool plus the schema brought up to date by Flyway (which is not even set
+ * up when the database already records every migration: {@link MigrationScripts#allApplied}).
  *
  * <p>SQLite (the embedded default) gets one pooled connection, WAL journaling, foreign keys, and
  * {@code BEGIN IMMEDIATE} transactions with a busy timeout: one connection serializes this process's
@@ -107,11 +108,17 @@ public final class Database implements AutoCloseable {
             }
             throw new StoreException("cannot open database " + parsed.redacted() + ": " + reason, e);
         }
+        MigrationScripts scripts = MigrationScripts.load(Database.class.getClassLoader());
+        if (scripts.allApplied(pool)) {
+            LOG.info("database {} ready, its schema up to date ({} migrations, none pending)", parsed.redacted(),
+                    scripts.names().size());
+            return new Database(pool, parsed.kind(), parsed.redacted());
+        }
         try {
             Flyway flyway = Flyway.configure()
                     .dataSource(pool)
                     .locations("classpath:" + MigrationScripts.LOCATION)
-                    .resourceProvider(MigrationScripts.load(Database.class.getClassLoader()))
+                    .resourceProvider(scripts)
                     .javaMigrationClassProvider(List::of)
                     .failOnMissingLocations(true)
                     .validateMigrationNaming(true)
