@@ -179,6 +179,9 @@ public final class GatewayApp implements AutoCloseable {
             Prestart.Upstream early = prestart.take();
             this.watchdog = opened(opened, early.watchdog());
             this.upstream = opened(opened, early.client());
+            if (config.catalog().providers().stream().anyMatch(p -> "https".equalsIgnoreCase(p.baseUrl().getScheme()))) {
+                upstream.prepareTlsInBackground();
+            }
             this.heartbeats = opened(opened, new Heartbeats(config.edge().heartbeat()));
             PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
             GatewayMetrics metrics = new GatewayMetrics(registry);
@@ -420,8 +423,8 @@ public final class GatewayApp implements AutoCloseable {
 
     /**
      * The part of a start that needs no config, begun before the config is read so that it runs on a second core
-     * meanwhile: the upstream HTTP client (Helidon's client; its TLS context, for which the JDK reads and parses its
-     * trust store), then Helidon's routing classes (their static set-up builds Helidon's service registry) and the
+     * meanwhile: the upstream HTTP client (Helidon's client; its TLS set-up is made later, and only when a provider is
+     * reached over https), then Helidon's routing classes (their static set-up builds Helidon's service registry) and the
      * shared JSON mapper. Either handed to {@link GatewayApp#start(GatewayConfig, Prestart)}, which then owns the
      * client, or closed (a start that failed before, e.g. on its config), which waits for the client and closes it.
      * Used by one thread.

@@ -1,13 +1,15 @@
 package dev.switchboard.engine.upstream;
 
 import dev.switchboard.engine.catalog.Timeouts;
+import io.helidon.common.LazyValue;
 import io.helidon.common.buffers.DataReader;
+import io.helidon.common.tls.Tls;
 import io.helidon.http.HeaderNames;
-import io.helidon.webclient.http1.Http1ClientRequest;
 import io.helidon.webclient.api.HttpClientResponse;
-import io.helidon.webclient.http1.Http1ClientResponse;
 import io.helidon.webclient.api.Proxy;
 import io.helidon.webclient.http1.Http1Client;
+import io.helidon.webclient.http1.Http1ClientRequest;
+import io.helidon.webclient.http1.Http1ClientResponse;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.InterruptedIOException;
@@ -21,6 +23,8 @@ import java.util.Optional;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
+import javax.net.ssl.SSLHandshakeException;
 
 /**
  * The only place where the gateway talks HTTP to upstream providers (Helidon's HTTP/1.1 client: half the CPU
@@ -43,6 +47,7 @@ public final class UpstreamClient implements AutoCloseable {
     private final Watchdog watchdog;
     private final Http1Client http;
     private final UpstreamPool pool;
+    private final Supplier<Tls> tls;
     private final ScheduledExecutorService sweeper;
 
     public UpstreamClient(Watchdog watchdog) {
@@ -50,17 +55,43 @@ public final class UpstreamClient implements AutoCloseable {
     }
 
     public UpstreamClient(Watchdog watchdog, UpstreamPool.Settings poolSettings) {
+        // The JDK's default TLS set-up (its trust store read and parsed) is made on the first https connection, not
+        // here: it was a sixth of a cold start's CPU, and a gateway whose providers are all plain http never needs it.
+        this(watchdog, poolSettings, LazyValue.create(() -> Tls.builder().build()));
+    }
+
+    /** With the TLS set-up that {@code https} connections use, asked for on the first one (tests trust their own). */
+    UpstreamClient(Watchdog watchdog, UpstreamPool.Settings poolSettings, Supplier<Tls> tls) {
         this.watchdog = watchdog;
         this.http = Http1Client.builder()
                 .followRedirects(false)
                 // no per-request system proxy discovery: upstreams are reached directly
                 .proxy(Proxy.noProxy())
                 .sendExpectContinue(false)
+                // Every request goes over a connection of the pool, which makes its own TLS sockets: the client's TLS
+                // is never used, and a disabled one costs nothing to build (an enabled default one reads the trust store).
+                .tls(Tls.builder().enabled(false).build())
                 .build();
-        this.pool = new UpstreamPool(poolSettings, http.prototype().tls());
+        this.tls = tls;
+        this.pool = new UpstreamPool(poolSettings, tls);
         this.sweeper = Executors.newSingleThreadScheduledExecutor(
                 Thread.ofPlatform().daemon().name("switchboard-upstream-sweeper").factory());
         sweeper.scheduleWithFixedDelay(pool::sweep, SWEEP_EVERY.toMillis(), SWEEP_EVERY.toMillis(), TimeUnit.MILLISECONDS);
+    }
+
+    /**
+     * Makes the TLS set-up of {@code https} connections now, on a thread of its own, so that the first request to an
+     * {@code https} provider does not wait for it; returns at once. A failure is left to that first connection, which
+     * meets it again and reports it.
+     */
+    public void prepareTlsInBackground() {
+        Thread.ofPlatform().daemon().name("switchboard-tls-setup").start(() -> {
+            try {
+                tls.get();
+            } catch (RuntimeException e) {
+                // see above
+            }
+        });
     }
 
     /** The connection pool (for metrics and tests). */
@@ -173,6 +204,11 @@ public final class UpstreamClient implements AutoCloseable {
         for (Throwable t = e; t != null; t = t.getCause()) {
             if (t instanceof ConnectException || t instanceof UnknownHostException) {
                 return UpstreamFailure.of(UpstreamFailure.Kind.CONNECT, "could not connect");
+            }
+            if (t instanceof SSLHandshakeException) {
+                // before any byte of the request: the provider's certificate was refused, or TLS could not be agreed
+                return UpstreamFailure.of(UpstreamFailure.Kind.CONNECT, "the TLS handshake with the provider failed: "
+                        + t.getMessage());
             }
             if (t instanceof SocketTimeoutException) {
                 return UpstreamFailure.of(UpstreamFailure.Kind.FIRST_BYTE_TIMEOUT, "socket read timed out");

@@ -14,6 +14,7 @@ import java.net.SocketException;
 import java.nio.ByteBuffer;
 import java.nio.channels.SocketChannel;
 import java.time.Duration;
+import java.util.function.Supplier;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicBoolean;
 import javax.net.ssl.SSLSocket;
@@ -55,7 +56,7 @@ final class UpstreamConnection implements ClientConnection {
     }
 
     /** Opens a new connection (TCP, then TLS for {@code https}); throws what the connect threw. */
-    static UpstreamConnection open(UpstreamPool.Target target, Duration connectTimeout, Tls tls) {
+    static UpstreamConnection open(UpstreamPool.Target target, Duration connectTimeout, Supplier<Tls> tls) {
         SocketChannel channel = null;
         try {
             channel = SocketChannel.open();
@@ -65,7 +66,10 @@ final class UpstreamConnection implements ClientConnection {
             String id = "0x" + Integer.toHexString(System.identityHashCode(channel));
             HelidonSocket socket;
             if (target.tls()) {
-                SSLSocket ssl = tls.createSocket(HTTP_1_1, channel.socket(), address);
+                // The host as the base URL names it is what the certificate must match: a resolved address would
+                // give its host name by a reverse lookup (an IP in the URL was checked against "localhost").
+                SSLSocket ssl = tls.get().createSocket(HTTP_1_1, channel.socket(),
+                        InetSocketAddress.createUnresolved(target.host(), target.port()));
                 ssl.startHandshake();
                 socket = TlsSocket.client(ssl, id);
             } else {

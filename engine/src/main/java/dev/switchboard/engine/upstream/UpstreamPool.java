@@ -60,16 +60,17 @@ public final class UpstreamPool implements AutoCloseable {
     }
 
     private final Settings settings;
-    private final Tls tls;
+    private final Supplier<Tls> tls;
     private final LongSupplier nanoClock;
     private final Map<Key, Idle> idle = new ConcurrentHashMap<>();
     private final AtomicInteger open = new AtomicInteger();
 
-    public UpstreamPool(Settings settings, Tls tls) {
+    /** {@code tls} is asked for the TLS set-up of each new {@code https} connection, never for a plain one. */
+    public UpstreamPool(Settings settings, Supplier<Tls> tls) {
         this(settings, tls, System::nanoTime);
     }
 
-    UpstreamPool(Settings settings, Tls tls, LongSupplier nanoClock) {
+    UpstreamPool(Settings settings, Supplier<Tls> tls, LongSupplier nanoClock) {
         this.settings = Objects.requireNonNull(settings, "settings");
         this.tls = Objects.requireNonNull(tls, "tls");
         this.nanoClock = nanoClock;

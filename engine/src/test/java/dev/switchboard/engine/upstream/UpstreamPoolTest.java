@@ -41,7 +41,7 @@ class UpstreamPoolTest {
                 }
             }
         });
-        pool = new UpstreamPool(new UpstreamPool.Settings(2, Duration.ofSeconds(30)), Tls.builder().enabled(false).build(),
+        pool = new UpstreamPool(new UpstreamPool.Settings(2, Duration.ofSeconds(30)), () -> Tls.builder().enabled(false).build(),
                 now::get);
         target = pool.target(URI.create("http://127.0.0.1:" + server.getLocalPort() + "/v1/chat"));
     }
