@@ -3,6 +3,11 @@
 
     bench/load/coldstart.py --jar server/target/switchboard.jar --config CONFIG --url http://127.0.0.1:PORT \
         --key sk-sb-... --body bench/load/bodies/chat.json [-- JVM flags, e.g. -Xmx768m -XX:AOTCache=F]
+    bench/load/coldstart.py --launcher ./switchboard --config CONFIG --url ... --key ... --body ...
+
+With --launcher the gateway is started the way it ships, `LAUNCHER --config CONFIG` (the launcher finds the JDK,
+sets the heap and collector and uses or records its AOT cache next to the jar; JVM flags go to it in
+SWITCHBOARD_JAVA_OPTS), so the time includes the launcher's own work.
 
 Starts `java [flags] -jar JAR --config CONFIG` (--java, else $JAVA_HOME/bin/java, else java on PATH; it
 must be JDK 21 or newer, 25 for the AOT cache), POSTs BODY to
@@ -15,8 +20,11 @@ The config must name an upstream that answers (e.g. bench/load's nginx). Loopbac
 import argparse, os, signal, subprocess, sys, time, urllib.request
 
 ap = argparse.ArgumentParser()
-for a in ("--jar", "--config", "--url", "--key", "--body"):
+for a in ("--config", "--url", "--key", "--body"):
     ap.add_argument(a, required=True)
+started = ap.add_mutually_exclusive_group(required=True)
+started.add_argument("--jar")
+started.add_argument("--launcher")
 ap.add_argument("--timeout", type=float, default=120)
 ap.add_argument("--java", default="")
 ap.add_argument("flags", nargs="*")
@@ -34,8 +42,14 @@ def cpu_ms(pid):
 
 
 t0 = time.monotonic()
-p = subprocess.Popen([java, *o.flags, "-jar", o.jar, "--config", o.config], stdout=subprocess.DEVNULL,
-                     stderr=subprocess.STDOUT, env={**os.environ, "SWITCHBOARD_LOG_LEVEL": "WARN"})
+env = {**os.environ, "SWITCHBOARD_LOG_LEVEL": "WARN"}
+if o.launcher:
+    command = [o.launcher, "--config", o.config]
+    if o.flags:
+        env["SWITCHBOARD_JAVA_OPTS"] = " ".join(o.flags)
+else:
+    command = [java, *o.flags, "-jar", o.jar, "--config", o.config]
+p = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.STDOUT, env=env)
 first = None
 try:
     while time.monotonic() - t0 < o.timeout and p.poll() is None:
