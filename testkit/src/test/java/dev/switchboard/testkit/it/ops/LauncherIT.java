@@ -1,0 +1,127 @@
+package dev.switchboard.testkit.it.ops;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.InputStreamReader;
+import java.io.UncheckedIOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The launcher ({@code ./switchboard}) as a user runs it, on a copy of the repository's script and built jar: after a
+ * first server run has recorded the JDK's ahead-of-time cache, a CLI command started from that cache still prints
+ * nothing but its JSON on stdout (the JVM's own warnings about the cache go to stderr), so scripts can parse it.
+ * Starts real processes (a server, then a command), a few seconds each; the JVM writes the cache as the server stops.
+ */
+class LauncherIT {
+    private static final Path REPOSITORY = Path.of("..").toAbsolutePath().normalize();
+
+    @TempDir
+    Path home;
+
+    @Test
+    void aCommandStartedFromTheCachePrintsOnlyItsJsonOnStdout() throws Exception {
+        assumeTrue(Runtime.version().feature() >= 25, "the AOT cache needs JDK 25; this build runs on "
+                + Runtime.version());
+        Path jar = REPOSITORY.resolve("server/target/switchboard.jar");
+        assertThat(jar).as("the gateway's jar is built before the integration tests (mvn verify)").isRegularFile();
+        // The launcher and jar side by side as in a checkout, without sources (so it never decides to rebuild).
+        Files.createDirectories(home.resolve("server/target"));
+        Files.copy(REPOSITORY.resolve("switchboard"), home.resolve("switchboard"), StandardCopyOption.COPY_ATTRIBUTES);
+        Files.copy(jar, home.resolve("server/target/switchboard.jar"));
+        Path config = home.resolve("config.yaml");
+        // one model on a provider that is never called (nothing here sends a chat request)
+        Files.writeString(config, "listen: 127.0.0.1:0\ndatabase: sqlite:" + home.resolve("data/switchboard.db") + "\n"
+                + "providers:\n  local:\n    type: openai\n    base_url: http://127.0.0.1:9/v1\n    keys: [\"sk-unused\"]\n"
+                + "models:\n  local-model:\n    context_length: 8000\n    max_output_tokens: 1000\n    pricing: {input: 1, output: 2}\n"
+                + "    route: [{provider: local, model: m}]\n");
+        Map<String, String> env = Map.of("JAVA_HOME", System.getProperty("java.home"), "SWITCHBOARD_HOME", home.toString());
+
+        Process server = start(env, "--config", config.toString());
+        try (BufferedReader out = new BufferedReader(new InputStreamReader(server.getInputStream(), StandardCharsets.UTF_8))) {
+            CompletableFuture<String> listening = CompletableFuture.supplyAsync(() -> out.lines()
+                    .filter(l -> l.startsWith("Switchboard listening on")).findFirst().orElse("ended without listening"));
+            String banner = listening.get(3, TimeUnit.MINUTES);
+            assertThat(banner).as(() -> read(home.resolve("server.err"))).startsWith("Switchboard listening on");
+            // Some requests for the recording to see: a cache recorded from a start alone did not show the JVM's
+            // warning below, one recorded after requests did (JDK 25.0.3: an adapter of its code cache).
+            URI base = URI.create(banner.split("\\s+")[3]);
+            try (HttpClient http = HttpClient.newHttpClient()) {
+                for (int i = 0; i < 20; i++) {
+                    http.send(HttpRequest.newBuilder(base.resolve("/v1/models")).build(), HttpResponse.BodyHandlers.discarding());
+                    http.send(HttpRequest.newBuilder(base.resolve("/v1/chat/completions"))
+                            .POST(HttpRequest.BodyPublishers.ofString("{}")).build(), HttpResponse.BodyHandlers.discarding());
+                }
+            }
+            server.destroy(); // SIGTERM: the JVM writes the cache as it exits
+            assertThat(server.waitFor(2, TimeUnit.MINUTES)).isTrue();
+        } finally {
+            server.destroyForcibly();
+        }
+        assertThat(home.resolve("server/target/switchboard.aot")).as("the first server run recorded the cache")
+                .isNotEmptyFile();
+
+        Process command = start(env, "--config", config.toString(), "users", "create", "--name", "scripted",
+                "--balance-usd", "5");
+        CompletableFuture<String> stderr = CompletableFuture.supplyAsync(() -> read(command.getErrorStream()));
+        String stdout = read(command.getInputStream());
+        assertThat(command.waitFor(2, TimeUnit.MINUTES)).isTrue();
+        assertThat(command.exitValue()).as(stderr.get()).isZero();
+        assertThat(stdout.strip()).as("stdout holds the command's JSON and nothing else").startsWith("{").endsWith("}");
+        JsonNode user = new ObjectMapper().readTree(stdout);
+        assertThat(user.path("name").asText()).as("stdout is the user as JSON, nothing else:\n" + stdout)
+                .isEqualTo("scripted");
+    }
+
+    private Process start(Map<String, String> env, String... args) throws Exception {
+        ProcessBuilder pb = new ProcessBuilder(concat(home.resolve("switchboard").toString(), args)).directory(home.toFile());
+        pb.environment().putAll(env);
+        pb.environment().put("SWITCHBOARD_LOG_LEVEL", "WARN");
+        if (args.length <= 2) {
+            pb.redirectError(home.resolve("server.err").toFile());
+        }
+        return pb.start();
+    }
+
+    private static List<String> concat(String first, String... rest) {
+        List<String> all = new ArrayList<>();
+        all.add(first);
+        all.addAll(List.of(rest));
+        return all;
+    }
+
+    private static String read(Path file) {
+        try {
+            return Files.readString(file);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    private static String read(InputStream in) {
+        try {
+            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+}
