@@ -9,6 +9,7 @@ import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.InputStreamReader;
+import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -29,7 +30,8 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * The launcher ({@code ./switchboard}) as a user runs it, on a copy of the repository's script and built jar: after a
  * first server run has recorded the JDK's ahead-of-time cache, a CLI command started from that cache still prints
- * nothing but its JSON on stdout (the JVM's own warnings about the cache go to stderr), so scripts can parse it.
+ * nothing but its JSON on stdout (the JVM's own warnings about the cache go to stderr), so scripts can parse it; and a
+ * first run that fails (a config error) leaves no cache of its few classes for later starts to use.
  * Starts real processes (a server, then a command), a few seconds each; the JVM writes the cache as the server stops.
  */
 class LauncherIT {
@@ -42,19 +44,13 @@ class LauncherIT {
     void aCommandStartedFromTheCachePrintsOnlyItsJsonOnStdout() throws Exception {
         assumeTrue(Runtime.version().feature() >= 25, "the AOT cache needs JDK 25; this build runs on "
                 + Runtime.version());
-        Path jar = REPOSITORY.resolve("server/target/switchboard.jar");
-        assertThat(jar).as("the gateway's jar is built before the integration tests (mvn verify)").isRegularFile();
-        // The launcher and jar side by side as in a checkout, without sources (so it never decides to rebuild).
-        Files.createDirectories(home.resolve("server/target"));
-        Files.copy(REPOSITORY.resolve("switchboard"), home.resolve("switchboard"), StandardCopyOption.COPY_ATTRIBUTES);
-        Files.copy(jar, home.resolve("server/target/switchboard.jar"));
+        Map<String, String> env = copyLauncher();
         Path config = home.resolve("config.yaml");
-        // one model on a provider that is never called (nothing here sends a chat request)
+        // one model on a provider that is never called (the requests below carry no key, so none reaches it)
         Files.writeString(config, "listen: 127.0.0.1:0\ndatabase: sqlite:" + home.resolve("data/switchboard.db") + "\n"
                 + "providers:\n  local:\n    type: openai\n    base_url: http://127.0.0.1:9/v1\n    keys: [\"sk-unused\"]\n"
                 + "models:\n  local-model:\n    context_length: 8000\n    max_output_tokens: 1000\n    pricing: {input: 1, output: 2}\n"
                 + "    route: [{provider: local, model: m}]\n");
-        Map<String, String> env = Map.of("JAVA_HOME", System.getProperty("java.home"), "SWITCHBOARD_HOME", home.toString());
 
         Process server = start(env, "--config", config.toString());
         try (BufferedReader out = new BufferedReader(new InputStreamReader(server.getInputStream(), StandardCharsets.UTF_8))) {
@@ -90,6 +86,34 @@ class LauncherIT {
         JsonNode user = new ObjectMapper().readTree(stdout);
         assertThat(user.path("name").asText()).as("stdout is the user as JSON, nothing else:\n" + stdout)
                 .isEqualTo("scripted");
+    }
+
+    @Test
+    void aFirstRunThatFailsLeavesNoCacheBehind() throws Exception {
+        assumeTrue(Runtime.version().feature() >= 25, "the AOT cache needs JDK 25; this build runs on "
+                + Runtime.version());
+        Map<String, String> env = copyLauncher();
+        Path config = home.resolve("config.yaml");
+        Files.writeString(config, "listen: 127.0.0.1:0\ndatabase: sqlite:" + home.resolve("data/switchboard.db") + "\n");
+
+        Process server = start(env, "--config", config.toString());
+        server.getInputStream().transferTo(OutputStream.nullOutputStream());
+        assertThat(server.waitFor(2, TimeUnit.MINUTES)).isTrue();
+
+        assertThat(server.exitValue()).as("a config without models is refused: " + read(home.resolve("server.err")))
+                .isEqualTo(2);
+        assertThat(home.resolve("server/target/switchboard.aot"))
+                .as("no cache of a start that failed (the next run records one)").doesNotExist();
+    }
+
+    /** The launcher and jar side by side as in a checkout, without sources (so it never decides to rebuild). */
+    private Map<String, String> copyLauncher() throws IOException {
+        Path jar = REPOSITORY.resolve("server/target/switchboard.jar");
+        assertThat(jar).as("the gateway's jar is built before the integration tests (mvn verify)").isRegularFile();
+        Files.createDirectories(home.resolve("server/target"));
+        Files.copy(REPOSITORY.resolve("switchboard"), home.resolve("switchboard"), StandardCopyOption.COPY_ATTRIBUTES);
+        Files.copy(jar, home.resolve("server/target/switchboard.jar"));
+        return Map.of("JAVA_HOME", System.getProperty("java.home"), "SWITCHBOARD_HOME", home.toString());
     }
 
     private Process start(Map<String, String> env, String... args) throws Exception {
