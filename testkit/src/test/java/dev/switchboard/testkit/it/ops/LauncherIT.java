@@ -42,15 +42,11 @@ class LauncherIT {
 
     @Test
     void aCommandStartedFromTheCachePrintsOnlyItsJsonOnStdout() throws Exception {
-        assumeTrue(Runtime.version().feature() >= 25, "the AOT cache needs JDK 25; this build runs on "
-                + Runtime.version());
         Map<String, String> env = copyLauncher();
-        Path config = home.resolve("config.yaml");
         // one model on a provider that is never called (the requests below carry no key, so none reaches it)
-        Files.writeString(config, "listen: 127.0.0.1:0\ndatabase: sqlite:" + home.resolve("data/switchboard.db") + "\n"
-                + "providers:\n  local:\n    type: openai\n    base_url: http://127.0.0.1:9/v1\n    keys: [\"sk-unused\"]\n"
-                + "models:\n  local-model:\n    context_length: 8000\n    max_output_tokens: 1000\n    pricing: {input: 1, output: 2}\n"
-                + "    route: [{provider: local, model: m}]\n");
+        Path config = config("providers:\n  local:\n    type: openai\n    base_url: http://127.0.0.1:9/v1\n"
+                + "    keys: [\"sk-unused\"]\nmodels:\n  local-model:\n    context_length: 8000\n    max_output_tokens: 1000\n"
+                + "    pricing: {input: 1, output: 2}\n    route: [{provider: local, model: m}]\n");
 
         Process server = start(env, "--config", config.toString());
         try (BufferedReader out = new BufferedReader(new InputStreamReader(server.getInputStream(), StandardCharsets.UTF_8))) {
@@ -90,11 +86,8 @@ class LauncherIT {
 
     @Test
     void aFirstRunThatFailsLeavesNoCacheBehind() throws Exception {
-        assumeTrue(Runtime.version().feature() >= 25, "the AOT cache needs JDK 25; this build runs on "
-                + Runtime.version());
         Map<String, String> env = copyLauncher();
-        Path config = home.resolve("config.yaml");
-        Files.writeString(config, "listen: 127.0.0.1:0\ndatabase: sqlite:" + home.resolve("data/switchboard.db") + "\n");
+        Path config = config("");
 
         Process server = start(env, "--config", config.toString());
         server.getInputStream().transferTo(OutputStream.nullOutputStream());
@@ -106,14 +99,27 @@ class LauncherIT {
                 .as("no cache of a start that failed (the next run records one)").doesNotExist();
     }
 
-    /** The launcher and jar side by side as in a checkout, without sources (so it never decides to rebuild). */
+    /**
+     * The launcher and jar side by side as in a checkout, without sources (so it never decides to rebuild); the
+     * environment that runs it on this JDK.
+     */
     private Map<String, String> copyLauncher() throws IOException {
+        assumeTrue(Runtime.version().feature() >= 25, "the AOT cache needs JDK 25; this build runs on "
+                + Runtime.version());
         Path jar = REPOSITORY.resolve("server/target/switchboard.jar");
         assertThat(jar).as("the gateway's jar is built before the integration tests (mvn verify)").isRegularFile();
         Files.createDirectories(home.resolve("server/target"));
         Files.copy(REPOSITORY.resolve("switchboard"), home.resolve("switchboard"), StandardCopyOption.COPY_ATTRIBUTES);
         Files.copy(jar, home.resolve("server/target/switchboard.jar"));
         return Map.of("JAVA_HOME", System.getProperty("java.home"), "SWITCHBOARD_HOME", home.toString());
+    }
+
+    /** A config listening on a free port with its database in the test's directory, then {@code rest}. */
+    private Path config(String rest) throws IOException {
+        Path config = home.resolve("config.yaml");
+        Files.writeString(config, "listen: 127.0.0.1:0\ndatabase: sqlite:" + home.resolve("data/switchboard.db") + "\n"
+                + rest);
+        return config;
     }
 
     private Process start(Map<String, String> env, String... args) throws Exception {
