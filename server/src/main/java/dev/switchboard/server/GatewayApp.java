@@ -179,9 +179,6 @@ public final class GatewayApp implements AutoCloseable {
             Prestart.Upstream early = prestart.take();
             this.watchdog = opened(opened, early.watchdog());
             this.upstream = opened(opened, early.client());
-            if (config.catalog().providers().stream().anyMatch(p -> "https".equalsIgnoreCase(p.baseUrl().getScheme()))) {
-                upstream.prepareTlsInBackground();
-            }
             this.heartbeats = opened(opened, new Heartbeats(config.edge().heartbeat()));
             PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
             GatewayMetrics metrics = new GatewayMetrics(registry);
@@ -207,6 +204,11 @@ public final class GatewayApp implements AutoCloseable {
             this.routes = List.copyOf(routes(clock, registry, metrics, ports, catalogStore));
             this.edge = listen(config, port, routes, metrics, drain,
                     tracing.map(Tracing::requests).orElse(RequestObserver.NONE));
+            // Once listening, not before: made during the start it took CPU from it (40-60 ms later to answer on two
+            // cores), and a first https request that comes sooner waits for it just as it would have.
+            if (config.catalog().providers().stream().anyMatch(p -> "https".equalsIgnoreCase(p.baseUrl().getScheme()))) {
+                upstream.prepareTlsInBackground();
+            }
         } catch (RuntimeException | Error e) {
             prestart.close();
             opened.forEach(GatewayApp::closeQuietly);
