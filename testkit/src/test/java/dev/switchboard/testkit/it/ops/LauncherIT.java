@@ -123,20 +123,15 @@ class LauncherIT {
     }
 
     private Process start(Map<String, String> env, String... args) throws Exception {
-        ProcessBuilder pb = new ProcessBuilder(concat(home.resolve("switchboard").toString(), args)).directory(home.toFile());
+        List<String> command = new ArrayList<>(List.of(args));
+        command.addFirst(home.resolve("switchboard").toString());
+        ProcessBuilder pb = new ProcessBuilder(command).directory(home.toFile());
         pb.environment().putAll(env);
         pb.environment().put("SWITCHBOARD_LOG_LEVEL", "WARN");
         if (args.length <= 2) {
             pb.redirectError(home.resolve("server.err").toFile());
         }
         return pb.start();
-    }
-
-    private static List<String> concat(String first, String... rest) {
-        List<String> all = new ArrayList<>();
-        all.add(first);
-        all.addAll(List.of(rest));
-        return all;
     }
 
     private static String read(Path file) {
