@@ -170,8 +170,9 @@ def _interference(r):
 
 
 # direct: nginx alone; gateway: through the gateway with a key without limits; limited: the same with a key that
-# has limits (run.sh --limits), to see what counting them costs
-TARGETS = ("direct", "gateway", "limited")
+# has limits (run.sh --limits), to see what counting them costs; covered: a key of a user whose plan covers the
+# model (run.sh --covered), so nothing is held, charged or entered in the ledger: what the money path costs
+TARGETS = ("direct", "gateway", "limited", "covered")
 
 
 def cmd_brief(args):
@@ -316,6 +317,26 @@ def cmd_summarize(args):
                     _rng([lim[k]["gw_cpu_us_per_req"] for k in ks]),
                     _rng([lim[k]["gw_cpu_us_per_req"] / g[k]["gw_cpu_us_per_req"] for k in ks], 3),
                     _rng([(lim[k]["p50_us"] - g[k]["p50_us"]) / 1000 for k in ks], 3),
+                ]) + " |")
+
+    if any(r["target"] == "covered" for r in rows):
+        print("\n## What the money path costs (a pay-as-you-go key − a key whose plan covers the model, same repeat)\n")
+        print("Pay-as-you-go: the worst case held before the upstream call, the charge, ledger entry and usage record "
+              "written after it. Covered by a plan: only the usage record.\n")
+        print("| mode | conns | gateway CPU µs/req pay-as-you-go | covered by a plan | difference µs/req | Δp50 ms |")
+        print("|---|---:|---:|---:|---:|---:|")
+        for m in modes:
+            for c in conns:
+                g, cov, ks = same_repeats("gateway", "covered", m, c,
+                                          lambda r1, r2: r1["gw_cpu_us_per_req"] and r2["gw_cpu_us_per_req"])
+                if not ks:
+                    continue
+                print("| " + " | ".join([
+                    m, str(c),
+                    _rng([g[k]["gw_cpu_us_per_req"] for k in ks]),
+                    _rng([cov[k]["gw_cpu_us_per_req"] for k in ks]),
+                    _rng([g[k]["gw_cpu_us_per_req"] - cov[k]["gw_cpu_us_per_req"] for k in ks]),
+                    _rng([(g[k]["p50_us"] - cov[k]["p50_us"]) / 1000 for k in ks], 3),
                 ]) + " |")
 
     print("\n## Verdict\n")

@@ -8,7 +8,7 @@
 #                     [--java-opts "..."] [--heap 768m] [--log-level INFO]
 #                     [--max-foreign 0.15] [--gate-wait 120] [--retries 2]
 #                     [--upstream-port 18180] [--gateway-port 18190] [--rebuild] [--max-lifetime 7200]
-#                     [--limits "--rpm N --tpm N ..."] [--redis redis://127.0.0.1:6379]
+#                     [--limits "--rpm N --tpm N ..."] [--redis redis://127.0.0.1:6379] [--covered]
 #                     [--instances 1] [--database sqlite|postgresql://user@host:5432/db] [--roundtrips N]
 #
 # What it does: builds server/target/switchboard.jar if it is missing; starts nginx (1 worker) with
@@ -21,6 +21,9 @@
 # --limits (arguments of `switchboard keys create`, e.g. "--rpm 100000000 --tpm 100000000000") a second key
 # with those limits is created and measured as the target `limited`, to see what counting limits costs;
 # --redis puts the limit counters in that Redis (under a key prefix of this run's own).
+# --covered adds a plan that covers both models, a user on it and a key, measured as the target `covered`: the
+# same request with no money held, charged or entered in the ledger (only its usage record is written), to see
+# what the pay-as-you-go money path costs per request.
 # --instances N starts N gateway processes (ports --gateway-port, +1, ...) on one database, which must then be
 # PostgreSQL (--database); wrk's threads are spread evenly over them (post.lua's setup, BENCH_ADDRS), and the
 # gateway CPU per request is the sum of all N processes' CPU over the requests. --roundtrips N (PostgreSQL only)
@@ -45,7 +48,7 @@ LIB="$HERE/loadlib.py"
 OUT=""; DUR=15; WARM=3; INIT_WARM=20; REPEATS=3; CONNS="1 32 128"; MODES="json sse"; THREADS=2
 CPU_GATEWAY=""; CPU_UPSTREAM=""; CPU_LOADGEN=""; JAVA_OPTS=""; HEAP=768m; LOG_LEVEL=INFO
 MAX_FOREIGN=0.15; GATE_WAIT=120; RETRIES=2; UP_PORT=18180; GW_PORT=18190; REBUILD=""; MAX_LIFETIME=7200
-LIMITS=""; REDIS=""; INSTANCES=1; DATABASE=""; ROUNDTRIPS=0
+LIMITS=""; REDIS=""; INSTANCES=1; DATABASE=""; ROUNDTRIPS=0; COVERED=""
 
 while [ $# -gt 0 ]; do
   case "$1" in
@@ -75,7 +78,8 @@ while [ $# -gt 0 ]; do
     --instances) INSTANCES="$2"; shift 2 ;;
     --database) DATABASE="$2"; shift 2 ;;
     --roundtrips) ROUNDTRIPS="$2"; shift 2 ;;
-    -h|--help) sed -n '2,33p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    --covered) COVERED=1; shift ;;
+    -h|--help) awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0"; exit 0 ;;
     *) echo "unknown argument: $1 (see --help)" >&2; exit 2 ;;
   esac
 done
@@ -196,6 +200,9 @@ EOF
 if [ -n "$REDIS" ]; then
   printf 'redis: %s\nlimits: {redis_prefix: "bench:%s:"}\n' "$REDIS" "$(date +%s%N)" >> "$GW_DIR/config.yaml"
 fi
+if [ -n "$COVERED" ]; then
+  printf 'plans:\n  bench-covered: {models: [bench-json, bench-sse]}\n' >> "$GW_DIR/config.yaml"
+fi
 cp "$GW_DIR/config.yaml" "$OUT/config.yaml"
 cli() { (cd "$GW_DIR" && SWITCHBOARD_LOG_LEVEL=WARN timeout 120 "$JAVA" -jar "$JAR" --config "$GW_DIR/config.yaml" "$@"); }
 cli users create --name bench --balance-usd 1000000 > "$GW_DIR/user.json" || die "users create failed: $(cat "$GW_DIR/user.json")"
@@ -210,6 +217,15 @@ if [ -n "$LIMITS" ]; then
   LIMITED_KEY="$(python3 "$LIB" cli-json "$GW_DIR/key-limited.json" key)"
   TARGETS="direct gateway limited"
   log "key with limits ($LIMITS): $(python3 "$LIB" cli-json "$GW_DIR/key-limited.json" prefix)…"
+fi
+if [ -n "$COVERED" ]; then
+  cli users create --name bench-covered --plan bench-covered > "$GW_DIR/user-covered.json" \
+    || die "users create --plan failed: $(cat "$GW_DIR/user-covered.json")"
+  cli keys create "$(python3 "$LIB" cli-json "$GW_DIR/user-covered.json" id)" --name bench-covered > "$GW_DIR/key-covered.json" \
+    || die "keys create (covered) failed"
+  COVERED_KEY="$(python3 "$LIB" cli-json "$GW_DIR/key-covered.json" key)"
+  TARGETS="$TARGETS covered"
+  log "key of a user whose plan covers the models: $(python3 "$LIB" cli-json "$GW_DIR/key-covered.json" prefix)…"
 fi
 
 # ---- gateway instances ----------------------------------------------------------------------------------
@@ -267,6 +283,7 @@ auth() {
   case "$1" in
     direct) echo "Authorization: Bearer sk-bench-dummy" ;;
     limited) echo "Authorization: Bearer $LIMITED_KEY" ;;
+    covered) echo "Authorization: Bearer $COVERED_KEY" ;;
     *) echo "Authorization: Bearer $KEY" ;;
   esac
 }
@@ -304,6 +321,7 @@ done
   echo "settings: repeats=$REPEATS duration=${DUR}s warmup=${WARM}s initial_warmup=${INIT_WARM}s conns='$CONNS' modes='$MODES' threads=$THREADS max_foreign=$MAX_FOREIGN gate_wait=${GATE_WAIT}s retries=$RETRIES"
   echo "pinning: gateway=${CPU_GATEWAY:-none} upstream=${CPU_UPSTREAM:-none} loadgen=${CPU_LOADGEN:-none}"
   echo "limits: ${LIMITS:-none} (target limited), counters in ${REDIS:-memory}"
+  echo "covered: $( [ -n "$COVERED" ] && echo "a key whose plan covers the models (target covered)" || echo no)"
   echo "instances: $INSTANCES on ${DATABASE:-sqlite} (ports ${GW_PORTS[*]})"
   echo "pids: gateway $GW_PIDS, nginx $UP_PIDS"
 } > "$OUT/env.txt"
@@ -363,7 +381,7 @@ if [ "$ROUNDTRIPS" -gt 0 ] && [[ "$DATABASE" == postgresql://* ]]; then
     python3 "$HERE/roundtrips.py" --pids "$GW_PIDS" --ports "$(IFS=,; echo "${GW_PORTS[*]}")" \
       --key "$(auth "$t" | sed 's/^Authorization: Bearer //')" --body "$HERE/bodies/chat.json" --requests "$ROUNDTRIPS" \
       --pg-db "$pg_db" --pg-port "${pg_port:-5432}" ${redis_port:+--redis-port "$redis_port"} \
-      --label "$t ($( [ "$t" = limited ] && echo "key with limits: $LIMITS" || echo "key without limits"))" \
+      --label "$t ($(case "$t" in limited) echo "key with limits: $LIMITS" ;; covered) echo "key under a plan that covers the model" ;; *) echo "key without limits" ;; esac))" \
       >> "$OUT/roundtrips.md"
   done
 fi
