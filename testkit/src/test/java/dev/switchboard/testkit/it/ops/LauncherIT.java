@@ -20,6 +20,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
@@ -31,7 +32,8 @@ import org.junit.jupiter.api.io.TempDir;
  * The launcher ({@code ./switchboard}) as a user runs it, on a copy of the repository's script and built jar: after a
  * first server run has recorded the JDK's ahead-of-time cache, a CLI command started from that cache still prints
  * nothing but its JSON on stdout (the JVM's own warnings about the cache go to stderr), so scripts can parse it; and a
- * first run that fails (a config error) leaves no cache of its few classes for later starts to use.
+ * first run that fails (a config error) leaves no cache of its few classes for later starts to use; and the heap starts
+ * at the same size on every machine (the JVM's own choice grows with the machine's memory).
  * Starts real processes (a server, then a command), a few seconds each; the JVM writes the cache as the server stops.
  */
 class LauncherIT {
@@ -97,6 +99,38 @@ class LauncherIT {
                 .isEqualTo(2);
         assertThat(home.resolve("server/target/switchboard.aot"))
                 .as("no cache of a start that failed (the next run records one)").doesNotExist();
+    }
+
+    @Test
+    void theHeapStartsAtTheSameSizeWhateverTheMachinesMemory() throws Exception {
+        Map<String, String> env = copyLauncher();
+        long mib = 1024 * 1024;
+        // the default ceiling, one below the start, one above the default, and an operator's own -Xmx (left alone)
+        assertThat(heapFlags(env, Map.of())).containsEntry("InitialHeapSize", 128 * mib).containsEntry("MaxHeapSize", 768 * mib);
+        assertThat(heapFlags(env, Map.of("SWITCHBOARD_HEAP", "96m")))
+                .containsEntry("InitialHeapSize", 96 * mib).containsEntry("MaxHeapSize", 96 * mib);
+        assertThat(heapFlags(env, Map.of("SWITCHBOARD_HEAP", "2g")))
+                .containsEntry("InitialHeapSize", 128 * mib).containsEntry("MaxHeapSize", 2048 * mib);
+        assertThat(heapFlags(env, Map.of("SWITCHBOARD_JAVA_OPTS", "-Xmx300m"))).containsEntry("MaxHeapSize", 300 * mib);
+    }
+
+    /** The heap sizes the JVM started by the launcher ran with ({@code -XX:+PrintCommandLineFlags}), by flag name. */
+    private Map<String, Long> heapFlags(Map<String, String> env, Map<String, String> more) throws Exception {
+        Map<String, String> all = new HashMap<>(env);
+        all.putAll(more);
+        all.merge("SWITCHBOARD_JAVA_OPTS", "-XX:+PrintCommandLineFlags", (a, b) -> a + " " + b);
+        Process version = start(all, "--version"); // its stderr goes to server.err
+        String stdout = read(version.getInputStream());
+        assertThat(version.waitFor(2, TimeUnit.MINUTES)).isTrue();
+        assertThat(version.exitValue()).as(() -> more + ": " + read(home.resolve("server.err"))).isZero();
+        Map<String, Long> flags = new HashMap<>();
+        for (String word : stdout.split("\\s+")) {
+            if (word.startsWith("-XX:") && word.contains("HeapSize=")) {
+                String[] kv = word.substring(4).split("=", 2);
+                flags.put(kv[0], Long.parseLong(kv[1]));
+            }
+        }
+        return flags;
     }
 
     /**
