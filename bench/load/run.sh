@@ -14,10 +14,10 @@
 # What it does: builds server/target/switchboard.jar if it is missing; starts nginx (1 worker) with
 # bench/load/upstream-nginx.conf; writes a gateway config whose two models, bench-json and bench-sse,
 # route to that nginx through an openai-type provider each; creates a user and an API key with the CLI
-# (`switchboard users create`, `keys create`); starts the gateway (-Xmx768m and G1, as the launcher does, unless
-# --java-opts names a collector); checks every target and
-# mode answers correctly; warms the gateway up; then, per repeat (target order reversed on even
-# repeats), per mode and connection count, runs wrk against `direct` (nginx) and `gateway`. With
+# (`switchboard users create`, `keys create`); starts the gateway (-Xmx768m, a 128 MiB starting heap and G1, as the
+# launcher does, unless --java-opts names them); checks every target and mode answers correctly; warms the
+# gateway up; then, per repeat (target order reversed on even repeats), per mode and connection count, runs wrk
+# against `direct` (nginx) and `gateway`. With
 # --limits (arguments of `switchboard keys create`, e.g. "--rpm 100000000 --tpm 100000000000") a second key
 # with those limits is created and measured as the target `limited`, to see what counting limits costs;
 # --redis puts the limit counters in that Redis (under a key prefix of this run's own).
@@ -238,6 +238,11 @@ for i in $(seq 0 $((INSTANCES - 1))); do
   fi
   # shellcheck disable=SC2086  # JAVA_OPTS is a list of JVM flags
   gc=(-XX:+UseG1GC); case " $JAVA_OPTS " in *"-XX:+Use"*"GC"*) gc=() ;; esac
+  # the launcher's starting heap too (128 MiB, not a 64th of the machine's memory), when the ceiling allows it
+  case " $JAVA_OPTS " in *" -Xms"*|*"InitialHeapSize"*) ;; *)
+    [[ "$HEAP" =~ ^([0-9]+)([mMgG])$ ]] && { [[ "${BASH_REMATCH[2]}" == [gG] ]] || [ "${BASH_REMATCH[1]}" -ge 128 ]; } \
+      && gc+=(-XX:InitialHeapSize=128m) ;;
+  esac
   (cd "$GW_DIR" && SWITCHBOARD_LOG_LEVEL="$LOG_LEVEL" exec timeout "$MAX_LIFETIME" "${gw_pin[@]}" \
     "$JAVA" -Xmx"$HEAP" "${gc[@]}" $JAVA_OPTS -jar "$JAR" --config "$cfg") > "$glog" 2>&1 &
   tpid=$!
