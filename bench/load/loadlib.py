@@ -301,43 +301,36 @@ def cmd_summarize(args):
                 _rng([g[k]["rps"] / d[k]["rps"] for k in ks], 3),
             ]) + " |")
 
-    if any(r["target"] == "limited" for r in rows):
-        print("\n## What the limits cost (a key with limits − a key without, same repeat)\n")
-        print("| mode | conns | gateway CPU µs/req without | with limits | with ÷ without | Δp50 ms |")
+    def beside_gateway(other, column, p50_sign):
+        """Per mode and connection count, in the repeats both have: the gateway key's and `other`'s CPU per request,
+        `column` = (function of the two runs, decimals) and the p50 difference (`other` − gateway, times p50_sign)."""
+        value, places = column
         print("|---|---:|---:|---:|---:|---:|")
         for m in modes:
             for c in conns:
-                g, lim, ks = same_repeats("gateway", "limited", m, c,
-                                          lambda r1, r2: r1["gw_cpu_us_per_req"] and r2["gw_cpu_us_per_req"])
+                g, o, ks = same_repeats("gateway", other, m, c,
+                                        lambda r1, r2: r1["gw_cpu_us_per_req"] and r2["gw_cpu_us_per_req"])
                 if not ks:
                     continue
                 print("| " + " | ".join([
                     m, str(c),
                     _rng([g[k]["gw_cpu_us_per_req"] for k in ks]),
-                    _rng([lim[k]["gw_cpu_us_per_req"] for k in ks]),
-                    _rng([lim[k]["gw_cpu_us_per_req"] / g[k]["gw_cpu_us_per_req"] for k in ks], 3),
-                    _rng([(lim[k]["p50_us"] - g[k]["p50_us"]) / 1000 for k in ks], 3),
+                    _rng([o[k]["gw_cpu_us_per_req"] for k in ks]),
+                    _rng([value(g[k], o[k]) for k in ks], places),
+                    _rng([p50_sign * (o[k]["p50_us"] - g[k]["p50_us"]) / 1000 for k in ks], 3),
                 ]) + " |")
+
+    if any(r["target"] == "limited" for r in rows):
+        print("\n## What the limits cost (a key with limits − a key without, same repeat)\n")
+        print("| mode | conns | gateway CPU µs/req without | with limits | with ÷ without | Δp50 ms |")
+        beside_gateway("limited", (lambda g, o: o["gw_cpu_us_per_req"] / g["gw_cpu_us_per_req"], 3), 1)
 
     if any(r["target"] == "covered" for r in rows):
         print("\n## What the money path costs (a pay-as-you-go key − a key whose plan covers the model, same repeat)\n")
         print("Pay-as-you-go: the worst case held before the upstream call, the charge, ledger entry and usage record "
               "written after it. Covered by a plan: only the usage record.\n")
         print("| mode | conns | gateway CPU µs/req pay-as-you-go | covered by a plan | difference µs/req | Δp50 ms |")
-        print("|---|---:|---:|---:|---:|---:|")
-        for m in modes:
-            for c in conns:
-                g, cov, ks = same_repeats("gateway", "covered", m, c,
-                                          lambda r1, r2: r1["gw_cpu_us_per_req"] and r2["gw_cpu_us_per_req"])
-                if not ks:
-                    continue
-                print("| " + " | ".join([
-                    m, str(c),
-                    _rng([g[k]["gw_cpu_us_per_req"] for k in ks]),
-                    _rng([cov[k]["gw_cpu_us_per_req"] for k in ks]),
-                    _rng([g[k]["gw_cpu_us_per_req"] - cov[k]["gw_cpu_us_per_req"] for k in ks]),
-                    _rng([(g[k]["p50_us"] - cov[k]["p50_us"]) / 1000 for k in ks], 3),
-                ]) + " |")
+        beside_gateway("covered", (lambda g, o: g["gw_cpu_us_per_req"] - o["gw_cpu_us_per_req"], 0), -1)
 
     print("\n## Verdict\n")
     for m in modes:
