@@ -93,6 +93,8 @@ def cmd_measure(args):
     tmp = o.get("tmp", "/tmp")
     wrk_out = os.path.join(tmp, f"wrk-{o['target']}-{o['mode']}-c{conns}-{o['rep']}-{o['attempt']}.json")
     gw, up = _pids(o.get("gw-pids")), _pids(o.get("up-pids"))
+    # the run's other processes (the gateway while the floor is measured, and the other way round): not interference
+    idle = [p for p in _pids(o.get("other-pids")) if p not in gw and p not in up]
     cmd = ["timeout", str(dur + 30)]
     if o.get("loadgen-cpus"):
         cmd += ["taskset", "-c", o["loadgen-cpus"]]
@@ -107,10 +109,10 @@ def cmd_measure(args):
     socks0 = _upstream_sockets(o.get("up-port"))
     gc0 = _gc_seconds(o.get("jstat"), gw)
     ru0 = resource.getrusage(resource.RUSAGE_CHILDREN)
-    g0, u0, m0, w0 = ticks(gw), ticks(up), machine(), time.monotonic()
+    g0, u0, i0, m0, w0 = ticks(gw), ticks(up), ticks(idle), machine(), time.monotonic()
     with open(wrk_out + ".txt", "w") as log:
         rc = subprocess.call(cmd, env=env, stdout=log, stderr=subprocess.STDOUT)
-    g1, u1, m1, w1 = ticks(gw), ticks(up), machine(), time.monotonic()
+    g1, u1, i1, m1, w1 = ticks(gw), ticks(up), ticks(idle), machine(), time.monotonic()
     ru1 = resource.getrusage(resource.RUSAGE_CHILDREN)
     gc1 = _gc_seconds(o.get("jstat"), gw)
     socks1 = _upstream_sockets(o.get("up-port"))
@@ -124,7 +126,8 @@ def cmd_measure(args):
     wrk_s = (ru1.ru_utime - ru0.ru_utime) + (ru1.ru_stime - ru0.ru_stime)
     gw_t = (g1 - g0) if gw and g0 >= 0 and g1 >= 0 else None
     up_t = (u1 - u0) if up and u0 >= 0 and u1 >= 0 else None
-    ours = (gw_t or 0) + (up_t or 0) + wrk_s * CLK_TCK
+    idle_t = (i1 - i0) if idle and i0 >= 0 and i1 >= 0 else 0
+    ours = (gw_t or 0) + (up_t or 0) + idle_t + wrk_s * CLK_TCK
     row.update({
         "target": o["target"], "mode": o["mode"], "conns": conns, "threads": threads,
         "rep": int(o["rep"]), "attempt": int(o["attempt"]), "wall_s": round(wall, 3),
@@ -171,8 +174,9 @@ def _interference(r):
 
 # direct: nginx alone; gateway: through the gateway with a key without limits; limited: the same with a key that
 # has limits (run.sh --limits), to see what counting them costs; covered: a key of a user whose plan covers the
-# model (run.sh --covered), so nothing is held, charged or entered in the ledger: what the money path costs
-TARGETS = ("direct", "gateway", "limited", "covered")
+# model (run.sh --covered), so nothing is held, charged or entered in the ledger: what the money path costs;
+# floor: the pass-through of the gateway's HTTP server and upstream client alone (run.sh --floor)
+TARGETS = ("direct", "gateway", "limited", "covered", "floor")
 
 
 def cmd_brief(args):
@@ -301,14 +305,15 @@ def cmd_summarize(args):
                 _rng([g[k]["rps"] / d[k]["rps"] for k in ks], 3),
             ]) + " |")
 
-    def beside_gateway(other, column, p50_sign):
-        """Per mode and connection count, in the repeats both have: the gateway key's and `other`'s CPU per request,
-        `column` = (function of the two runs, decimals) and the p50 difference (`other` − gateway, times p50_sign)."""
+    def beside_gateway(other, column, p50_sign, base="gateway"):
+        """Per mode and connection count, in the repeats both have: `base`'s (the gateway key's) and `other`'s CPU per
+        request, `column` = (function of the two runs, decimals) and the p50 difference (`other` − base, times
+        p50_sign)."""
         value, places = column
         print("|---|---:|---:|---:|---:|---:|")
         for m in modes:
             for c in conns:
-                g, o, ks = same_repeats("gateway", other, m, c,
+                g, o, ks = same_repeats(base, other, m, c,
                                         lambda r1, r2: r1["gw_cpu_us_per_req"] and r2["gw_cpu_us_per_req"])
                 if not ks:
                     continue
@@ -331,6 +336,19 @@ def cmd_summarize(args):
               "written after it. Covered by a plan: only the usage record.\n")
         print("| mode | conns | gateway CPU µs/req pay-as-you-go | covered by a plan | difference µs/req | Δp50 ms |")
         beside_gateway("covered", (lambda g, o: g["gw_cpu_us_per_req"] - o["gw_cpu_us_per_req"], 0), -1)
+
+    if any(r["target"] == "floor" for r in rows):
+        print("\n## The gateway beside the floor of its HTTP stack (same repeat)\n")
+        print("Floor: the gateway's HTTP server and upstream client relaying the same request and answer, with nothing "
+              "between them (no parsing, translation, keys, limits, billing, logging or metrics); the least a gateway "
+              "built on this stack can cost.\n")
+        print("| mode | conns | gateway CPU µs/req | floor | gateway − floor µs/req | Δp50 ms |")
+        beside_gateway("floor", (lambda g, o: g["gw_cpu_us_per_req"] - o["gw_cpu_us_per_req"], 0), -1)
+        if any(r["target"] == "covered" for r in rows):
+            print("\nThe same beside a key whose plan covers the model (no money path):\n")
+            print("| mode | conns | covered CPU µs/req | floor | covered − floor µs/req | Δp50 ms |")
+            beside_gateway("floor", (lambda g, o: g["gw_cpu_us_per_req"] - o["gw_cpu_us_per_req"], 0), -1,
+                           base="covered")
 
     print("\n## Verdict\n")
     for m in modes:

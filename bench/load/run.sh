@@ -10,6 +10,7 @@
 #                     [--upstream-port 18180] [--gateway-port 18190] [--rebuild] [--max-lifetime 7200]
 #                     [--limits "--rpm N --tpm N ..."] [--redis redis://127.0.0.1:6379] [--covered]
 #                     [--instances 1] [--database sqlite|postgresql://user@host:5432/db] [--roundtrips N]
+#                     [--floor] [--floor-port 18170]
 #
 # What it does: builds server/target/switchboard.jar if it is missing; starts nginx (1 worker) with
 # bench/load/upstream-nginx.conf; writes a gateway config whose two models, bench-json and bench-sse,
@@ -24,6 +25,10 @@
 # --covered adds a plan that covers both models, a user on it and a key, measured as the target `covered`: the
 # same request with no money held, charged or entered in the ledger (only its usage record is written), to see
 # what the pay-as-you-go money path costs per request.
+# --floor adds the target `floor`: the pass-through proxy of the bench module (dev.switchboard.bench.PassThroughFloor:
+# the gateway's HTTP server and upstream client with nothing between them; built into bench/target/benchmarks.jar
+# when missing), started with the gateway's JVM flags and CPUs, in json and sse modes: the least any gateway on this
+# stack can cost, and beside it what the gateway's own work adds.
 # --instances N starts N gateway processes (ports --gateway-port, +1, ...) on one database, which must then be
 # PostgreSQL (--database); wrk's threads are spread evenly over them (post.lua's setup, BENCH_ADDRS), and the
 # gateway CPU per request is the sum of all N processes' CPU over the requests. --roundtrips N (PostgreSQL only)
@@ -48,7 +53,7 @@ LIB="$HERE/loadlib.py"
 OUT=""; DUR=15; WARM=3; INIT_WARM=20; REPEATS=3; CONNS="1 32 128"; MODES="json sse"; THREADS=2
 CPU_GATEWAY=""; CPU_UPSTREAM=""; CPU_LOADGEN=""; JAVA_OPTS=""; HEAP=768m; LOG_LEVEL=INFO
 MAX_FOREIGN=0.15; GATE_WAIT=120; RETRIES=2; UP_PORT=18180; GW_PORT=18190; REBUILD=""; MAX_LIFETIME=7200
-LIMITS=""; REDIS=""; INSTANCES=1; DATABASE=""; ROUNDTRIPS=0; COVERED=""
+LIMITS=""; REDIS=""; INSTANCES=1; DATABASE=""; ROUNDTRIPS=0; COVERED=""; FLOOR=""; FLOOR_PORT=18170
 
 while [ $# -gt 0 ]; do
   case "$1" in
@@ -79,6 +84,8 @@ while [ $# -gt 0 ]; do
     --database) DATABASE="$2"; shift 2 ;;
     --roundtrips) ROUNDTRIPS="$2"; shift 2 ;;
     --covered) COVERED=1; shift ;;
+    --floor) FLOOR=1; shift ;;
+    --floor-port) FLOOR_PORT="$2"; shift 2 ;;
     -h|--help) awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0"; exit 0 ;;
     *) echo "unknown argument: $1 (see --help)" >&2; exit 2 ;;
   esac
@@ -116,9 +123,14 @@ if [[ ! -f "$JAR" || -n "$REBUILD" ]]; then
   log "building $JAR"
   (cd "$ROOT" && timeout 1800 ./mvnw -B -q -DskipTests -pl server -am package) >&2
 fi
+FLOOR_JAR="$ROOT/bench/target/benchmarks.jar"
+if [[ -n "$FLOOR" && ( ! -f "$FLOOR_JAR" || -n "$REBUILD" ) ]]; then
+  log "building $FLOOR_JAR"
+  (cd "$ROOT" && timeout 1800 ./mvnw -B -q -DskipTests -pl bench -am package) >&2
+fi
 
-for p in "$UP_PORT" "${GW_PORTS[@]}"; do
-  if ss -ltnH "sport = :$p" 2>/dev/null | grep -q .; then die "port $p is in use (--upstream-port / --gateway-port)"; fi
+for p in "$UP_PORT" "${GW_PORTS[@]}" ${FLOOR:+"$FLOOR_PORT"}; do
+  if ss -ltnH "sport = :$p" 2>/dev/null | grep -q .; then die "port $p is in use (--upstream-port / --gateway-port / --floor-port)"; fi
 done
 
 mkdir -p "$OUT/upstream/tmp" "$OUT/gateway" "$OUT/wrk"
@@ -127,7 +139,7 @@ RES="$OUT/results.jsonl"
 : > "$RES"
 
 # ---- processes, stopped by PID on exit -------------------------------------------------------------
-UP_TIMEOUT_PID=""; UP_MASTER=""; GW_TIMEOUT_PIDS=(); GW_PID_LIST=(); CLEANED=""
+UP_TIMEOUT_PID=""; UP_MASTER=""; GW_TIMEOUT_PIDS=(); GW_PID_LIST=(); FLOOR_TIMEOUT_PID=""; FLOOR_PID=""; CLEANED=""
 stop_pid() { # pid seconds: TERM (QUIT for nginx is passed as $3), wait, then KILL
   local pid="$1" secs="$2" sig="${3:-TERM}"
   [ -n "$pid" ] || return 0
@@ -142,6 +154,8 @@ cleanup() {
   local p
   for p in "${GW_PID_LIST[@]}"; do stop_pid "$p" 15; done
   for p in "${GW_TIMEOUT_PIDS[@]}"; do stop_pid "$p" 2; done
+  stop_pid "$FLOOR_PID" 5
+  stop_pid "$FLOOR_TIMEOUT_PID" 2
   stop_pid "$UP_MASTER" 5 QUIT
   stop_pid "$UP_TIMEOUT_PID" 2
   wait 2>/dev/null
@@ -259,12 +273,32 @@ for i in $(seq 0 $((INSTANCES - 1))); do
 done
 GW_PID="${GW_PID_LIST[0]}"
 GW_PIDS="$(IFS=,; echo "${GW_PID_LIST[*]}")"
-# wrk's threads go to the instances in turn (post.lua's setup); the direct target is nginx alone
+if [ -n "$FLOOR" ]; then
+  # shellcheck disable=SC2086  # JAVA_OPTS is a list of JVM flags
+  timeout "$MAX_LIFETIME" "${gw_pin[@]}" "$JAVA" -Xmx"$HEAP" "${gc[@]}" $JAVA_OPTS -cp "$FLOOR_JAR" \
+    dev.switchboard.bench.PassThroughFloor "$FLOOR_PORT" "http://127.0.0.1:$UP_PORT" > "$OUT/floor.log" 2>&1 &
+  FLOOR_TIMEOUT_PID=$!
+  for _ in $(seq 1 300); do
+    grep -q "listening" "$OUT/floor.log" 2>/dev/null && break
+    kill -0 "$FLOOR_TIMEOUT_PID" 2>/dev/null || die "the pass-through floor exited, see $OUT/floor.log"
+    sleep 0.1
+  done
+  FLOOR_PID="$(pgrep -P "$FLOOR_TIMEOUT_PID" | head -n1)"
+  [ -n "$FLOOR_PID" ] || die "the pass-through floor did not start, see $OUT/floor.log"
+  TARGETS="$TARGETS floor"
+  log "pass-through floor pid $FLOOR_PID on 127.0.0.1:$FLOOR_PORT"
+fi
+# the processes whose CPU is the run's own: the measured gateway or floor, and nginx
+OWN_PIDS="$GW_PIDS,$UP_PIDS${FLOOR_PID:+,$FLOOR_PID}"
+cpu_pids() { if [ "$1" = floor ]; then echo "$FLOOR_PID"; else echo "$GW_PIDS"; fi; }
+# the floor relays bytes only: a stream across formats is not its kind of request
+runs() { [ "$1" != floor ] || [ "$2" != xsse ]; }
+# wrk's threads go to the instances in turn (post.lua's setup); the direct target is nginx alone, floor is one process
 GW_ADDRS="$(printf '127.0.0.1:%s,' "${GW_PORTS[@]}")"; GW_ADDRS="${GW_ADDRS%,}"
-addrs() { [ "$1" = direct ] || echo "$GW_ADDRS"; }
+addrs() { [[ "$1" = direct || "$1" = floor ]] || echo "$GW_ADDRS"; }
 threads_for() { # target: at least one thread per instance, a multiple of the instances
   local t="$THREADS"
-  if [ "$1" != direct ] && [ "$INSTANCES" -gt 1 ]; then t=$(( (THREADS + INSTANCES - 1) / INSTANCES * INSTANCES )); fi
+  if [[ "$1" != direct && "$1" != floor ]] && [ "$INSTANCES" -gt 1 ]; then t=$(( (THREADS + INSTANCES - 1) / INSTANCES * INSTANCES )); fi
   echo "$t"
 }
 
@@ -274,6 +308,7 @@ threads_for() { # target: at least one thread per instance, a multiple of the in
 url() { # target mode
   local m="$2"; [ "$m" = xsse ] && m=sse
   if [ "$1" = direct ]; then echo "http://127.0.0.1:$UP_PORT/$m/v1/chat/completions"
+  elif [ "$1" = floor ]; then echo "http://127.0.0.1:$FLOOR_PORT/$m/v1/chat/completions"
   elif [ "$2" = xsse ]; then echo "http://127.0.0.1:$GW_PORT/v1/messages"
   else echo "http://127.0.0.1:$GW_PORT/v1/chat/completions"; fi
 }
@@ -286,7 +321,7 @@ body() {
 }
 auth() {
   case "$1" in
-    direct) echo "Authorization: Bearer sk-bench-dummy" ;;
+    direct|floor) echo "Authorization: Bearer sk-bench-dummy" ;;
     limited) echo "Authorization: Bearer $LIMITED_KEY" ;;
     covered) echo "Authorization: Bearer $COVERED_KEY" ;;
     *) echo "Authorization: Bearer $KEY" ;;
@@ -297,8 +332,9 @@ version() { echo "anthropic-version: 2023-06-01"; }
 
 for t in $TARGETS; do
   for m in $MODES; do
+   runs "$t" "$m" || continue
    for port in "${GW_PORTS[@]}"; do
-    [ "$t" = direct ] && [ "$port" != "$GW_PORT" ] && continue
+    [[ "$t" = direct || "$t" = floor ]] && [ "$port" != "$GW_PORT" ] && continue
     f="$OUT/wrk/check-$t-$m.out"
     code="$(curl -s -o "$f" -w '%{http_code}' --max-time 10 -X POST -H 'Content-Type: application/json' \
       -H "$(auth "$t")" -H "$(version)" --data-binary @"$(body "$m")" "$(url "$t" "$m" | sed "s/:$GW_PORT\//:$port\//")" || true)"
@@ -310,7 +346,7 @@ for t in $TARGETS; do
         && [ "$(grep -c '^data: ' "$f")" -ge 21 ]; then ok=1; fi
     fi
     [ -n "$ok" ] || die "check $t/$m failed: HTTP $code, body in $f"
-    log "check $t/$m$( [ "$t" = direct ] || echo " on :$port"): HTTP $code, $(wc -c < "$f") bytes, ok"
+    log "check $t/$m$( [[ "$t" = direct || "$t" = floor ]] || echo " on :$port"): HTTP $code, $(wc -c < "$f") bytes, ok"
    done
   done
 done
@@ -328,6 +364,7 @@ done
   echo "limits: ${LIMITS:-none} (target limited), counters in ${REDIS:-memory}"
   echo "covered: $( [ -n "$COVERED" ] && echo "a key whose plan covers the models (target covered)" || echo no)"
   echo "instances: $INSTANCES on ${DATABASE:-sqlite} (ports ${GW_PORTS[*]})"
+  echo "floor: $( [ -n "$FLOOR" ] && echo "the pass-through of the gateway's HTTP stack on 127.0.0.1:$FLOOR_PORT, pid $FLOOR_PID (target floor)" || echo no)"
   echo "pids: gateway $GW_PIDS, nginx $UP_PIDS"
 } > "$OUT/env.txt"
 
@@ -348,15 +385,15 @@ fi
 measure() { # target mode conns rep
   local a gate interf
   for a in $(seq 1 $((RETRIES + 1))); do
-    gate="$(python3 "$LIB" gate --pids "$GW_PIDS,$UP_PIDS" --max-foreign "$MAX_FOREIGN" --max-wait "$GATE_WAIT")"
+    gate="$(python3 "$LIB" gate --pids "$OWN_PIDS" --max-foreign "$MAX_FOREIGN" --max-wait "$GATE_WAIT")"
     if python3 -c "import sys; sys.exit(0 if ${gate%% *} > 3 else 1)"; then
       log "waited ${gate%% *}s for other processes to quieten (now ${gate##* } cores)"
     fi
     if [ "$WARM" -gt 0 ]; then wrk_plain "$1" "$2" "$3" "$WARM"; fi
     BENCH_ADDRS="$(addrs "$1")" python3 "$LIB" measure --out "$RES" --tmp "$OUT/wrk" --target "$1" --mode "$2" \
       --conns "$3" --rep "$4" --attempt "$a" --duration "$DUR" --threads "$(threads_for "$1")" --url "$(url "$1" "$2")" \
-      --body "$(body "$2")" --lua "$HERE/post.lua" --header "$(auth "$1")" --header "$(version)" --gw-pids "$GW_PIDS" \
-      --up-pids "$UP_PIDS" \
+      --body "$(body "$2")" --lua "$HERE/post.lua" --header "$(auth "$1")" --header "$(version)" --gw-pids "$(cpu_pids "$1")" \
+      --up-pids "$UP_PIDS" --other-pids "$OWN_PIDS" \
       --up-port "$UP_PORT" --jstat "$JAVA_HOME/bin/jstat" \
       ${CPU_LOADGEN:+--loadgen-cpus "$CPU_LOADGEN"}
     log "$(python3 "$LIB" brief "$RES")"
@@ -371,7 +408,7 @@ for rep in $(seq 1 "$REPEATS"); do
   order="$TARGETS"; [ $((rep % 2)) -eq 0 ] && order="$(echo "$TARGETS" | tr ' ' '\n' | tac | tr '\n' ' ')"
   for m in $MODES; do
     for c in $CONNS; do
-      for t in $order; do measure "$t" "$m" "$c" "$rep"; done
+      for t in $order; do runs "$t" "$m" && measure "$t" "$m" "$c" "$rep"; done
     done
   done
 done
