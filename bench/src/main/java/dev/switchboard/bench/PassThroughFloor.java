@@ -23,9 +23,9 @@ import java.util.concurrent.CountDownLatch;
  * The cost floor of the gateway's HTTP stack: a proxy made of the same HTTP server (Helidon's, set up as the gateway
  * sets it up: virtual thread per request, backlog 4096, no Nagle) and the same upstream client and pool
  * ({@link UpstreamClient}) as the gateway, with nothing between them. A POST is read whole, sent on to the upstream at
- * the same path, and the answer copied back: JSON whole, an event stream read by read, each read written and flushed
- * at once (what was ready goes out in one write, as the gateway does). No parsing, translation, keys, limits, billing,
- * logging or metrics.
+ * the same path, and the answer copied back: JSON whole, an event stream as it arrives, flushed whenever nothing more
+ * has arrived yet (what was ready goes out in one write, never held for more, as the gateway does). No parsing,
+ * translation, keys, limits, billing, logging or metrics.
  *
  * <p>Measured beside the gateway (the load script's {@code --floor}, or as one more target of a side-by-side run), the
  * difference between the two is what the gateway's own work costs, and this process' CPU per request is the least any
@@ -82,7 +82,9 @@ public final class PassThroughFloor {
             try (OutputStream out = res.outputStream()) {
                 for (int n; (n = in.read(buffer)) >= 0; ) {
                     out.write(buffer, 0, n);
-                    out.flush();
+                    if (in.available() == 0) {
+                        out.flush();
+                    }
                 }
             }
         }
