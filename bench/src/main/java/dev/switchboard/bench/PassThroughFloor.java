@@ -32,7 +32,7 @@ import java.util.concurrent.CountDownLatch;
  * gateway built on this stack can cost.
  *
  * <p>Usage: {@code java -cp bench/target/benchmarks.jar dev.switchboard.bench.PassThroughFloor PORT UPSTREAM_URL}
- * (for instance {@code 18195 http://127.0.0.1:18180}); it listens on 127.0.0.1 only and runs until killed.
+ * (for instance {@code 18170 http://127.0.0.1:18180}); it listens on 127.0.0.1 only and runs until killed.
  */
 public final class PassThroughFloor {
     private PassThroughFloor() {
@@ -40,7 +40,7 @@ public final class PassThroughFloor {
 
     public static void main(String[] args) throws InterruptedException {
         if (args.length != 2 || !args[0].matches("\\d{1,5}") || !args[1].matches("https?://[^/]+")) {
-            System.err.println("usage: PassThroughFloor PORT UPSTREAM_URL   (for instance 18195 http://127.0.0.1:18180;"
+            System.err.println("usage: PassThroughFloor PORT UPSTREAM_URL   (for instance 18170 http://127.0.0.1:18180;"
                     + " the URL is scheme, host and port only: each request keeps its own path)");
             System.exit(2);
         }
